@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cli.c - getopt_long tables, usage texts and validation of each command.
+ * No I/O and no privilege checks here: the commands do those when they run.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+
+enum {
+	OPT_NO_SUMMARY = CHAR_MAX + 1,
+};
+
+static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return CLI_USAGE_ERROR;
+}
+
+/* getopt's own complaint for the option that failed, in our words. */
+static enum cli_result bad_option(char *err, size_t errlen, char **argv, int c)
+{
+	if (c == ':')
+		return usage_error(err, errlen, "option '%s' needs an argument",
+				   argv[optind - 1]);
+	if (optopt && optopt < CHAR_MAX)
+		return usage_error(err, errlen, "unknown option '-%c'", optopt);
+	return usage_error(err, errlen, "unknown option '%s'", argv[optind - 1]);
+}
+
+const char *cli_usage_trace(void)
+{
+	return "Usage:\n"
+	       " blkstack trace [options]\n"
+	       "\n"
+	       "Trace block I/O live and print one line per event in blkparse's format.\n"
+	       "\n"
+	       "Tracing:\n"
+	       " -d, --device DEV        trace DEV's whole stack (repeatable): a device path,\n"
+	       "                         a name (sda1, dm-0), MAJ:MIN, or a mounted directory;\n"
+	       "                         default: every block device\n"
+	       " -w, --duration TIME     stop after TIME (10, 10s, 500ms, 2m); default: Ctrl-C\n"
+	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write the log to FILE instead of standard output\n"
+	       "     --no-summary        do not print the per-device summary at the end\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-trace(8).\n";
+}
+
+const char *cli_usage_parse(void)
+{
+	return "Usage:\n"
+	       " blkstack parse -i FILE [options]\n"
+	       "\n"
+	       "Print the block events of a trace.dat recording in blkparse's format.\n"
+	       "\n"
+	       "Input:\n"
+	       " -i, --input FILE        the trace.dat file (from trace-cmd record -e block)\n"
+	       " -d, --device MAJ:MIN    print only this device's events (repeatable)\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write the log to FILE instead of standard output\n"
+	       "     --no-summary        do not print the per-device summary at the end\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-parse(8).\n";
+}
+
+static enum cli_result add_dev(const char **devs, size_t *n, const char *arg,
+			       char *err, size_t errlen)
+{
+	if (!*arg)
+		return usage_error(err, errlen, "-d needs a device, not an empty string");
+	if (*n >= CLI_MAX_DEVS)
+		return usage_error(err, errlen, "at most %d devices can be given with -d",
+				   CLI_MAX_DEVS);
+	devs[(*n)++] = arg;
+	return CLI_RUN;
+}
+
+enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
+				char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "device",	 required_argument, NULL, 'd' },
+		{ "duration",	 required_argument, NULL, 'w' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "output",	 required_argument, NULL, 'o' },
+		{ "no-summary",	 no_argument,	    NULL, OPT_NO_SUMMARY },
+		{ "debug",	 no_argument,	    NULL, 'D' },
+		{ "help",	 no_argument,	    NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned long long v;
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:w:b:o:Dh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			r = add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			if (r != CLI_RUN)
+				return r;
+			break;
+		case 'w':
+			if (parse_duration(optarg, &p->duration_ns))
+				return usage_error(err, errlen,
+						   "invalid duration '%s' (examples: 10, 10s, 500ms, 2m)",
+						   optarg);
+			p->has_duration = true;
+			break;
+		case 'b':
+			if (parse_uint(optarg, 4, 16ULL * 1024 * 1024, &v))
+				return usage_error(err, errlen,
+						   "invalid buffer size '%s' (KiB, from 4 to 16777216)",
+						   optarg);
+			p->buffer_kb = v;
+			break;
+		case 'o':
+			if (!*optarg)
+				return usage_error(err, errlen, "-o needs a file name");
+			p->output = optarg;
+			break;
+		case OPT_NO_SUMMARY:
+			p->no_summary = true;
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return bad_option(err, errlen, argv, c);
+		}
+	}
+	if (optind < argc)
+		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	return CLI_RUN;
+}
+
+enum cli_result cli_parse_parse(int argc, char **argv, struct parse_params *p,
+				char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "input",	 required_argument, NULL, 'i' },
+		{ "device",	 required_argument, NULL, 'd' },
+		{ "output",	 required_argument, NULL, 'o' },
+		{ "no-summary",	 no_argument,	    NULL, OPT_NO_SUMMARY },
+		{ "debug",	 no_argument,	    NULL, 'D' },
+		{ "help",	 no_argument,	    NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:d:o:Dh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (!*optarg)
+				return usage_error(err, errlen, "-i needs a file name");
+			p->input = optarg;
+			break;
+		case 'd': {
+			unsigned int ma, mi;
+			char extra;
+
+			if (sscanf(optarg, "%u:%u%c", &ma, &mi, &extra) != 2)
+				return usage_error(err, errlen,
+						   "invalid device '%s': a recording is read by MAJ:MIN, e.g. 8:16",
+						   optarg);
+			r = add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			if (r != CLI_RUN)
+				return r;
+			break;
+		}
+		case 'o':
+			if (!*optarg)
+				return usage_error(err, errlen, "-o needs a file name");
+			p->output = optarg;
+			break;
+		case OPT_NO_SUMMARY:
+			p->no_summary = true;
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return bad_option(err, errlen, argv, c);
+		}
+	}
+	if (optind < argc)
+		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (!p->input)
+		return usage_error(err, errlen, "no input file: give one with -i FILE");
+	return CLI_RUN;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli.h - command-line parsing of every subcommand into a params struct.
+ *
+ * The parsers do no I/O and no privilege check, so they can be unit-tested;
+ * the commands check root and tracefs when they run.
+ */
+#ifndef BLKSTACK_CLI_H
+#define BLKSTACK_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CLI_MAX_DEVS 64
+#define CLI_ERR_LEN 256
+
+/* Default per-CPU ring buffer, in KiB: large enough not to lose events at
+ * the IOPS this tool is built for, while the reader sleeps between wake-ups. */
+#define CLI_DEFAULT_BUFFER_KB 8192
+
+enum cli_result {
+	CLI_RUN = 0,		/* parsed: run the command */
+	CLI_HELP,		/* -h/--help: print usage to stdout, exit 0 */
+	CLI_USAGE_ERROR,	/* message in err: print it, exit 2 */
+};
+
+/**
+ * struct trace_params - blkstack trace
+ * @devs: the -d arguments as given
+ * @ndevs: how many
+ * @duration_ns: -w, when @has_duration
+ * @output: -o file, NULL for stdout
+ * @buffer_kb: -b, per-CPU buffer in KiB
+ * @no_summary: --no-summary
+ * @debug: -D
+ */
+struct trace_params {
+	const char *devs[CLI_MAX_DEVS];
+	size_t ndevs;
+	uint64_t duration_ns;
+	bool has_duration;
+	const char *output;
+	unsigned int buffer_kb;
+	bool no_summary;
+	bool debug;
+};
+
+/**
+ * struct parse_params - blkstack parse
+ * @input: -i trace.dat
+ * @output: -o file, NULL for stdout
+ * @devs: -d devices (MAJ:MIN only: the file is from another machine)
+ * @ndevs: how many
+ * @no_summary: --no-summary
+ * @debug: -D
+ */
+struct parse_params {
+	const char *input;
+	const char *output;
+	const char *devs[CLI_MAX_DEVS];
+	size_t ndevs;
+	bool no_summary;
+	bool debug;
+};
+
+/**
+ * cli_parse_trace - parse "blkstack trace" arguments (argv[0] is "trace")
+ * @err: on CLI_USAGE_ERROR, the message (without program name)
+ */
+enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
+				char *err, size_t errlen);
+
+/** cli_parse_parse - parse "blkstack parse" arguments (argv[0] is "parse") */
+enum cli_result cli_parse_parse(int argc, char **argv, struct parse_params *p,
+				char *err, size_t errlen);
+
+/** cli_usage_trace - the usage text of "blkstack trace" */
+const char *cli_usage_trace(void);
+
+/** cli_usage_parse - the usage text of "blkstack parse" */
+const char *cli_usage_parse(void);
+
+#endif /* BLKSTACK_CLI_H */

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd.h - the subcommands. Each returns an exit code (EXIT_OK, EXIT_RUNTIME,
+ * EXIT_USAGE); only main() exits.
+ */
+#ifndef BLKSTACK_CMD_H
+#define BLKSTACK_CMD_H
+
+int cmd_trace(int argc, char **argv);
+int cmd_parse(int argc, char **argv);
+
+#endif /* BLKSTACK_CMD_H */

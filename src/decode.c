@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * decode.c - raw tracepoint records to struct blk_event.
+ *
+ * The expensive part, finding fields by name in the format descriptions,
+ * happens once in decoder_alloc(). decoder_decode() is on the per-event hot
+ * path: an id lookup in a dense table, then loads at known offsets. No
+ * tep_print, no string formatting, no allocation.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+
+/* The fields blkstack reads, by the names the kernel gives them. */
+enum field {
+	F_DEV, F_SECTOR, F_NR_SECTOR, F_BYTES, F_OLD_DEV, F_OLD_SECTOR,
+	F_NEW_SECTOR, F_ERROR, F_NR_RQ, F_NR_BIOS, F_IOPRIO, F_RWBS, F_COMM,
+	F_MAX
+};
+
+static const char *const field_names[F_MAX] = {
+	[F_DEV] = "dev", [F_SECTOR] = "sector", [F_NR_SECTOR] = "nr_sector",
+	[F_BYTES] = "bytes", [F_OLD_DEV] = "old_dev", [F_OLD_SECTOR] = "old_sector",
+	[F_NEW_SECTOR] = "new_sector", [F_ERROR] = "error", [F_NR_RQ] = "nr_rq",
+	[F_NR_BIOS] = "nr_bios", [F_IOPRIO] = "ioprio", [F_RWBS] = "rwbs",
+	[F_COMM] = "comm",
+};
+
+struct field_loc {
+	int16_t offset;		/* -1: the event has no such field */
+	uint8_t size;
+};
+
+struct kind_layout {
+	bool present;
+	int id;
+	unsigned int min_size;	/* a record shorter than this is malformed */
+	struct field_loc f[F_MAX];
+};
+
+struct decoder {
+	bool swap;		/* file written on a host of the other endianness */
+	struct field_loc type;	/* common_type */
+	struct field_loc pid;	/* common_pid */
+	int min_id;
+	int nr_ids;
+	uint8_t *kind_of_id;	/* dense: id - min_id -> enum blk_kind */
+	struct kind_layout kinds[BLK_EV_KIND_MAX];
+};
+
+static uint64_t load(const struct decoder *d, const uint8_t *p, struct field_loc loc)
+{
+	switch (loc.size) {
+	case 1:
+		return p[loc.offset];
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p + loc.offset, 2);
+		return d->swap ? bswap_16(v) : v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p + loc.offset, 4);
+		return d->swap ? bswap_32(v) : v;
+	}
+	case 8: {
+		uint64_t v;
+
+		memcpy(&v, p + loc.offset, 8);
+		return d->swap ? bswap_64(v) : v;
+	}
+	}
+	return 0;
+}
+
+/* Resolve one field; arrays (rwbs, comm) keep their length as size. */
+static void resolve_field(struct tep_event *event, enum field f, struct field_loc *loc)
+{
+	struct tep_format_field *field = tep_find_field(event, field_names[f]);
+
+	loc->offset = -1;
+	loc->size = 0;
+	if (!field || (field->flags & TEP_FIELD_IS_DYNAMIC))
+		return;
+	if (f == F_RWBS || f == F_COMM) {
+		if (!(field->flags & TEP_FIELD_IS_ARRAY) || field->size <= 0)
+			return;
+	} else if (field->size != 1 && field->size != 2 && field->size != 4 &&
+		   field->size != 8) {
+		return;
+	}
+	if (field->offset < 0 || field->offset > 0x7fff || field->size > 255)
+		return;
+	loc->offset = field->offset;
+	loc->size = field->size;
+}
+
+static int resolve_common(struct tep_event *event, const char *name, struct field_loc *loc)
+{
+	struct tep_format_field *field = tep_find_common_field(event, name);
+
+	if (!field || field->offset < 0 || (field->size != 2 && field->size != 4))
+		return -ENOENT;
+	loc->offset = field->offset;
+	loc->size = field->size;
+	return 0;
+}
+
+struct decoder *decoder_alloc(struct tep_handle *tep)
+{
+	struct decoder *d;
+	int max_id = -1;
+	int found = 0;
+
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	d->min_id = -1;
+
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {
+		struct kind_layout *kl = &d->kinds[k];
+		struct tep_event *event;
+
+		event = tep_find_event_by_name(tep, "block", blk_kind_name(k));
+		if (!event)
+			continue;
+		if (!d->type.size && (resolve_common(event, "common_type", &d->type) ||
+				      resolve_common(event, "common_pid", &d->pid))) {
+			d->type.size = 0;
+			continue;
+		}
+		for (int f = 0; f < F_MAX; f++) {
+			resolve_field(event, f, &kl->f[f]);
+			if (kl->f[f].offset >= 0 &&
+			    (unsigned int)kl->f[f].offset + kl->f[f].size > kl->min_size)
+				kl->min_size = kl->f[f].offset + kl->f[f].size;
+		}
+		/* plug and unplug name no device; every other block event must */
+		if (kl->f[F_DEV].offset < 0 && k != BLK_EV_PLUG && k != BLK_EV_UNPLUG)
+			continue;
+		kl->present = true;
+		kl->id = event->id;
+		if (d->min_id < 0 || event->id < d->min_id)
+			d->min_id = event->id;
+		if (event->id > max_id)
+			max_id = event->id;
+		found++;
+	}
+	if (!found) {
+		free(d);
+		errno = ENOENT;
+		return NULL;
+	}
+	d->nr_ids = max_id - d->min_id + 1;
+	d->kind_of_id = calloc(d->nr_ids, 1);
+	if (!d->kind_of_id) {
+		free(d);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+		if (d->kinds[k].present)
+			d->kind_of_id[d->kinds[k].id - d->min_id] = k;
+	return d;
+}
+
+void decoder_free(struct decoder *d)
+{
+	if (!d)
+		return;
+	free(d->kind_of_id);
+	free(d);
+}
+
+bool decoder_has(const struct decoder *d, enum blk_kind kind)
+{
+	return kind > BLK_EV_NONE && kind < BLK_EV_KIND_MAX && d->kinds[kind].present;
+}
+
+int decoder_event_id(const struct decoder *d, enum blk_kind kind)
+{
+	return decoder_has(d, kind) ? d->kinds[kind].id : -1;
+}
+
+static void copy_str(char *dst, size_t dstlen, const uint8_t *src, struct field_loc loc)
+{
+	size_t n;
+
+	if (loc.offset < 0) {
+		dst[0] = '\0';
+		return;
+	}
+	n = loc.size < dstlen - 1 ? loc.size : dstlen - 1;
+	memcpy(dst, src + loc.offset, n);
+	dst[n] = '\0';
+}
+
+int decoder_decode(const struct decoder *d, const void *data, unsigned int size,
+		   unsigned long long ts, int cpu, struct blk_event *ev)
+{
+	const struct kind_layout *kl;
+	const uint8_t *p = data;
+	unsigned int id;
+	int kind;
+
+	if (size < (unsigned int)d->type.offset + d->type.size)
+		return 0;
+	id = load(d, p, d->type) - (unsigned int)d->min_id;
+	if (id >= (unsigned int)d->nr_ids)
+		return 0;
+	kind = d->kind_of_id[id];
+	if (!kind)
+		return 0;
+	kl = &d->kinds[kind];
+	if (size < kl->min_size || size < (unsigned int)d->pid.offset + d->pid.size)
+		return -EINVAL;
+
+	ev->ts = ts;
+	ev->cpu = cpu;
+	ev->kind = kind;
+	ev->pid = (int32_t)load(d, p, d->pid);
+	ev->dev = kl->f[F_DEV].offset >= 0 ? load(d, p, kl->f[F_DEV]) : 0;
+	ev->sector = kl->f[F_SECTOR].offset >= 0 ? load(d, p, kl->f[F_SECTOR]) : 0;
+	ev->nr_sector = kl->f[F_NR_SECTOR].offset >= 0 ? load(d, p, kl->f[F_NR_SECTOR]) : 0;
+	ev->bytes = kl->f[F_BYTES].offset >= 0 ? load(d, p, kl->f[F_BYTES])
+					       : (uint64_t)ev->nr_sector << 9;
+	ev->old_dev = kl->f[F_OLD_DEV].offset >= 0 ? load(d, p, kl->f[F_OLD_DEV]) : 0;
+	if (kl->f[F_OLD_SECTOR].offset >= 0)
+		ev->aux_sector = load(d, p, kl->f[F_OLD_SECTOR]);
+	else if (kl->f[F_NEW_SECTOR].offset >= 0)
+		ev->aux_sector = load(d, p, kl->f[F_NEW_SECTOR]);
+	else
+		ev->aux_sector = 0;
+	ev->error = kl->f[F_ERROR].offset >= 0 ? (int32_t)load(d, p, kl->f[F_ERROR]) : 0;
+	if (kl->f[F_NR_RQ].offset >= 0)
+		ev->count = load(d, p, kl->f[F_NR_RQ]);
+	else if (kl->f[F_NR_BIOS].offset >= 0)
+		ev->count = load(d, p, kl->f[F_NR_BIOS]);
+	else
+		ev->count = 0;
+	ev->ioprio = kl->f[F_IOPRIO].offset >= 0 ? load(d, p, kl->f[F_IOPRIO]) : 0;
+	if (kl->f[F_RWBS].offset >= 0) {
+		const char *rwbs = (const char *)p + kl->f[F_RWBS].offset;
+
+		blk_rwbs_parse(rwbs, kl->f[F_RWBS].size, &ev->op, &ev->flags);
+	} else {
+		ev->op = BLK_OP_OTHER;
+		ev->flags = 0;
+	}
+	copy_str(ev->comm, sizeof(ev->comm), p, kl->f[F_COMM]);
+	return 1;
+}

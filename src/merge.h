@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * merge.h - per-CPU event streams into one stream in time order.
+ *
+ * Each CPU's ring buffer is in time order on its own; the streams are merged
+ * by timestamp, ties broken by CPU and then by arrival. An event is released
+ * only once every other CPU is known to have nothing earlier: a CPU with
+ * queued events is bounded by its next event, an empty CPU by the last point
+ * it was known to have reached (its last event, or "now minus a slack" after
+ * a read found it drained), so an idle CPU does not hold the others back.
+ */
+#ifndef BLKSTACK_MERGE_H
+#define BLKSTACK_MERGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+
+struct merge;
+
+/**
+ * typedef blk_event_fn - consumer of merged events
+ * Returns 0 to go on, or a negative errno to stop the drain (it is passed
+ * back to the caller of merge_drain()).
+ */
+typedef int (*blk_event_fn)(const struct blk_event *ev, void *ctx);
+
+/**
+ * merge_alloc - a merger for @ncpu streams
+ * Returns the merger, or NULL with errno set.
+ */
+struct merge *merge_alloc(unsigned int ncpu);
+
+/** merge_free - release a merger; NULL is accepted */
+void merge_free(struct merge *m);
+
+/**
+ * merge_push - queue an event on its CPU's stream (ev->cpu)
+ * Events of one CPU must be pushed in time order; an event older than one
+ * already pushed for that CPU is clamped to keep the stream ordered and
+ * counted (merge_reordered()).
+ * Returns 0, -EINVAL for a CPU out of range, or -ENOMEM.
+ */
+int merge_push(struct merge *m, const struct blk_event *ev);
+
+/**
+ * merge_reached - tell that CPU @cpu will produce nothing earlier than @ts
+ * Used when a read found the CPU drained. Going backwards is ignored.
+ */
+void merge_reached(struct merge *m, unsigned int cpu, uint64_t ts);
+
+/**
+ * merge_drain - hand released events, in order, to @fn
+ * @final: release everything queued (the end of the trace)
+ * Returns 0, or the first negative value @fn returned.
+ */
+int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx);
+
+/** merge_queued - events queued and not yet released */
+uint64_t merge_queued(const struct merge *m);
+
+/** merge_reordered - events that arrived out of order on their CPU */
+uint64_t merge_reordered(const struct merge *m);
+
+#endif /* BLKSTACK_MERGE_H */

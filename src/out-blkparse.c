@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * out-blkparse.c - the text log in blkparse's default format.
+ *
+ * Each line is what blkparse prints for the same event from blktrace's
+ * engine, field for field, so that scripts written for blkparse keep
+ * working. The formatting is done by hand into a large buffer: printf on
+ * every field would cost more than everything else on the path together.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out-blkparse.h"
+
+#define OUT_BUF_SIZE	(256 * 1024)
+#define OUT_LINE_MAX	256
+
+/* A (device, cpu) sequence counter or a per-device summary, hashed. */
+struct seq_slot {
+	uint64_t key;		/* dev << 32 | cpu, + 1 so that 0 is empty */
+	uint32_t seq;
+};
+
+enum { RW_READ, RW_WRITE };
+
+struct dev_summary {
+	uint32_t dev;
+	uint64_t queued[2], queued_kb[2];
+	uint64_t dispatched[2], dispatched_kb[2];
+	uint64_t requeued[2];
+	uint64_t completed[2], completed_kb[2];
+	uint64_t merged[2], merged_kb[2];
+	uint64_t remaps, splits, unplugs, plugs;
+	uint64_t events;
+	uint64_t first_ts, last_ts;
+};
+
+struct plug_owner {
+	uint32_t dev;
+	int32_t pid;
+};
+
+struct blkparse_out {
+	FILE *fp;
+	struct blkparse_filter filter;
+	char *buf;
+	size_t len;
+	int err;
+	bool started;
+	uint64_t genesis;
+	uint64_t lines;
+	uint64_t unattributed;	/* plug/unplug with no device known */
+
+	struct seq_slot *seq;
+	size_t seq_cap;		/* power of two */
+	size_t seq_used;
+
+	struct dev_summary *devs;
+	size_t ndevs, devs_cap;
+
+	struct plug_owner *last;	/* per CPU: the last queue-side event */
+	size_t last_cap;
+};
+
+struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *filter)
+{
+	struct blkparse_out *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->fp = fp;
+	if (filter)
+		o->filter = *filter;
+	o->buf = malloc(OUT_BUF_SIZE);
+	o->seq_cap = 256;
+	o->seq = calloc(o->seq_cap, sizeof(*o->seq));
+	if (!o->buf || !o->seq) {
+		blkparse_out_free(o);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return o;
+}
+
+void blkparse_out_free(struct blkparse_out *o)
+{
+	if (!o)
+		return;
+	free(o->buf);
+	free(o->seq);
+	free(o->devs);
+	free(o->last);
+	free(o);
+}
+
+int blkparse_out_flush(struct blkparse_out *o)
+{
+	if (o->err)
+		return o->err;
+	if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
+		o->err = errno ? -errno : -EIO;
+	o->len = 0;
+	if (!o->err && fflush(o->fp))
+		o->err = errno ? -errno : -EIO;
+	return o->err;
+}
+
+/* ---- number formatting ---------------------------------------------- */
+
+/* Digits of v, right to left, into the end of tmp; returns the count. */
+static inline int digits(char *end, uint64_t v)
+{
+	char *p = end;
+
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end - p;
+}
+
+/* printf("%*llu") / ("%-*llu") / ("%0*llu") */
+static inline char *put_u(char *p, uint64_t v, int width, char pad, bool left)
+{
+	char tmp[24];
+	int n = digits(tmp + sizeof(tmp), v);
+
+	if (!left)
+		for (int i = n; i < width; i++)
+			*p++ = pad;
+	memcpy(p, tmp + sizeof(tmp) - n, n);
+	p += n;
+	if (left)
+		for (int i = n; i < width; i++)
+			*p++ = ' ';
+	return p;
+}
+
+static inline char *put_d(char *p, int64_t v, int width)
+{
+	char tmp[24];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int n = digits(tmp + sizeof(tmp), u);
+
+	if (v < 0)
+		tmp[sizeof(tmp) - ++n] = '-';
+	for (int i = n; i < width; i++)
+		*p++ = ' ';
+	memcpy(p, tmp + sizeof(tmp) - n, n);
+	return p + n;
+}
+
+static inline char *put_s(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
+/* printf("%*s") for short strings */
+static inline char *put_s_w(char *p, const char *s, int width)
+{
+	int n = strlen(s);
+
+	for (int i = n; i < width; i++)
+		*p++ = ' ';
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* ---- per-device and per-(device, cpu) state -------------------------- */
+
+static uint32_t next_seq(struct blkparse_out *o, uint32_t dev, unsigned int cpu)
+{
+	uint64_t key = ((uint64_t)dev << 32 | cpu) + 1;
+	size_t mask, i;
+
+	if (o->seq_used * 2 >= o->seq_cap) {
+		size_t cap = o->seq_cap * 2;
+		struct seq_slot *n = calloc(cap, sizeof(*n));
+
+		if (n) {
+			for (size_t j = 0; j < o->seq_cap; j++) {
+				if (!o->seq[j].key)
+					continue;
+				i = (o->seq[j].key * 0x9E3779B97F4A7C15ULL >> 32) & (cap - 1);
+				while (n[i].key)
+					i = (i + 1) & (cap - 1);
+				n[i] = o->seq[j];
+			}
+			free(o->seq);
+			o->seq = n;
+			o->seq_cap = cap;
+		}
+	}
+	mask = o->seq_cap - 1;
+	i = (key * 0x9E3779B97F4A7C15ULL >> 32) & mask;
+	while (o->seq[i].key && o->seq[i].key != key)
+		i = (i + 1) & mask;
+	if (!o->seq[i].key) {
+		if (o->seq_used + 1 >= o->seq_cap)
+			return 0;	/* table full and could not grow */
+		o->seq[i].key = key;
+		o->seq_used++;
+	}
+	return ++o->seq[i].seq;
+}
+
+static struct dev_summary *dev_summary(struct blkparse_out *o, uint32_t dev)
+{
+	/* few devices: a linear scan from the last hit is the fastest */
+	for (size_t i = 0; i < o->ndevs; i++)
+		if (o->devs[i].dev == dev)
+			return &o->devs[i];
+	if (o->ndevs == o->devs_cap) {
+		size_t cap = o->devs_cap ? o->devs_cap * 2 : 16;
+		struct dev_summary *n = realloc(o->devs, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		o->devs = n;
+		o->devs_cap = cap;
+	}
+	memset(&o->devs[o->ndevs], 0, sizeof(o->devs[0]));
+	o->devs[o->ndevs].dev = dev;
+	return &o->devs[o->ndevs++];
+}
+
+static void count(struct blk_event const *ev, struct dev_summary *s, char act)
+{
+	/* blkparse counts by blktrace's write bit: discards are writes */
+	int rw = (ev->op == BLK_OP_WRITE || ev->op == BLK_OP_DISCARD ||
+		  ev->op == BLK_OP_SECURE_ERASE) ? RW_WRITE : RW_READ;
+	uint64_t kb = ev->bytes >> 10;
+
+	if (!s->events)
+		s->first_ts = ev->ts;
+	s->last_ts = ev->ts;
+	s->events++;
+	switch (act) {
+	case 'Q':
+		s->queued[rw]++;
+		s->queued_kb[rw] += kb;
+		break;
+	case 'D':
+		s->dispatched[rw]++;
+		s->dispatched_kb[rw] += kb;
+		break;
+	case 'R':
+		s->requeued[rw]++;
+		break;
+	case 'C':
+		s->completed[rw]++;
+		s->completed_kb[rw] += (uint64_t)ev->nr_sector >> 1;
+		break;
+	case 'M':
+	case 'F':
+		s->merged[rw]++;
+		s->merged_kb[rw] += kb;
+		break;
+	case 'A':
+		s->remaps++;
+		break;
+	case 'X':
+		s->splits++;
+		break;
+	case 'U':
+		s->unplugs++;
+		break;
+	case 'P':
+		s->plugs++;
+		break;
+	}
+}
+
+/*
+ * Plug and unplug events name no device: they belong to the queue whose
+ * request the same task was just building on this CPU (a plug follows the
+ * get-request of its first request, an unplug flushes what was plugged).
+ * blktrace knows the queue; we take the device of the CPU's last queue-side
+ * event when the same task issued it. With a device filter in the kernel,
+ * other devices' queue events never reach us, so a plug by another task is
+ * left unattributed (0) rather than given to the wrong device.
+ */
+static uint32_t plug_device(struct blkparse_out *o, const struct blk_event *ev)
+{
+	struct plug_owner *last;
+
+	if (ev->cpu >= o->last_cap) {
+		size_t cap = ev->cpu + 64;
+		struct plug_owner *n = realloc(o->last, cap * sizeof(*n));
+
+		if (!n)
+			return ev->dev;
+		memset(n + o->last_cap, 0, (cap - o->last_cap) * sizeof(*n));
+		o->last = n;
+		o->last_cap = cap;
+	}
+	last = &o->last[ev->cpu];
+	switch (ev->kind) {
+	case BLK_EV_PLUG:
+	case BLK_EV_UNPLUG:
+		return last->pid == ev->pid ? last->dev : 0;
+	case BLK_EV_BIO_QUEUE:
+	case BLK_EV_GETRQ:
+	case BLK_EV_BIO_BACKMERGE:
+	case BLK_EV_BIO_FRONTMERGE:
+	case BLK_EV_RQ_INSERT:
+		last->dev = ev->dev;
+		last->pid = ev->pid;
+		break;
+	default:
+		break;
+	}
+	return ev->dev;
+}
+
+/* ---- the line ---------------------------------------------------------- */
+
+int blkparse_out_event(const struct blk_event *ev, void *ctx)
+{
+	struct blkparse_out *o = ctx;
+	char act = blk_kind_action(ev->kind);
+	uint32_t dev = plug_device(o, ev);
+	struct dev_summary *s;
+	uint64_t rel;
+	char rwbs[8];
+	char *p;
+
+	if (!act)
+		return 0;
+	if (!dev && (ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG)) {
+		o->unattributed++;
+		return 0;
+	}
+	if (o->filter.has && !o->filter.has(o->filter.ctx, dev))
+		return 0;
+	if (o->err)
+		return o->err;
+	if (!o->started) {
+		o->started = true;
+		o->genesis = ev->ts;
+	}
+	s = dev_summary(o, dev);
+	if (s)
+		count(ev, s, act);
+
+	if (o->len + OUT_LINE_MAX > OUT_BUF_SIZE) {
+		int ret = blkparse_out_flush(o);
+
+		if (ret)
+			return ret;
+	}
+	rel = ev->ts >= o->genesis ? ev->ts - o->genesis : 0;
+	p = o->buf + o->len;
+
+	/* "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " */
+	p = put_u(p, KDEV_MAJOR(dev), 3, ' ', false);
+	*p++ = ',';
+	p = put_u(p, KDEV_MINOR(dev), 3, ' ', true);
+	*p++ = ' ';
+	p = put_u(p, ev->cpu, 2, ' ', false);
+	*p++ = ' ';
+	p = put_u(p, next_seq(o, dev, ev->cpu), 8, ' ', false);
+	*p++ = ' ';
+	p = put_u(p, rel / 1000000000ULL, 5, ' ', false);
+	*p++ = '.';
+	p = put_u(p, rel % 1000000000ULL, 9, '0', false);
+	*p++ = ' ';
+	p = put_u(p, (uint32_t)ev->pid, 5, ' ', false);
+	*p++ = ' ';
+	*p++ = ' ';
+	*p++ = act;
+	*p++ = ' ';
+	p = put_s_w(p, blk_rwbs_blkparse(ev, rwbs), 3);
+	*p++ = ' ';
+
+	switch (act) {
+	case 'C':
+	case 'R':
+		p = put_u(p, ev->sector, 0, ' ', false);
+		if (ev->nr_sector) {
+			p = put_s(p, " + ");
+			p = put_u(p, ev->nr_sector, 0, ' ', false);
+		}
+		p = put_s(p, " [");
+		p = put_d(p, ev->error, 0);
+		*p++ = ']';
+		break;
+	case 'D':
+	case 'I':
+	case 'Q':
+	case 'B':
+	case 'M':
+	case 'F':
+	case 'G':
+	case 'S':
+		if (ev->nr_sector) {
+			p = put_u(p, ev->sector, 0, ' ', false);
+			p = put_s(p, " + ");
+			p = put_u(p, ev->nr_sector, 0, ' ', false);
+			*p++ = ' ';
+		}
+		*p++ = '[';
+		p = put_s(p, ev->comm);
+		*p++ = ']';
+		break;
+	case 'P':
+		*p++ = '[';
+		p = put_s(p, ev->comm);
+		*p++ = ']';
+		break;
+	case 'U':
+		*p++ = '[';
+		p = put_s(p, ev->comm);
+		p = put_s(p, "] ");
+		p = put_u(p, ev->count, 0, ' ', false);
+		break;
+	case 'A':
+		p = put_u(p, ev->sector, 0, ' ', false);
+		p = put_s(p, " + ");
+		p = put_u(p, ev->nr_sector, 0, ' ', false);
+		p = put_s(p, " <- (");
+		p = put_u(p, KDEV_MAJOR(ev->old_dev), 0, ' ', false);
+		*p++ = ',';
+		p = put_u(p, KDEV_MINOR(ev->old_dev), 0, ' ', false);
+		p = put_s(p, ") ");
+		p = put_u(p, ev->aux_sector, 0, ' ', false);
+		break;
+	case 'X':
+		/* blkparse prints the new sector through a 32-bit unsigned */
+		p = put_u(p, ev->sector, 0, ' ', false);
+		p = put_s(p, " / ");
+		p = put_u(p, (uint32_t)ev->aux_sector, 0, ' ', false);
+		p = put_s(p, " [");
+		p = put_s(p, ev->comm);
+		*p++ = ']';
+		break;
+	}
+	*p++ = '\n';
+	o->len = p - o->buf;
+	o->lines++;
+	return 0;
+}
+
+uint64_t blkparse_out_lines(const struct blkparse_out *o)
+{
+	return o->lines;
+}
+
+/* ---- the summary ------------------------------------------------------- */
+
+/* blkparse's size_cnv(): scale by 1024 while above 1 Mi, with a suffix. */
+static const char *size_cnv(char *dst, uint64_t num, bool in_kb)
+{
+	static const char suff[] = { '\0', 'K', 'M', 'G', 'P' };
+	unsigned int i = in_kb ? 1 : 0;
+
+	while (num > 1024 * 1024 && i < sizeof(suff) - 1) {
+		i++;
+		num /= 1024;
+	}
+	if (suff[i])
+		sprintf(dst, "%8llu%c", (unsigned long long)num, suff[i]);
+	else
+		sprintf(dst, "%8llu", (unsigned long long)num);
+	return dst;
+}
+
+static void summary_dev(FILE *fp, const struct dev_summary *s)
+{
+	char x[32], y[32];
+	double secs = (s->last_ts - s->first_ts) / 1e9;
+
+	fprintf(fp, "Total (%u,%u):\n", KDEV_MAJOR(s->dev), KDEV_MINOR(s->dev));
+	fprintf(fp, " Reads Queued:    %s, %siB\t", size_cnv(x, s->queued[0], false),
+		size_cnv(y, s->queued_kb[0], true));
+	fprintf(fp, " Writes Queued:    %s, %siB\n", size_cnv(x, s->queued[1], false),
+		size_cnv(y, s->queued_kb[1], true));
+	fprintf(fp, " Read Dispatches: %s, %siB\t", size_cnv(x, s->dispatched[0], false),
+		size_cnv(y, s->dispatched_kb[0], true));
+	fprintf(fp, " Write Dispatches: %s, %siB\n", size_cnv(x, s->dispatched[1], false),
+		size_cnv(y, s->dispatched_kb[1], true));
+	fprintf(fp, " Reads Requeued:  %s\t\t", size_cnv(x, s->requeued[0], false));
+	fprintf(fp, " Writes Requeued:  %s\n", size_cnv(x, s->requeued[1], false));
+	fprintf(fp, " Reads Completed: %s, %siB\t", size_cnv(x, s->completed[0], false),
+		size_cnv(y, s->completed_kb[0], true));
+	fprintf(fp, " Writes Completed: %s, %siB\n", size_cnv(x, s->completed[1], false),
+		size_cnv(y, s->completed_kb[1], true));
+	fprintf(fp, " Read Merges:     %s, %siB\t", size_cnv(x, s->merged[0], false),
+		size_cnv(y, s->merged_kb[0], true));
+	fprintf(fp, " Write Merges:     %s, %siB\n", size_cnv(x, s->merged[1], false),
+		size_cnv(y, s->merged_kb[1], true));
+	fprintf(fp, " Remaps:          %8llu \t\t Splits:           %8llu\n",
+		(unsigned long long)s->remaps, (unsigned long long)s->splits);
+	fprintf(fp, " IO plugs:        %8llu \t\t IO unplugs:       %8llu\n",
+		(unsigned long long)s->plugs, (unsigned long long)s->unplugs);
+	if (secs > 0)
+		fprintf(fp, "Throughput (R/W): %.0fKiB/s / %.0fKiB/s\n",
+			s->completed_kb[0] / secs, s->completed_kb[1] / secs);
+	fprintf(fp, "Events (%u,%u): %llu entries\n\n", KDEV_MAJOR(s->dev), KDEV_MINOR(s->dev),
+		(unsigned long long)s->events);
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	const struct dev_summary *x = a, *y = b;
+
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
+}
+
+void blkparse_out_summary(struct blkparse_out *o, FILE *fp, const struct source_stats *st)
+{
+	uint64_t lost = 0;
+
+	qsort(o->devs, o->ndevs, sizeof(o->devs[0]), cmp_dev);
+	for (size_t i = 0; i < o->ndevs; i++)
+		summary_dev(fp, &o->devs[i]);
+	if (!o->ndevs)
+		fprintf(fp, "No block events traced.\n\n");
+	if (!st)
+		return;
+	fprintf(fp, "Events lost per CPU (ring buffer):\n");
+	for (int c = 0; c < st->ncpu; c++) {
+		const struct source_cpu_stats *cs = &st->cpu[c];
+
+		fprintf(fp, " CPU%-3d %10llu lost (%llu missed, %llu overrun, %llu dropped)%s\n", c,
+			(unsigned long long)(cs->missed + cs->overrun + cs->dropped),
+			(unsigned long long)cs->missed, (unsigned long long)cs->overrun,
+			(unsigned long long)cs->dropped,
+			cs->missed_unknown ? ", and pages with an unknown count" : "");
+		lost += cs->missed + cs->overrun + cs->dropped;
+	}
+	fprintf(fp, "Total events lost: %llu%s\n", (unsigned long long)lost,
+		lost ? " (the log above is incomplete)" : "");
+}

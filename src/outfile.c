@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * outfile.c - an output file that is only presented as complete when it is.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "outfile.h"
+
+int outfile_open(struct outfile *o, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	if (!path || strcmp(path, "-") == 0) {
+		o->fp = stdout;
+		return 0;
+	}
+	o->path = strdup(path);
+	if (!o->path || asprintf(&o->tmp, "%s.partial", path) < 0) {
+		free(o->path);
+		o->path = NULL;
+		o->tmp = NULL;
+		return -ENOMEM;
+	}
+	o->fp = fopen(o->tmp, "w");
+	if (!o->fp) {
+		int err = -errno;
+
+		free(o->path);
+		free(o->tmp);
+		o->path = o->tmp = NULL;
+		return err;
+	}
+	return 0;
+}
+
+int outfile_commit(struct outfile *o)
+{
+	int err = 0;
+
+	if (!o->fp)
+		return 0;
+	if (fflush(o->fp))
+		err = -errno;
+	if (!o->path) {
+		o->fp = NULL;
+		return err;
+	}
+	if (!err && fsync(fileno(o->fp)) && errno != EINVAL)
+		err = -errno;
+	if (fclose(o->fp) && !err)
+		err = -errno;
+	o->fp = NULL;
+	if (!err && rename(o->tmp, o->path))
+		err = -errno;
+	free(o->path);
+	free(o->tmp);
+	o->path = o->tmp = NULL;
+	return err;
+}
+
+void outfile_abort(struct outfile *o)
+{
+	if (o->fp && o->path)
+		fclose(o->fp);
+	else if (o->fp)
+		fflush(o->fp);
+	o->fp = NULL;
+	free(o->path);
+	free(o->tmp);
+	o->path = o->tmp = NULL;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * outfile.h - an output file that is only presented as complete when it is.
+ *
+ * The text goes to FILE.partial; outfile_commit() renames it to FILE. A run
+ * that fails on the way (disk full) leaves FILE.partial, never a FILE that
+ * looks whole.
+ */
+#ifndef BLKSTACK_OUTFILE_H
+#define BLKSTACK_OUTFILE_H
+
+#include <stdio.h>
+
+struct outfile {
+	FILE *fp;
+	char *path;		/* NULL for standard output */
+	char *tmp;
+};
+
+/**
+ * outfile_open - open @path for writing, or standard output when NULL or "-"
+ * Returns 0 or a negative errno (the file is not created then).
+ */
+int outfile_open(struct outfile *o, const char *path);
+
+/**
+ * outfile_commit - flush, close and rename into place
+ * Returns 0 or a negative errno (the data is then left in the .partial file).
+ */
+int outfile_commit(struct outfile *o);
+
+/** outfile_abort - close and keep what was written under the .partial name */
+void outfile_abort(struct outfile *o);
+
+#endif /* BLKSTACK_OUTFILE_H */

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * session.c - the private tracefs instance of one live run (libtracefs).
+ *
+ * Everything is configured inside instances/blkstack-<pid>: the top-level
+ * buffer, and any trace-cmd, perf or blk tracer running beside us, are never
+ * touched. Filters are written before events are enabled, so that other
+ * devices' events are never committed to our ring buffer.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "session.h"
+
+/* The events "blkstack trace" records: every block event with a blkparse
+ * letter. block_io_start/done and block_rq_error have none and would only
+ * add ring-buffer load. */
+static const enum blk_kind trace_kinds[] = {
+	BLK_EV_BIO_QUEUE, BLK_EV_BIO_BACKMERGE, BLK_EV_BIO_FRONTMERGE, BLK_EV_BIO_BOUNCE,
+	BLK_EV_GETRQ, BLK_EV_SLEEPRQ, BLK_EV_RQ_INSERT, BLK_EV_RQ_ISSUE, BLK_EV_RQ_MERGE,
+	BLK_EV_RQ_REQUEUE, BLK_EV_RQ_COMPLETE, BLK_EV_BIO_COMPLETE, BLK_EV_BIO_REMAP,
+	BLK_EV_RQ_REMAP, BLK_EV_SPLIT, BLK_EV_PLUG, BLK_EV_UNPLUG,
+};
+
+int session_tracefs_ready(void)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[4096];
+
+	if (!dir)
+		return -ENODEV;
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	if (access(path, F_OK))
+		return -ENODEV;
+	if (access(path, W_OK))
+		return -EACCES;
+	return 0;
+}
+
+/* Disable every event of an instance and remove it. */
+static int instance_remove(struct tracefs_instance *inst)
+{
+	int ret;
+
+	tracefs_trace_off(inst);
+	tracefs_event_disable(inst, NULL, NULL);
+	ret = tracefs_instance_destroy(inst);
+	return ret ? (errno ? -errno : -EIO) : 0;
+}
+
+/* Whether the pid in "blkstack-<pid>" is gone. */
+static bool stale_pid(const char *name)
+{
+	const char *p = name + strlen(SESSION_PREFIX);
+	char *end;
+	long pid;
+
+	errno = 0;
+	pid = strtol(p, &end, 10);
+	if (errno || *end || end == p || pid <= 0)
+		return false;
+	if (pid == getpid())
+		return false;
+	return kill(pid, 0) < 0 && errno == ESRCH;
+}
+
+int session_remove_stale(session_stale_fn fn, void *ctx)
+{
+	char **names = tracefs_instances("^" SESSION_PREFIX "[0-9]+$");
+	int found = 0;
+
+	if (!names)
+		return errno ? -errno : 0;
+	for (int i = 0; names[i]; i++) {
+		struct tracefs_instance *inst;
+		int err;
+
+		if (!stale_pid(names[i]))
+			continue;
+		found++;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		err = inst ? instance_remove(inst) : -errno;
+		tracefs_instance_free(inst);
+		if (fn)
+			fn(names[i], err, ctx);
+	}
+	tracefs_list_free(names);
+	return found;
+}
+
+/* "dev == 7340033 || dev == ..." for the selected devices. */
+static char *dev_filter(const uint32_t *devs, size_t n)
+{
+	size_t len = n * 32 + 1;
+	char *s = malloc(len), *p = s;
+
+	if (!s)
+		return NULL;
+	*p = '\0';
+	for (size_t i = 0; i < n; i++)
+		p += snprintf(p, len - (p - s), "%sdev == %u", i ? " || " : "", devs[i]);
+	return s;
+}
+
+int session_open(const struct session_params *p, struct session *s, const char **what)
+{
+	static const char *const systems[] = { "block", NULL };
+	char name[64];
+	char *filter = NULL;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	*what = "tracefs";
+
+	snprintf(name, sizeof(name), SESSION_PREFIX "%d", (int)getpid());
+	if (tracefs_instance_exists(name)) {
+		/* left by an earlier process that had our pid */
+		struct tracefs_instance *old = tracefs_instance_alloc(NULL, name);
+
+		if (old) {
+			instance_remove(old);
+			tracefs_instance_free(old);
+		}
+	}
+	*what = "instances/" SESSION_PREFIX "<pid>";
+	s->instance = tracefs_instance_create(name);
+	if (!s->instance)
+		goto fail_errno;
+
+	*what = "the block event formats";
+	s->tep = tracefs_local_events_system(NULL, systems);
+	if (!s->tep)
+		goto fail_errno;
+	s->ncpu = tep_get_cpus(s->tep);
+	if (s->ncpu <= 0)
+		s->ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	*what = "trace_clock";
+	if (tracefs_instance_file_write(s->instance, "trace_clock", "mono") < 0)
+		goto fail_errno;
+	if (p->buffer_kb) {
+		*what = "buffer_size_kb";
+		if (tracefs_instance_set_buffer_size(s->instance, p->buffer_kb, -1) < 0)
+			goto fail_errno;
+	}
+	/* wake the reader when a quarter of a CPU's buffer is full */
+	*what = "buffer_percent";
+	if (tracefs_instance_file_write(s->instance, "buffer_percent", "25") < 0)
+		goto fail_errno;
+	tracefs_trace_off(s->instance);
+
+	if (p->ndevs) {
+		filter = dev_filter(p->devs, p->ndevs);
+		if (!filter)
+			goto fail_errno;
+	}
+	for (size_t i = 0; i < sizeof(trace_kinds) / sizeof(trace_kinds[0]); i++) {
+		enum blk_kind k = trace_kinds[i];
+		const char *ev = blk_kind_name(k);
+		struct tep_event *event = tep_find_event_by_name(s->tep, "block", ev);
+
+		if (!event) {
+			s->missing[k] = true;
+			continue;
+		}
+		if (filter && tep_find_field(event, "dev")) {
+			*what = ev;
+			if (tracefs_event_file_write(s->instance, "block", ev, "filter", filter) < 0)
+				goto fail_errno;
+			s->filtered[k] = true;
+		}
+		*what = ev;
+		if (tracefs_event_enable(s->instance, "block", ev) < 0)
+			goto fail_errno;
+	}
+	free(filter);
+	*what = NULL;
+	return 0;
+
+fail_errno:
+	ret = errno ? -errno : -EIO;
+	free(filter);
+	session_close(s);
+	return ret;
+}
+
+int session_start(struct session *s)
+{
+	return tracefs_trace_on(s->instance) < 0 ? -errno : 0;
+}
+
+int session_stop(struct session *s)
+{
+	return tracefs_trace_off(s->instance) < 0 ? -errno : 0;
+}
+
+void session_close(struct session *s)
+{
+	if (s->instance) {
+		instance_remove(s->instance);
+		tracefs_instance_free(s->instance);
+		s->instance = NULL;
+	}
+	if (s->tep) {
+		tep_free(s->tep);
+		s->tep = NULL;
+	}
+}
+
+int session_cpu_stats(struct session *s, int cpu, struct session_cpu_stats *st)
+{
+	char file[64], *text, *line, *save;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	text = tracefs_instance_file_read(s->instance, file, NULL);
+	if (!text)
+		return errno ? -errno : -EIO;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long v;
+
+		if (sscanf(line, "entries: %llu", &v) == 1)
+			st->entries = v;
+		else if (sscanf(line, "overrun: %llu", &v) == 1)
+			st->overrun = v;
+		else if (sscanf(line, "dropped events: %llu", &v) == 1)
+			st->dropped = v;
+		else if (sscanf(line, "read events: %llu", &v) == 1)
+			st->read_events = v;
+	}
+	free(text);
+	return 0;
+}

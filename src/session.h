@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * session.h - the private tracefs instance of one live run.
+ *
+ * blkstack never touches the top-level buffer: it creates an instance named
+ * blkstack-<pid>, configures and enables events only there, and removes it on
+ * every exit path. An instance left by a run that died (SIGKILL) is found by
+ * its pid at the next start and removed.
+ */
+#ifndef BLKSTACK_SESSION_H
+#define BLKSTACK_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tracefs.h>
+
+#include "event.h"
+
+#define SESSION_PREFIX "blkstack-"
+
+/**
+ * struct session_params - what to set up
+ * @buffer_kb: per-CPU ring buffer size in KiB (0: leave the kernel default)
+ * @devs: kernel dev_t values to trace, written into the event filters
+ * @ndevs: number of @devs; 0 traces every device
+ */
+struct session_params {
+	unsigned int buffer_kb;
+	const uint32_t *devs;
+	size_t ndevs;
+};
+
+/**
+ * struct session - a live tracefs instance
+ * @instance: the libtracefs instance
+ * @tep: formats of the block events, read from this kernel
+ * @ncpu: CPUs with a ring buffer
+ * @missing: per enum blk_kind, true when this kernel has no such event
+ * @filtered: per enum blk_kind, true when a device filter was written
+ */
+struct session {
+	struct tracefs_instance *instance;
+	struct tep_handle *tep;
+	int ncpu;
+	bool missing[BLK_EV_KIND_MAX];
+	bool filtered[BLK_EV_KIND_MAX];
+};
+
+/**
+ * typedef session_stale_fn - told of each stale instance removed
+ * @name: the instance's name
+ * @err: 0 when it was removed, else the negative errno of the failure
+ */
+typedef void (*session_stale_fn)(const char *name, int err, void *ctx);
+
+/**
+ * session_remove_stale - remove blkstack-<pid> instances whose pid is dead
+ * Returns how many were found, or a negative errno when tracefs cannot be read.
+ */
+int session_remove_stale(session_stale_fn fn, void *ctx);
+
+/**
+ * session_tracefs_ready - check that tracefs is mounted and writable
+ * Returns 0, -ENODEV when it is not mounted, -EACCES when not permitted.
+ */
+int session_tracefs_ready(void);
+
+/**
+ * session_open - create and configure the instance, events still off
+ * @p: what to set up
+ * @s: filled on success; on failure everything created is removed again
+ * @what: on failure, the file or object that failed (static or in @s)
+ *
+ * Returns 0 or a negative errno.
+ */
+int session_open(const struct session_params *p, struct session *s, const char **what);
+
+/** session_start - turn tracing on in the instance. Returns 0 or -errno. */
+int session_start(struct session *s);
+
+/** session_stop - turn tracing off (events stay readable). Returns 0 or -errno. */
+int session_stop(struct session *s);
+
+/**
+ * session_close - disable all events and remove the instance
+ * Accepts a zeroed or half-opened session. Safe to call twice.
+ */
+void session_close(struct session *s);
+
+/**
+ * struct session_cpu_stats - the per-CPU "stats" file of the instance
+ */
+struct session_cpu_stats {
+	uint64_t entries;
+	uint64_t overrun;
+	uint64_t dropped;
+	uint64_t read_events;
+};
+
+/** session_cpu_stats - read per_cpu/cpuN/stats. Returns 0 or -errno. */
+int session_cpu_stats(struct session *s, int cpu, struct session_cpu_stats *st);
+
+#endif /* BLKSTACK_SESSION_H */

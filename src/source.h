@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * source.h - what every event source (live rings, trace.dat files) reports
+ * beside its events: how much it read and how much was lost, per CPU.
+ * Lost events are always reported, never hidden.
+ */
+#ifndef BLKSTACK_SOURCE_H
+#define BLKSTACK_SOURCE_H
+
+#include <stdint.h>
+
+/**
+ * struct source_cpu_stats - accounting of one CPU's stream
+ * @events: block events decoded
+ * @other: records of other event types, skipped
+ * @malformed: block records too short for their format, skipped
+ * @missed: events the ring buffer reported lost between pages (kbuffer's
+ *	    missed-events count, or the record's in a trace.dat)
+ * @missed_unknown: pages that said "events were lost" without a count
+ * @overrun: the kernel's per-CPU overrun counter at the end (live only)
+ * @dropped: the kernel's per-CPU dropped-events counter (live only)
+ * @pages: sub-buffers read
+ * @bytes: bytes of sub-buffers read
+ */
+struct source_cpu_stats {
+	uint64_t events;
+	uint64_t other;
+	uint64_t malformed;
+	uint64_t missed;
+	uint64_t missed_unknown;
+	uint64_t overrun;
+	uint64_t dropped;
+	uint64_t pages;
+	uint64_t bytes;
+};
+
+/**
+ * struct source_stats - accounting of a whole source
+ * @ncpu: entries in @cpu
+ * @cpu: per-CPU accounting
+ */
+struct source_stats {
+	int ncpu;
+	struct source_cpu_stats *cpu;
+};
+
+/** source_lost_total - events lost on all CPUs, known counts only */
+static inline uint64_t source_lost_total(const struct source_stats *st)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < st->ncpu; i++)
+		n += st->cpu[i].missed + st->cpu[i].overrun + st->cpu[i].dropped;
+	return n;
+}
+
+#endif /* BLKSTACK_SOURCE_H */
