@@ -27,7 +27,9 @@ struct topo_selection {
  * @root: root of the sysfs/proc/dev tree ("" for this machine)
  * @arg: a path to a block device node (/dev/loop0p1, /dev/mapper/x), a
  *	 device name (loop0p1, dm-0), MAJ:MIN, or a mounted directory (the
- *	 device its filesystem is mounted from, found in mountinfo)
+ *	 device its filesystem is mounted from, found in mountinfo), or a
+ *	 device-mapper name (vg-root). A /dev path missing under @root is
+ *	 looked up by its last component.
  * @dev: where to store the device
  *
  * Returns 0; -ENOENT when no such block device exists; -ENOTBLK when @arg
@@ -42,7 +44,8 @@ int topo_resolve(const char *root, const char *arg, uint32_t *dev);
  * @dev: the device
  * @buf: where to write the name
  * @len: size of @buf
- * Returns 0, or -ENOENT when sysfs does not know the device.
+ * Returns 0, -ENOENT when sysfs does not know the device, -ERANGE when
+ * @buf is too small, -EINVAL for a NULL or empty @buf.
  */
 int topo_dev_name(const char *root, uint32_t dev, char *buf, size_t len);
 
@@ -58,7 +61,8 @@ int topo_dev_name(const char *root, uint32_t dev, char *buf, size_t len);
  * everything that I/O from D or from anything above D can reach (slaves
  * and, for a partition, its disk, recursively: "down").
  *
- * Returns 0, or a negative errno.
+ * Returns 0, -ENOENT when sysfs does not know one of @devs, or another
+ * negative errno; on error *@out is left empty.
  */
 int topo_stack_expand(const char *root, const uint32_t *devs, size_t n,
 		      struct topo_selection *out);
