@@ -325,7 +325,7 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 	char act = blk_kind_action(ev->kind);
 	uint32_t dev = plug_device(o, ev);
 	struct dev_summary *s;
-	uint64_t rel;
+	uint64_t rel, sector;
 	char rwbs[8];
 	char *p;
 
@@ -354,6 +354,8 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 			return ret;
 	}
 	rel = ev->ts >= o->genesis ? ev->ts - o->genesis : 0;
+	/* a flush request's position is -1; blktrace records it as 0 */
+	sector = ev->sector == UINT64_MAX ? 0 : ev->sector;
 	p = o->buf + o->len;
 
 	/* "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " */
@@ -380,7 +382,7 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 	switch (act) {
 	case 'C':
 	case 'R':
-		p = put_u(p, ev->sector, 0, ' ', false);
+		p = put_u(p, sector, 0, ' ', false);
 		if (ev->nr_sector) {
 			p = put_s(p, " + ");
 			p = put_u(p, ev->nr_sector, 0, ' ', false);
@@ -398,7 +400,7 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 	case 'G':
 	case 'S':
 		if (ev->nr_sector) {
-			p = put_u(p, ev->sector, 0, ' ', false);
+			p = put_u(p, sector, 0, ' ', false);
 			p = put_s(p, " + ");
 			p = put_u(p, ev->nr_sector, 0, ' ', false);
 			*p++ = ' ';
@@ -419,7 +421,7 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 		p = put_u(p, ev->count, 0, ' ', false);
 		break;
 	case 'A':
-		p = put_u(p, ev->sector, 0, ' ', false);
+		p = put_u(p, sector, 0, ' ', false);
 		p = put_s(p, " + ");
 		p = put_u(p, ev->nr_sector, 0, ' ', false);
 		p = put_s(p, " <- (");
@@ -431,7 +433,7 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 		break;
 	case 'X':
 		/* blkparse prints the new sector through a 32-bit unsigned */
-		p = put_u(p, ev->sector, 0, ' ', false);
+		p = put_u(p, sector, 0, ' ', false);
 		p = put_s(p, " / ");
 		p = put_u(p, (uint32_t)ev->aux_sector, 0, ' ', false);
 		p = put_s(p, " [");

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_blkparse.c - the text log against golden lines written from
+ * blkparse's own format strings (tests/expected/blkparse-actions), the
+ * plug/unplug device rule, the device filter, and the summary.
+ */
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out-blkparse.h"
+
+#define T0 1000000000ULL
+#define EXPECTED_DIR FIXTURES_DIR "/../expected"
+
+static struct blk_event mk(enum blk_kind kind, unsigned int ma, unsigned int mi, int cpu,
+			   uint64_t dt, int pid, const char *rwbs, uint64_t sector,
+			   unsigned int nr, const char *comm)
+{
+	struct blk_event ev = {
+		.kind = kind, .dev = KDEV_MKDEV(ma, mi), .cpu = cpu, .ts = T0 + dt,
+		.pid = pid, .sector = sector, .nr_sector = nr, .bytes = nr * 512,
+	};
+
+	if (rwbs)
+		blk_rwbs_parse(rwbs, strlen(rwbs), &ev.op, &ev.flags);
+	else
+		ev.op = BLK_OP_OTHER;
+	if (comm)
+		snprintf(ev.comm, sizeof(ev.comm), "%s", comm);
+	return ev;
+}
+
+/* The event sequence behind tests/expected/blkparse-actions. */
+static size_t golden_events(struct blk_event *e)
+{
+	size_t n = 0;
+
+	e[n++] = mk(BLK_EV_BIO_QUEUE, 8, 16, 1, 0, 1234, "WS", 2048, 128, "dd");
+	e[n++] = mk(BLK_EV_GETRQ, 8, 16, 1, 1000, 1234, "WS", 2048, 128, "dd");
+	e[n++] = mk(BLK_EV_PLUG, 0, 0, 1, 2000, 1234, NULL, 0, 0, "dd");
+	e[n++] = mk(BLK_EV_RQ_INSERT, 8, 16, 1, 3000, 1234, "WS", 2048, 128, "dd");
+	e[n] = mk(BLK_EV_UNPLUG, 0, 0, 1, 4000, 1234, NULL, 0, 0, "dd");
+	e[n++].count = 1;
+	e[n++] = mk(BLK_EV_RQ_ISSUE, 8, 16, 1, 5000, 1234, "WS", 2048, 128, "dd");
+	e[n++] = mk(BLK_EV_RQ_COMPLETE, 8, 16, 0, 100000, 0, "WS", 2048, 128, NULL);
+	e[n] = mk(BLK_EV_BIO_REMAP, 8, 16, 1, 200000, 1234, "RA", 33920, 128, NULL);
+	e[n].old_dev = KDEV_MKDEV(8, 17);
+	e[n++].aux_sector = 29824;
+	/* a plug by another task on that CPU: its device is unknown, not shown */
+	e[n++] = mk(BLK_EV_PLUG, 0, 0, 1, 250000, 999, NULL, 0, 0, "bash");
+	e[n] = mk(BLK_EV_SPLIT, 253, 0, 1, 300000, 77, "W", 1000, 0, "kworker/u4:1");
+	e[n++].aux_sector = 1064;
+	e[n++] = mk(BLK_EV_BIO_BACKMERGE, 8, 16, 0, 400000, 1234, "W", 2176, 8, "dd");
+	e[n++] = mk(BLK_EV_BIO_FRONTMERGE, 8, 16, 0, 500000, 1234, "W", 2040, 8, "dd");
+	e[n++] = mk(BLK_EV_RQ_REQUEUE, 8, 16, 0, 600000, 0, "W", 2048, 8, NULL);
+	e[n] = mk(BLK_EV_RQ_COMPLETE, 8, 16, 0, 700000, 0, "W", 2048, 8, NULL);
+	e[n++].error = -5;
+	e[n++] = mk(BLK_EV_RQ_ISSUE, 8, 16, 0, 800000, 1234, "FF", 0, 0, "kworker/0:1H");
+	/* a flush request completes at position -1; blktrace logs 0 */
+	e[n++] = mk(BLK_EV_RQ_COMPLETE, 8, 16, 0, 900000, 0, "FF", UINT64_MAX, 0, NULL);
+	e[n++] = mk(BLK_EV_BIO_QUEUE, 8, 16, 0, 1000000, 1234, "D", 4096, 2048, "fstrim");
+	/* no blkparse letter: not shown */
+	e[n++] = mk(BLK_EV_IO_START, 8, 16, 0, 1050000, 1234, "W", 4096, 8, "dd");
+	e[n++] = mk(BLK_EV_BIO_COMPLETE, 253, 0, 0, 1100000, 0, "W", 1000, 64, NULL);
+	e[n++] = mk(BLK_EV_BIO_QUEUE, 8, 16, 1, 12500000000ULL, 1234, "R", 8, 8, "cat");
+	e[n++] = mk(BLK_EV_BIO_QUEUE, 259, 70000, 1, 13000000000ULL, 65535, "W",
+		    1099511627776ULL, 8, "fio");
+	return n;
+}
+
+static char *run(const struct blkparse_filter *filter, bool summary, size_t *len)
+{
+	struct blk_event e[64];
+	size_t n = golden_events(e);
+	struct blkparse_out *o;
+	char *text = NULL;
+	FILE *fp;
+
+	fp = open_memstream(&text, len);
+	ck_assert_ptr_nonnull(fp);
+	o = blkparse_out_alloc(fp, filter);
+	ck_assert_ptr_nonnull(o);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(blkparse_out_event(&e[i], o), 0);
+	ck_assert_int_eq(blkparse_out_flush(o), 0);
+	if (summary) {
+		struct source_cpu_stats cpu[2] = { { .missed = 3 }, { .overrun = 4 } };
+		struct source_stats st = { .ncpu = 2, .cpu = cpu };
+
+		blkparse_out_summary(o, fp, &st);
+	}
+	blkparse_out_free(o);
+	fclose(fp);
+	return text;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf;
+	long n;
+
+	ck_assert_msg(fp != NULL, "cannot open %s", path);
+	fseek(fp, 0, SEEK_END);
+	n = ftell(fp);
+	rewind(fp);
+	buf = calloc(1, n + 1);
+	ck_assert_int_eq(fread(buf, 1, n, fp), n);
+	fclose(fp);
+	return buf;
+}
+
+START_TEST(golden_lines)
+{
+	char *want = slurp(EXPECTED_DIR "/blkparse-actions");
+	size_t len;
+	char *got = run(NULL, false, &len);
+	char *w = want, *g = got;
+	int line = 1;
+
+	/* compare line by line so that a failure names the line */
+	while (*w && *g) {
+		size_t wl = strcspn(w, "\n"), gl = strcspn(g, "\n");
+
+		ck_assert_msg(wl == gl && !memcmp(w, g, wl), "line %d:\nwant '%.*s'\ngot  '%.*s'",
+			      line, (int)wl, w, (int)gl, g);
+		w += wl + (w[wl] == '\n');
+		g += gl + (g[gl] == '\n');
+		line++;
+	}
+	ck_assert_msg(!*w && !*g, "line %d: one output is longer:\nwant '%s'\ngot  '%s'", line,
+		      w, g);
+	free(want);
+	free(got);
+}
+END_TEST
+
+static int only_dm(const void *ctx, uint32_t dev)
+{
+	return KDEV_MAJOR(dev) == 253;
+}
+
+START_TEST(filter_by_device)
+{
+	struct blkparse_filter f = { .has = only_dm };
+	size_t len;
+	char *got = run(&f, false, &len);
+
+	ck_assert_str_eq(got,
+			 "253,0    1        1     0.000000000    77  X   W 1000 / 1064 [kworker/u4:1]\n"
+			 "253,0    0        1     0.000800000     0  C   W 1000 + 64 [0]\n");
+	free(got);
+}
+END_TEST
+
+START_TEST(summary_counts)
+{
+	size_t len;
+	char *got = run(NULL, true, &len);
+
+	ck_assert_ptr_nonnull(strstr(got, "Total (8,16):\n"));
+	ck_assert_ptr_nonnull(strstr(got, "Total (253,0):\n"));
+	/* 8,16: reads queued 1 (8 KiB... 4 KiB), writes+discard queued 2 (64 + 1024 KiB) */
+	ck_assert_ptr_nonnull(strstr(got, " Reads Queued:           1,        4KiB\t"
+				     " Writes Queued:           2,     1088KiB\n"));
+	ck_assert_ptr_nonnull(strstr(got, " Writes Completed:        2,       68KiB\n"));
+	ck_assert_ptr_nonnull(strstr(got, " Write Merges:            2,        8KiB\n"));
+	ck_assert_ptr_nonnull(strstr(got, "Events (8,16): 16 entries\n"));
+	ck_assert_ptr_nonnull(strstr(got, " CPU0            3 lost"));
+	ck_assert_ptr_nonnull(strstr(got, " CPU1            4 lost"));
+	ck_assert_ptr_nonnull(strstr(got, "Total events lost: 7 (the log above is incomplete)\n"));
+	free(got);
+}
+END_TEST
+
+START_TEST(write_error_reported)
+{
+	struct blk_event e[64];
+	size_t n = golden_events(e);
+	struct blkparse_out *o;
+	FILE *fp = fopen("/dev/full", "w");
+	int ret = 0;
+
+	if (!fp)
+		return;		/* no /dev/full in this environment */
+	o = blkparse_out_alloc(fp, NULL);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = blkparse_out_event(&e[i], o);
+	if (!ret)
+		ret = blkparse_out_flush(o);
+	ck_assert_int_eq(ret, -28);	/* ENOSPC */
+	blkparse_out_free(o);
+	fclose(fp);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("blkparse");
+	TCase *tc = tcase_create("format");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, golden_lines);
+	tcase_add_test(tc, filter_by_device);
+	tcase_add_test(tc, summary_counts);
+	tcase_add_test(tc, write_error_reported);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

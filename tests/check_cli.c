@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_cli.c - option parsing of each command: short, long and "=" forms,
+ * defaults, and the errors that must exit 2.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* rtla's idea: build argv from a list and parse it */
+#define PARSE_ARGS(fn, params, ...)                                               \
+	({                                                                        \
+		char *argv[] = { __VA_ARGS__, NULL };                             \
+		fn(sizeof(argv) / sizeof(argv[0]) - 1, argv, params, err, sizeof(err)); \
+	})
+
+static char err[CLI_ERR_LEN];
+
+START_TEST(trace_defaults)
+{
+	struct trace_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &p, "trace"), CLI_RUN);
+	ck_assert_int_eq(p.ndevs, 0);
+	ck_assert(!p.has_duration);
+	ck_assert_ptr_null(p.output);
+	ck_assert_int_eq(p.buffer_kb, CLI_DEFAULT_BUFFER_KB);
+	ck_assert(!p.no_summary);
+	ck_assert(!p.debug);
+}
+END_TEST
+
+START_TEST(trace_short_long_equals)
+{
+	struct trace_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &p, "trace", "-d", "sda", "--device",
+				    "8:16", "--device=/mnt", "-w", "500ms", "-b", "1024",
+				    "-o", "out.txt", "--no-summary", "-D"), CLI_RUN);
+	ck_assert_int_eq(p.ndevs, 3);
+	ck_assert_str_eq(p.devs[0], "sda");
+	ck_assert_str_eq(p.devs[1], "8:16");
+	ck_assert_str_eq(p.devs[2], "/mnt");
+	ck_assert(p.has_duration);
+	ck_assert_uint_eq(p.duration_ns, 500000000ULL);
+	ck_assert_int_eq(p.buffer_kb, 1024);
+	ck_assert_str_eq(p.output, "out.txt");
+	ck_assert(p.no_summary);
+	ck_assert(p.debug);
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &p, "trace", "--duration=2m",
+				    "--buffer-size=4", "--output=-"), CLI_RUN);
+	ck_assert_uint_eq(p.duration_ns, 120000000000ULL);
+	ck_assert_int_eq(p.buffer_kb, 4);
+	ck_assert_str_eq(p.output, "-");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &p, "trace", "-w10"), CLI_RUN);
+	ck_assert_uint_eq(p.duration_ns, 10000000000ULL);
+}
+END_TEST
+
+static const struct {
+	const char *args[4];
+	const char *msg;
+} trace_errors[] = {
+	{ { "-w", "0" }, "invalid duration '0'" },
+	{ { "-w", "-1" }, "invalid duration '-1'" },
+	{ { "-w", "10x" }, "invalid duration '10x'" },
+	{ { "-b", "2" }, "invalid buffer size '2'" },
+	{ { "-b", "lots" }, "invalid buffer size 'lots'" },
+	{ { "-d", "" }, "-d needs a device" },
+	{ { "-o", "" }, "-o needs a file name" },
+	{ { "-x" }, "unknown option '-x'" },
+	{ { "--bogus" }, "unknown option '--bogus'" },
+	{ { "-w" }, "option '-w' needs an argument" },
+	{ { "extra" }, "unexpected argument 'extra'" },
+};
+
+START_TEST(trace_errors_exit_usage)
+{
+	struct trace_params p;
+	char *argv[6] = { "trace" };
+	int argc = 1;
+
+	for (int i = 0; i < 4 && trace_errors[_i].args[i]; i++)
+		argv[argc++] = (char *)trace_errors[_i].args[i];
+	argv[argc] = NULL;
+	ck_assert_int_eq(cli_parse_trace(argc, argv, &p, err, sizeof(err)), CLI_USAGE_ERROR);
+	ck_assert_msg(strstr(err, trace_errors[_i].msg), "got '%s', want '%s'", err,
+		      trace_errors[_i].msg);
+}
+END_TEST
+
+START_TEST(trace_help)
+{
+	struct trace_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &p, "trace", "-h"), CLI_HELP);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &p, "trace", "-d", "x", "--help"), CLI_HELP);
+	ck_assert_ptr_nonnull(strstr(cli_usage_trace(), "--duration"));
+}
+END_TEST
+
+START_TEST(trace_too_many_devices)
+{
+	struct trace_params p;
+	char *argv[2 * CLI_MAX_DEVS + 4] = { "trace" };
+	int argc = 1;
+
+	for (int i = 0; i <= CLI_MAX_DEVS; i++) {
+		argv[argc++] = "-d";
+		argv[argc++] = "sda";
+	}
+	ck_assert_int_eq(cli_parse_trace(argc, argv, &p, err, sizeof(err)), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "at most"));
+}
+END_TEST
+
+START_TEST(parse_options)
+{
+	struct parse_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i", "t.dat", "-d", "8:16",
+				    "--device=259:3", "--output=o.txt", "--no-summary"), CLI_RUN);
+	ck_assert_str_eq(p.input, "t.dat");
+	ck_assert_int_eq(p.ndevs, 2);
+	ck_assert_str_eq(p.devs[1], "259:3");
+	ck_assert_str_eq(p.output, "o.txt");
+	ck_assert(p.no_summary);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "--input=x.dat"), CLI_RUN);
+	ck_assert_str_eq(p.input, "x.dat");
+}
+END_TEST
+
+START_TEST(parse_errors)
+{
+	struct parse_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "no input file"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i", "t", "-d", "sda"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "MAJ:MIN"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i", "t", "-d", "8:1x"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "needs an argument"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-h"), CLI_HELP);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("trace");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, trace_defaults);
+	tcase_add_test(tc, trace_short_long_equals);
+	tcase_add_loop_test(tc, trace_errors_exit_usage, 0,
+			    sizeof(trace_errors) / sizeof(trace_errors[0]));
+	tcase_add_test(tc, trace_help);
+	tcase_add_test(tc, trace_too_many_devices);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("parse");
+	tcase_add_test(tc, parse_options);
+	tcase_add_test(tc, parse_errors);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
