@@ -6,15 +6,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "outfile.h"
 
 int outfile_open(struct outfile *o, const char *path)
 {
+	struct stat st;
+
 	memset(o, 0, sizeof(*o));
 	if (!path || strcmp(path, "-") == 0) {
 		o->fp = stdout;
 		return 0;
+	}
+	/*
+	 * Only a regular file (or a new one) is written aside and renamed:
+	 * /dev/null, a FIFO or a symlink must be written where they are, never
+	 * replaced.
+	 */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->fp = fopen(path, "w");
+		return o->fp ? 0 : -errno;
 	}
 	o->path = strdup(path);
 	if (!o->path || asprintf(&o->tmp, "%s.partial", path) < 0) {
@@ -44,6 +56,9 @@ int outfile_commit(struct outfile *o)
 	if (fflush(o->fp))
 		err = -errno;
 	if (!o->path) {
+		/* standard output, or a device or FIFO written in place */
+		if (o->fp != stdout && fclose(o->fp) && !err)
+			err = -errno;
 		o->fp = NULL;
 		return err;
 	}
@@ -62,7 +77,7 @@ int outfile_commit(struct outfile *o)
 
 void outfile_abort(struct outfile *o)
 {
-	if (o->fp && o->path)
+	if (o->fp && o->fp != stdout)
 		fclose(o->fp);
 	else if (o->fp)
 		fflush(o->fp);

@@ -4,7 +4,8 @@
  *
  * The text goes to FILE.partial; outfile_commit() renames it to FILE. A run
  * that fails on the way (disk full) leaves FILE.partial, never a FILE that
- * looks whole.
+ * looks whole. A path that exists and is not a regular file (/dev/null, a
+ * FIFO, a symlink) is written in place.
  */
 #ifndef BLKSTACK_OUTFILE_H
 #define BLKSTACK_OUTFILE_H
@@ -13,7 +14,7 @@
 
 struct outfile {
 	FILE *fp;
-	char *path;		/* NULL for standard output */
+	char *path;		/* NULL when written in place (stdout, a device) */
 	char *tmp;
 };
 
