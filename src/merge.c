@@ -137,14 +137,14 @@ static int grow(struct cpu_queue *q)
 	return 0;
 }
 
-int merge_push(struct merge *m, const struct blk_event *ev)
+int merge_push(struct merge *m, unsigned int stream, const struct blk_event *ev)
 {
 	struct cpu_queue *q;
 	struct blk_event *slot;
 
-	if (ev->cpu >= m->ncpu)
+	if (stream >= m->ncpu)
 		return -EINVAL;
-	q = &m->q[ev->cpu];
+	q = &m->q[stream];
 	if (q->len == q->cap && grow(q))
 		return -ENOMEM;
 	slot = &q->ev[(q->head + q->len) & (q->cap - 1)];
@@ -159,7 +159,7 @@ int merge_push(struct merge *m, const struct blk_event *ev)
 	m->queued++;
 	if (q->len == 1) {
 		q->heap_pos = m->heap_len;
-		m->heap[m->heap_len++] = ev->cpu;
+		m->heap[m->heap_len++] = stream;
 		sift_up(m, q->heap_pos);
 	}
 	return 0;
@@ -224,6 +224,11 @@ int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx)
 			return ret;
 	}
 	return 0;
+}
+
+size_t merge_stream_len(const struct merge *m, unsigned int stream)
+{
+	return stream < m->ncpu ? m->q[stream].len : 0;
 }
 
 uint64_t merge_queued(const struct merge *m)

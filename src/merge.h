@@ -27,7 +27,7 @@ struct merge;
 typedef int (*blk_event_fn)(const struct blk_event *ev, void *ctx);
 
 /**
- * merge_alloc - a merger for @ncpu streams
+ * merge_alloc - a merger for @ncpu streams (one per CPU, or per buffer and CPU)
  * Returns the merger, or NULL with errno set.
  */
 struct merge *merge_alloc(unsigned int ncpu);
@@ -36,19 +36,25 @@ struct merge *merge_alloc(unsigned int ncpu);
 void merge_free(struct merge *m);
 
 /**
- * merge_push - queue an event on its CPU's stream (ev->cpu)
- * Events of one CPU must be pushed in time order; an event older than one
- * already pushed for that CPU is clamped to keep the stream ordered and
- * counted (merge_reordered()).
- * Returns 0, -EINVAL for a CPU out of range, or -ENOMEM.
+ * merge_push - queue an event on a stream
+ * @stream: the stream, usually the CPU (a file with several buffers has a
+ *	    stream per buffer and CPU); ties are broken by stream number
+ * Events of one stream must be pushed in time order; an event older than
+ * one already pushed on that stream is clamped to keep the stream ordered
+ * and counted (merge_reordered()).
+ * Returns 0, -EINVAL for a stream out of range, or -ENOMEM.
  */
-int merge_push(struct merge *m, const struct blk_event *ev);
+int merge_push(struct merge *m, unsigned int stream, const struct blk_event *ev);
+
+/** merge_stream_len - events queued on @stream */
+size_t merge_stream_len(const struct merge *m, unsigned int stream);
 
 /**
- * merge_reached - tell that CPU @cpu will produce nothing earlier than @ts
- * Used when a read found the CPU drained. Going backwards is ignored.
+ * merge_reached - tell that @stream will produce nothing earlier than @ts
+ * Used when a read found the CPU drained, or (UINT64_MAX) when a stream
+ * has ended. Going backwards is ignored.
  */
-void merge_reached(struct merge *m, unsigned int cpu, uint64_t ts);
+void merge_reached(struct merge *m, unsigned int stream, uint64_t ts);
 
 /**
  * merge_drain - hand released events, in order, to @fn

@@ -156,7 +156,7 @@ static int ring_page(struct ring *r, int cpu, void *page, int size)
 			continue;
 		}
 		cs->events++;
-		ret = merge_push(r->m, &ev);
+		ret = merge_push(r->m, cpu, &ev);
 		if (ret < 0)
 			return ret;
 		n++;

@@ -37,7 +37,7 @@ static void push(struct merge *m, int cpu, uint64_t ts, uint64_t tag)
 {
 	struct blk_event ev = { .ts = ts, .cpu = cpu, .sector = tag };
 
-	ck_assert_int_eq(merge_push(m, &ev), 0);
+	ck_assert_int_eq(merge_push(m, cpu, &ev), 0);
 }
 
 static struct merge *m;
@@ -234,7 +234,7 @@ START_TEST(cpu_out_of_range)
 {
 	struct blk_event ev = { .cpu = 3 };
 
-	ck_assert_int_eq(merge_push(m, &ev), -22);
+	ck_assert_int_eq(merge_push(m, 3, &ev), -22);
 	ck_assert_ptr_null(merge_alloc(0));
 }
 END_TEST
