@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,12 @@ static void report_open_error(const char *path, int err)
 {
 	switch (err) {
 	case -EINVAL:
-		err_msg("'%s' is not a trace.dat file, or its headers are truncated", path);
+		err_msg("'%s' is not a trace.dat file", path);
 		hint_msg("record one with: trace-cmd record -e block -o FILE");
+		break;
+	case -EBADMSG:
+		err_msg("'%s' is a trace.dat file that cannot be read: it is truncated or corrupt",
+			path);
 		break;
 	case -ENODATA:
 		err_msg("'%s' holds no block events", path);
@@ -57,6 +62,7 @@ int cmd_parse(int argc, char **argv)
 	const struct source_stats *st;
 	struct parse_params p;
 	char err[CLI_ERR_LEN];
+	bool truncated = false;
 	int rc = EXIT_RUNTIME;
 	int ret;
 
@@ -115,15 +121,28 @@ int cmd_parse(int argc, char **argv)
 		goto out;
 	}
 	st = tracefile_stats(f);
+	for (int c = 0; c < st->ncpu; c++)
+		if (st->cpu[c].truncated)
+			truncated = true;
 	if (!p.no_summary)
 		blkparse_out_summary(out, of.fp, st);
+	if (truncated && p.output) {
+		/* what could be read is kept, under a name that says it is partial */
+		blkparse_out_flush(out);
+		note_msg("the log of what could be read is in '%s.partial'", p.output);
+		goto report;
+	}
 	ret = outfile_commit(&of);
 	if (ret < 0) {
 		err_msg("cannot write '%s': %s", p.output ? p.output : "standard output",
 			strerror(-ret));
 		goto out;
 	}
+report:
 	for (int c = 0; c < st->ncpu; c++) {
+		if (st->cpu[c].truncated)
+			err_msg("'%s' is truncated: cpu%d lacks %llu bytes of its data; the events before the cut were printed",
+				p.input, c, (unsigned long long)st->cpu[c].truncated);
 		if (st->cpu[c].missed || st->cpu[c].missed_unknown)
 			warn_msg("the recording lost events on cpu%d: %llu%s", c,
 				 (unsigned long long)st->cpu[c].missed,
@@ -132,7 +151,7 @@ int cmd_parse(int argc, char **argv)
 			warn_msg("%llu malformed records skipped on cpu%d",
 				 (unsigned long long)st->cpu[c].malformed, c);
 	}
-	rc = EXIT_OK;
+	rc = truncated ? EXIT_RUNTIME : EXIT_OK;
 out:
 	if (of.fp)
 		outfile_abort(&of);

@@ -21,6 +21,7 @@
  * @dropped: the kernel's per-CPU dropped-events counter (live only)
  * @pages: sub-buffers read
  * @bytes: bytes of sub-buffers read
+ * @truncated: bytes of this CPU's data that a file announces but lacks
  */
 struct source_cpu_stats {
 	uint64_t events;
@@ -32,6 +33,7 @@ struct source_cpu_stats {
 	uint64_t dropped;
 	uint64_t pages;
 	uint64_t bytes;
+	uint64_t truncated;
 };
 
 /**

@@ -16,8 +16,9 @@ struct tracefile;
  * tracefile_open - open a trace.dat file and parse its headers
  * @path: the file
  * @err: on failure, a negative errno: -ENOENT/-EACCES from open, -EINVAL
- *	 for a file that is not a trace.dat or is truncated in its headers,
- *	 -ENODATA for a trace.dat without block events
+ *	 for a file that is not a trace.dat, -EBADMSG for a trace.dat that
+ *	 cannot be read (truncated or corrupt headers, or a version 7 file cut
+ *	 short), -ENODATA for a trace.dat without block events
  * Returns the file, or NULL.
  */
 struct tracefile *tracefile_open(const char *path, int *err);
