@@ -200,10 +200,11 @@ int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx)
 	while (m->heap_len) {
 		unsigned int cpu = m->heap[0];
 		struct cpu_queue *q = &m->q[cpu];
-		struct blk_event ev = q->ev[q->head];
+		/* the slot stays valid during fn(): nothing is pushed meanwhile */
+		const struct blk_event *ev = &q->ev[q->head];
 
 		/* an equal time on a lower CPU that is still to come goes first */
-		if (!final && !h.none && (ev.ts > h.ts || (ev.ts == h.ts && cpu > h.cpu)))
+		if (!final && !h.none && (ev->ts > h.ts || (ev->ts == h.ts && cpu > h.cpu)))
 			break;
 		q->head = (q->head + 1) & (q->cap - 1);
 		q->len--;
@@ -219,7 +220,7 @@ int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx)
 			if (!final)
 				horizon_lower(&h, q->reached, cpu);
 		}
-		ret = fn(&ev, ctx);
+		ret = fn(ev, ctx);
 		if (ret < 0)
 			return ret;
 	}
