@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# Guest-side helpers, sourced by init and by the stack scripts.  Runs inside the
+# qemu guest (busybox + bash from the host), never on the host.
+
+# Disk names in STACK_DISKS map to a virtio serial "bsk-NAME" or, on SATA, to
+# the AHCI port of the same index; the results disk is always virtio "bsk-out".
+SERIAL_PREFIX=bsk-
+
+log() { echo "blkstack-vm: $*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# Index of disk NAME in STACK_DISKS ("name size_mib part_start").
+disk_index() {
+	local i n
+	for i in "${!STACK_DISKS[@]}"; do
+		read -r n _ <<<"${STACK_DISKS[$i]}"
+		[[ $n == "$1" ]] && { echo "$i"; return 0; }
+	done
+	die "disk '$1' is not declared by stack $STACK"
+}
+
+disk_field() { # NAME FIELD(1=size 2=part_start)
+	local i f
+	i=$(disk_index "$1")
+	read -r -a f <<<"${STACK_DISKS[$i]}"
+	echo "${f[$2]}"
+}
+
+# Kernel name (vdb, sda) of the disk whose virtio serial is SERIAL.
+virtio_by_serial() {
+	local s
+	for s in /sys/block/vd*/serial; do
+		[[ -e $s ]] || continue
+		if [[ $(<"$s") == "$1" ]]; then
+			s=${s%/serial}
+			echo "${s##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# Kernel name of the SATA disk on AHCI port PORT (0-based): the only libata
+# host is q35's AHCI controller, so port N is ata(N+1) whatever the probe order.
+sata_by_port() {
+	local d p
+	for d in /sys/block/sd*; do
+		[[ -e $d ]] || continue
+		p=$(readlink -f "$d")
+		if [[ $p == */ata$(($1 + 1))/* ]]; then
+			echo "${d##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# Kernel name of stack disk NAME, after checking it is the disk we expect
+# (identity and size): a harness that formats disks must never guess.
+disk_name() {
+	local name=$1 idx k want have
+	idx=$(disk_index "$name")
+	case $STACK_BUS in
+	virtio) k=$(virtio_by_serial "$SERIAL_PREFIX$name") ||
+		die "no virtio disk with serial $SERIAL_PREFIX$name" ;;
+	sata)
+		k=$(sata_by_port "$idx") || die "no SATA disk on port $idx"
+		# libata passes the qemu serial through VPD page 0x80 when present
+		if [[ -r /sys/block/$k/device/vpd_pg80 ]] &&
+			! grep -qa "$SERIAL_PREFIX$name" "/sys/block/$k/device/vpd_pg80"; then
+			die "SATA port $idx ($k) does not carry serial $SERIAL_PREFIX$name"
+		fi ;;
+	*) die "unknown bus $STACK_BUS" ;;
+	esac
+	want=$(($(disk_field "$name" 1) * 2048))
+	have=$(<"/sys/block/$k/size")
+	[[ $have == "$want" ]] || die "$k ($name) has $have sectors, expected $want: refusing to touch it"
+	echo "$k"
+}
+
+disk_dev() { echo "/dev/$(disk_name "$1")"; }
+
+# Partition 1 of disk NAME, checked against the start the host wrote.
+part_dev() {
+	local k p want
+	k=$(disk_name "$1")
+	want=$(disk_field "$1" 2)
+	[[ $want != 0 ]] || die "disk $1 has no partition table"
+	p=${k}1
+	[[ -e /sys/class/block/$p/start ]] || die "$k has no partition 1"
+	[[ $(<"/sys/class/block/$p/start") == "$want" ]] ||
+		die "$p starts at $(<"/sys/class/block/$p/start"), expected $want"
+	echo "/dev/$p"
+}
+
+# Size in 512-byte sectors of a block device node.
+dev_sectors() {
+	local n
+	n=$(readlink -f "$1")
+	cat "/sys/class/block/${n##*/}/size"
+}
+
+# Create a dm device without udev: libdm then makes /dev/mapper/NAME itself.
+dm_create() {
+	local name=$1 table=$2
+	log "dmsetup create $name: $table"
+	# a uuid, as LVM ("LVM-...") and cryptsetup ("CRYPT-...") set one
+	dmsetup --noudevsync create "$name" -u "BSK-$name" --table "$table"
+	[[ -b /dev/mapper/$name ]] || die "/dev/mapper/$name missing after create"
+}
+
+# Set the I/O scheduler of each stack disk ("none" on virtio, "mq-deadline" on SATA).
+set_scheduler() {
+	local sched=$1 n k
+	for n in "${STACK_DISK_NAMES[@]}"; do
+		k=$(disk_name "$n")
+		echo "$sched" >"/sys/block/$k/queue/scheduler"
+		grep -q "\[$sched\]" "/sys/block/$k/queue/scheduler" ||
+			die "$k: scheduler $sched not selected: $(<"/sys/block/$k/queue/scheduler")"
+	done
+}
+
+list_dir() { # comma-separated entries of a sysfs directory, "-" when empty
+	local out=() e
+	for e in "$1"/*; do
+		[[ -e $e ]] && out+=("${e##*/}")
+	done
+	if ((${#out[@]})); then (IFS=,; echo "${out[*]}"); else echo -; fi
+}
+
+# virtio has a serial file; libata passes the serial in SCSI VPD page 0x80
+disk_serial() {
+	local s=-
+	if [[ -r /sys/class/block/$1/serial ]]; then
+		s=$(tr -d ' \n' <"/sys/class/block/$1/serial")
+	elif [[ -r /sys/class/block/$1/device/vpd_pg80 ]]; then
+		s=$(tail -c +5 "/sys/class/block/$1/device/vpd_pg80" | tr -d ' \000\n')
+	fi
+	echo "${s:--}"
+}
+
+read_or_dash() { if [[ -r $1 ]]; then tr -d '\n' <"$1"; else echo -n -; fi; }
+
+# One "blk" line per /sys/class/block entry, then the dm tables and the mount.
+dump_topology() {
+	local d n sched parent
+	echo "# blkstack vm topology v1"
+	echo "kernel $(uname -r)"
+	echo "stack $STACK"
+	echo "bus $STACK_BUS"
+	for d in /sys/class/block/*; do
+		n=${d##*/}
+		echo -n "blk name=$n dev=$(<"$d/dev") size=$(<"$d/size")"
+		if [[ -e $d/partition ]]; then
+			parent=$(readlink -f "$d/..")
+			echo -n " partition=$(<"$d/partition") start=$(<"$d/start") parent=${parent##*/}"
+		else
+			echo -n " partition=0 start=- parent=-"
+		fi
+		echo -n " holders=$(list_dir "$d/holders") slaves=$(list_dir "$d/slaves")"
+		echo -n " dm_name=$(read_or_dash "$d/dm/name") dm_uuid=$(read_or_dash "$d/dm/uuid")"
+		sched=$(read_or_dash "$d/queue/scheduler")
+		sched=${sched#*\[}
+		echo -n " scheduler=${sched%%]*}"
+		echo -n " lbs=$(read_or_dash "$d/queue/logical_block_size")"
+		echo -n " max_sectors_kb=$(read_or_dash "$d/queue/max_sectors_kb")"
+		echo " serial=$(disk_serial "$n")"
+	done
+	dmsetup table | sed 's/^/table /'
+	grep " $MNT " /proc/mounts | sed 's/^/mount /' || true
+}
