@@ -37,6 +37,9 @@ struct dev_summary {
 	uint64_t first_ts, last_ts;
 };
 
+/* Tasks remembered for plug attribution; a collision only loses a plug. */
+#define PLUG_SLOTS 4096
+
 struct plug_owner {
 	uint32_t dev;
 	int32_t pid;
@@ -62,8 +65,7 @@ struct blkparse_out {
 	size_t ndevs, devs_cap;
 	size_t dev_last;
 
-	struct plug_owner *last;	/* per CPU: the last queue-side event */
-	size_t last_cap;
+	struct plug_owner plug[PLUG_SLOTS];	/* by pid: the last queue-side event */
 };
 
 struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *filter)
@@ -93,7 +95,6 @@ void blkparse_out_free(struct blkparse_out *o)
 	free(o->buf);
 	free(o->seq);
 	free(o->devs);
-	free(o->last);
 	free(o);
 }
 
@@ -304,28 +305,18 @@ static void count(struct blk_event const *ev, struct dev_summary *s, char act)
 
 /*
  * Plug and unplug events name no device: they belong to the queue whose
- * request the same task was just building on this CPU (a plug follows the
- * get-request of its first request, an unplug flushes what was plugged).
- * blktrace knows the queue; we take the device of the CPU's last queue-side
- * event when the same task issued it. With a device filter in the kernel,
- * other devices' queue events never reach us, so a plug by another task is
- * left unattributed (0) rather than given to the wrong device.
+ * requests the task holds on its plug (a plug follows the get-request of
+ * its first request, an unplug flushes what was plugged, possibly from
+ * another CPU after a migration). blktrace knows the queue; we take the
+ * device of the task's last queue-side event. With a device filter in the
+ * kernel, other devices' queue events never reach us, so a plug by a task
+ * that only did I/O elsewhere stays unattributed (0) rather than being
+ * given to the wrong device.
  */
 static uint32_t plug_device(struct blkparse_out *o, const struct blk_event *ev)
 {
-	struct plug_owner *last;
+	struct plug_owner *last = &o->plug[(uint32_t)ev->pid & (PLUG_SLOTS - 1)];
 
-	if (ev->cpu >= o->last_cap) {
-		size_t cap = ev->cpu + 64;
-		struct plug_owner *n = realloc(o->last, cap * sizeof(*n));
-
-		if (!n)
-			return ev->dev;
-		memset(n + o->last_cap, 0, (cap - o->last_cap) * sizeof(*n));
-		o->last = n;
-		o->last_cap = cap;
-	}
-	last = &o->last[ev->cpu];
 	switch (ev->kind) {
 	case BLK_EV_PLUG:
 	case BLK_EV_UNPLUG:
