@@ -47,7 +47,7 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static void on_stale(const char *name, int err, void *ctx)
+static void on_stale(const char *name, int err, void *ctx __attribute__((unused)))
 {
 	if (err)
 		warn_msg("cannot remove stale tracefs instance '%s' left by a dead run: %s",

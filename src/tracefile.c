@@ -331,7 +331,8 @@ out:
 /* ---- other versions: libtracecmd's records ------------------------------ */
 
 /* @idx counts CPUs across buffers in libtracecmd's multi-buffer walk: use rec->cpu */
-static int on_record(struct tracecmd_input *h, struct tep_record *rec, int idx, void *data)
+static int on_record(struct tracecmd_input *h __attribute__((unused)), struct tep_record *rec,
+		     int idx __attribute__((unused)), void *data)
 {
 	struct tracefile *f = data;
 	struct source_cpu_stats *cs = cpu_stats(f, rec->cpu);

@@ -138,7 +138,7 @@ START_TEST(golden_lines)
 }
 END_TEST
 
-static int only_dm(const void *ctx, uint32_t dev)
+static int only_dm(const void *ctx __attribute__((unused)), uint32_t dev)
 {
 	return KDEV_MAJOR(dev) == 253;
 }
