@@ -110,7 +110,7 @@ int cmd_parse(int argc, char **argv)
 	}
 	ret = tracefile_read(f, blkparse_out_event, out);
 	if (ret == 0)
-		ret = blkparse_out_flush(out);
+		ret = blkparse_out_finish(out);
 	if (ret == -EPIPE) {
 		rc = EXIT_OK;
 		goto out;

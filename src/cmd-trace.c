@@ -268,7 +268,7 @@ int cmd_trace(int argc, char **argv)
 		if (ret >= 0)
 			ret = merge_drain(m, true, blkparse_out_event, out);
 		if (ret >= 0)
-			ret = blkparse_out_flush(out);
+			ret = blkparse_out_finish(out);
 	}
 	st = ring_stats(r);
 	if (ret == -EPIPE) {

@@ -32,7 +32,7 @@ struct dev_summary {
 	uint64_t requeued[2];
 	uint64_t completed[2], completed_kb[2];
 	uint64_t merged[2], merged_kb[2];
-	uint64_t remaps, splits, unplugs, plugs;
+	uint64_t remaps, splits, unplugs, timer_unplugs, plugs;
 	uint64_t events;
 	uint64_t first_ts, last_ts;
 };
@@ -43,6 +43,16 @@ struct dev_summary {
 struct plug_owner {
 	uint32_t dev;
 	int32_t pid;
+};
+
+/* Inserts held back behind an unplug, at most; more are shown as they come. */
+#define PENDING_INSERTS 32
+
+struct pending {
+	struct blk_event unplug;
+	struct blk_event inserts[PENDING_INSERTS];
+	unsigned int ninserts;
+	bool set;
 };
 
 struct blkparse_out {
@@ -66,6 +76,8 @@ struct blkparse_out {
 	size_t dev_last;
 
 	struct plug_owner plug[PLUG_SLOTS];	/* by pid: the last queue-side event */
+	struct pending *pending;		/* per CPU: an unplug awaiting its queue */
+	size_t pending_cap;
 };
 
 struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *filter)
@@ -95,6 +107,7 @@ void blkparse_out_free(struct blkparse_out *o)
 	free(o->buf);
 	free(o->seq);
 	free(o->devs);
+	free(o->pending);
 	free(o);
 }
 
@@ -297,6 +310,9 @@ static void count(struct blk_event const *ev, struct dev_summary *s, char act)
 	case 'U':
 		s->unplugs++;
 		break;
+	case 'T':
+		s->timer_unplugs++;
+		break;
 	case 'P':
 		s->plugs++;
 		break;
@@ -337,11 +353,10 @@ static uint32_t plug_device(struct blkparse_out *o, const struct blk_event *ev)
 
 /* ---- the line ---------------------------------------------------------- */
 
-int blkparse_out_event(const struct blk_event *ev, void *ctx)
+/* Format one event as the line of device @dev; @timer: an unplug is "UT". */
+static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev, bool timer)
 {
-	struct blkparse_out *o = ctx;
 	char act = blk_kind_action(ev->kind);
-	uint32_t dev = plug_device(o, ev);
 	struct dev_summary *s;
 	uint64_t rel, sector;
 	char rwbs[8];
@@ -349,7 +364,7 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 
 	if (!act)
 		return 0;
-	if (!dev && (ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG)) {
+	if (!dev) {
 		o->unattributed++;
 		return 0;
 	}
@@ -363,7 +378,7 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 	}
 	s = dev_summary(o, dev);
 	if (s)
-		count(ev, s, act);
+		count(ev, s, timer ? 'T' : act);
 
 	if (o->len + OUT_LINE_MAX > OUT_BUF_SIZE) {
 		int ret = blkparse_out_flush(o);
@@ -391,8 +406,8 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 	*p++ = ' ';
 	p = put_u(p, (uint32_t)ev->pid, 5, ' ', false);
 	*p++ = ' ';
-	*p++ = ' ';
-	*p++ = act;
+	*p++ = timer ? 'U' : ' ';
+	*p++ = timer ? 'T' : act;
 	*p++ = ' ';
 	p = put_s_w(p, blk_rwbs_blkparse(ev, rwbs), 3);
 	*p++ = ' ';
@@ -465,6 +480,95 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 	return 0;
 }
 
+/*
+ * Unplugs. The tracepoint names no queue and does not say whether the plug
+ * was flushed explicitly (blkparse's U) or because the task went to sleep
+ * (blkparse's UT); blktrace knows both. What follows the unplug in the same
+ * task on the same CPU tells: the requests of its queue are inserted (I)
+ * and/or issued (D) right away, so the first of them names the queue; and
+ * an explicit flush runs the queue at once (a D follows), while a flush on
+ * the way to sleep leaves the dispatch to kblockd (no D from this task).
+ * So an unplug, and the inserts (and scheduler merges) that follow it,
+ * wait for the next other event of that CPU.
+ */
+static struct pending *pending_of(struct blkparse_out *o, unsigned int cpu)
+{
+	if (cpu >= o->pending_cap) {
+		size_t cap = cpu + 16;
+		struct pending *n = realloc(o->pending, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		memset(n + o->pending_cap, 0, (cap - o->pending_cap) * sizeof(*n));
+		o->pending = n;
+		o->pending_cap = cap;
+	}
+	return &o->pending[cpu];
+}
+
+/* Resolve a waiting unplug given the event after it (NULL: none came). */
+static int emit_pending(struct blkparse_out *o, struct pending *pu, const struct blk_event *next)
+{
+	bool issued = next && next->kind == BLK_EV_RQ_ISSUE && next->pid == pu->unplug.pid;
+	uint32_t dev;
+	int ret;
+
+	pu->set = false;
+	if (pu->ninserts)
+		dev = pu->inserts[0].dev;
+	else if (issued)
+		dev = next->dev;
+	else
+		dev = plug_device(o, &pu->unplug);
+	/* inserted and not issued by the task: a flush on the way to sleep */
+	ret = emit(o, &pu->unplug, dev, pu->ninserts && !issued);
+	for (unsigned int i = 0; i < pu->ninserts && !ret; i++)
+		ret = emit(o, &pu->inserts[i], pu->inserts[i].dev, false);
+	pu->ninserts = 0;
+	return ret;
+}
+
+int blkparse_out_event(const struct blk_event *ev, void *ctx)
+{
+	struct blkparse_out *o = ctx;
+	struct pending *pu = pending_of(o, ev->cpu);
+	int ret;
+
+	if (o->err)
+		return o->err;
+	if (pu && pu->set) {
+		/* the scheduler may merge what is inserted before it dispatches */
+		if ((ev->kind == BLK_EV_RQ_INSERT || ev->kind == BLK_EV_RQ_MERGE) &&
+		    ev->pid == pu->unplug.pid && pu->ninserts < PENDING_INSERTS) {
+			plug_device(o, ev);
+			pu->inserts[pu->ninserts++] = *ev;
+			return 0;
+		}
+		ret = emit_pending(o, pu, ev);
+		if (ret)
+			return ret;
+	}
+	if (ev->kind == BLK_EV_UNPLUG && pu) {
+		pu->unplug = *ev;
+		pu->set = true;
+		return 0;
+	}
+	return emit(o, ev, plug_device(o, ev), false);
+}
+
+int blkparse_out_finish(struct blkparse_out *o)
+{
+	for (size_t c = 0; c < o->pending_cap; c++) {
+		if (o->pending[c].set) {
+			int ret = emit_pending(o, &o->pending[c], NULL);
+
+			if (ret)
+				return ret;
+		}
+	}
+	return blkparse_out_flush(o);
+}
+
 uint64_t blkparse_out_lines(const struct blkparse_out *o)
 {
 	return o->lines;
@@ -515,8 +619,9 @@ static void summary_dev(FILE *fp, const struct dev_summary *s)
 		size_cnv(y, s->merged_kb[1], true));
 	fprintf(fp, " Remaps:          %8llu \t\t Splits:           %8llu\n",
 		(unsigned long long)s->remaps, (unsigned long long)s->splits);
-	fprintf(fp, " IO plugs:        %8llu \t\t IO unplugs:       %8llu\n",
-		(unsigned long long)s->plugs, (unsigned long long)s->unplugs);
+	fprintf(fp, " IO unplugs:      %8llu \t\t Timer unplugs:    %8llu\n",
+		(unsigned long long)s->unplugs, (unsigned long long)s->timer_unplugs);
+	fprintf(fp, " IO plugs:        %8llu\n", (unsigned long long)s->plugs);
 	if (secs > 0)
 		fprintf(fp, "Throughput (R/W): %.0fKiB/s / %.0fKiB/s\n",
 			s->completed_kb[0] / secs, s->completed_kb[1] / secs);

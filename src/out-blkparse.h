@@ -41,6 +41,13 @@ struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *
 int blkparse_out_event(const struct blk_event *ev, void *ctx);
 
 /**
+ * blkparse_out_finish - the end of the events: write out the unplugs still
+ * waiting for their queue's next request, then the buffered text
+ * Returns 0 or -errno.
+ */
+int blkparse_out_finish(struct blkparse_out *o);
+
+/**
  * blkparse_out_flush - write out buffered text
  * Returns 0 or -errno.
  */

@@ -85,7 +85,7 @@ static char *run(const struct blkparse_filter *filter, bool summary, size_t *len
 	ck_assert_ptr_nonnull(o);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(blkparse_out_event(&e[i], o), 0);
-	ck_assert_int_eq(blkparse_out_flush(o), 0);
+	ck_assert_int_eq(blkparse_out_finish(o), 0);
 	if (summary) {
 		struct source_cpu_stats cpu[2] = { { .missed = 3 }, { .overrun = 4 } };
 		struct source_stats st = { .ncpu = 2, .cpu = cpu };
