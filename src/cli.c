@@ -15,6 +15,7 @@
 
 enum {
 	OPT_NO_SUMMARY = CHAR_MAX + 1,
+	OPT_PLUGS,
 };
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
@@ -54,6 +55,9 @@ const char *cli_usage_trace(void)
 	       "                         default: every block device\n"
 	       " -w, --duration TIME     stop after TIME (10, 10s, 500ms, 2m); default: Ctrl-C\n"
 	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       "     --plugs             with -d, trace plugs and unplugs (P, U) too: they name\n"
+	       "                         no device, so every device's are committed to the\n"
+	       "                         ring buffer and filtered afterwards\n"
 	       "\n"
 	       "Output:\n"
 	       " -o, --output FILE       write the log to FILE instead of standard output\n"
@@ -109,6 +113,7 @@ enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "output",	 required_argument, NULL, 'o' },
 		{ "no-summary",	 no_argument,	    NULL, OPT_NO_SUMMARY },
+		{ "plugs",	 no_argument,	    NULL, OPT_PLUGS },
 		{ "debug",	 no_argument,	    NULL, 'D' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -150,6 +155,9 @@ enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 		case OPT_NO_SUMMARY:
 			p->no_summary = true;
 			break;
+		case OPT_PLUGS:
+			p->plugs = true;
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -161,6 +169,9 @@ enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 	}
 	if (optind < argc)
 		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (p->plugs && !p->ndevs)
+		return usage_error(err, errlen,
+				   "--plugs goes with -d: without -d plugs and unplugs are traced anyway");
 	return CLI_RUN;
 }
 

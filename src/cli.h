@@ -33,6 +33,7 @@ enum cli_result {
  * @output: -o file, NULL for stdout
  * @buffer_kb: -b, per-CPU buffer in KiB
  * @no_summary: --no-summary
+ * @plugs: --plugs
  * @debug: -D
  */
 struct trace_params {
@@ -43,6 +44,7 @@ struct trace_params {
 	const char *output;
 	unsigned int buffer_kb;
 	bool no_summary;
+	bool plugs;
 	bool debug;
 };
 

@@ -211,6 +211,7 @@ int cmd_trace(int argc, char **argv)
 	sp.buffer_kb = p.buffer_kb;
 	sp.devs = sel.devs;
 	sp.ndevs = sel.n;
+	sp.plugs = p.plugs;
 	ret = session_open(&sp, &s, &what);
 	if (ret < 0) {
 		if (ret == -EACCES || ret == -EPERM) {
@@ -223,9 +224,13 @@ int cmd_trace(int argc, char **argv)
 		}
 		goto out;
 	}
-	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {
 		if (s.missing[k])
 			debug_msg("this kernel has no block:%s event", blk_kind_name(k));
+		if (s.skipped[k])
+			debug_msg("block:%s names no device: not traced with -d (see --plugs)",
+				  blk_kind_name(k));
+	}
 	if (s.missing[BLK_EV_BIO_QUEUE] || s.missing[BLK_EV_RQ_COMPLETE])
 		note_msg("this kernel lacks %s: the log will have no such lines",
 			 s.missing[BLK_EV_BIO_QUEUE] ? "block:block_bio_queue" : "block:block_rq_complete");

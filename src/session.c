@@ -167,6 +167,11 @@ int session_open(const struct session_params *p, struct session *s, const char *
 			s->missing[k] = true;
 			continue;
 		}
+		if (filter && !tep_find_field(event, "dev") && !p->plugs) {
+			/* unfilterable: would commit every device's events */
+			s->skipped[k] = true;
+			continue;
+		}
 		if (filter && tep_find_field(event, "dev")) {
 			*what = ev;
 			if (tracefs_event_file_write(s->instance, "block", ev, "filter", filter) < 0)

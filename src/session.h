@@ -24,11 +24,14 @@
  * @buffer_kb: per-CPU ring buffer size in KiB (0: leave the kernel default)
  * @devs: kernel dev_t values to trace, written into the event filters
  * @ndevs: number of @devs; 0 traces every device
+ * @plugs: with @devs, trace plug/unplug too: they name no device, so the
+ *	   kernel cannot filter them and every device's are committed
  */
 struct session_params {
 	unsigned int buffer_kb;
 	const uint32_t *devs;
 	size_t ndevs;
+	bool plugs;
 };
 
 /**
@@ -38,6 +41,8 @@ struct session_params {
  * @ncpu: CPUs with a ring buffer
  * @missing: per enum blk_kind, true when this kernel has no such event
  * @filtered: per enum blk_kind, true when a device filter was written
+ * @skipped: per enum blk_kind, true when left off because it cannot be
+ *	     filtered by device (see session_params.plugs)
  */
 struct session {
 	struct tracefs_instance *instance;
@@ -45,6 +50,7 @@ struct session {
 	int ncpu;
 	bool missing[BLK_EV_KIND_MAX];
 	bool filtered[BLK_EV_KIND_MAX];
+	bool skipped[BLK_EV_KIND_MAX];
 };
 
 /**

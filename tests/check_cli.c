@@ -91,6 +91,20 @@ START_TEST(trace_errors_exit_usage)
 }
 END_TEST
 
+START_TEST(trace_plugs_needs_device)
+{
+	struct trace_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &p, "trace", "--plugs"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--plugs goes with -d"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &p, "trace", "-d", "sda", "--plugs"),
+			 CLI_RUN);
+	ck_assert(p.plugs);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &p, "trace", "-d", "sda"), CLI_RUN);
+	ck_assert(!p.plugs);
+}
+END_TEST
+
 START_TEST(trace_help)
 {
 	struct trace_params p;
@@ -160,6 +174,7 @@ int main(void)
 	tcase_add_test(tc, trace_short_long_equals);
 	tcase_add_loop_test(tc, trace_errors_exit_usage, 0,
 			    sizeof(trace_errors) / sizeof(trace_errors[0]));
+	tcase_add_test(tc, trace_plugs_needs_device);
 	tcase_add_test(tc, trace_help);
 	tcase_add_test(tc, trace_too_many_devices);
 	suite_add_tcase(s, tc);
