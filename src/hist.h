@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hist.h - log-linear histograms of fixed size, for latencies and sizes.
+ *
+ * A value v lands in one of 32 linear sub-buckets of its power of two, so a
+ * percentile is known to within 1/32 (about 3%) of its value, whatever the
+ * range, and memory does not grow with the number of values.
+ */
+#ifndef BLKSTACK_HIST_H
+#define BLKSTACK_HIST_H
+
+#include <stdint.h>
+
+#define HIST_SUB_BITS	5
+#define HIST_SUB	(1U << HIST_SUB_BITS)
+/* values from 0 to 2^48 - 1 (78 hours in ns); larger ones go to the top */
+#define HIST_MAX_BITS	48
+#define HIST_BUCKETS	((HIST_MAX_BITS - HIST_SUB_BITS + 1) * HIST_SUB)
+
+/**
+ * struct hist - counts per bucket, and the exact count, sum, min and max
+ */
+struct hist {
+	uint64_t count;
+	uint64_t sum;
+	uint64_t min;
+	uint64_t max;
+	uint32_t bucket[HIST_BUCKETS];
+};
+
+/** hist_add - count one value */
+void hist_add(struct hist *h, uint64_t v);
+
+/** hist_merge - add every value of @from into @to */
+void hist_merge(struct hist *to, const struct hist *from);
+
+/**
+ * hist_percentile - the value below which @pct percent of the values lie
+ * @pct: 0 to 100
+ * Returns the midpoint of the bucket holding that rank (the exact value
+ * for small values), clamped to [min, max]; 0 when the histogram is empty.
+ */
+uint64_t hist_percentile(const struct hist *h, double pct);
+
+/** hist_mean - the exact average; 0 when empty */
+double hist_mean(const struct hist *h);
+
+/** hist_bucket_of - the bucket index of @v (exposed for tests) */
+unsigned int hist_bucket_of(uint64_t v);
+
+/** hist_bucket_low - the smallest value of bucket @b (exposed for tests) */
+uint64_t hist_bucket_low(unsigned int b);
+
+#endif /* BLKSTACK_HIST_H */

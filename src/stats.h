@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stats.h - aggregation of the tracker's completed I/O trees: per layer and
+ * operation, end to end per top-level operation with the waterfall of each
+ * layer's share, and per originating process. No printing here: the
+ * out-report-* modules render a struct stats.
+ */
+#ifndef BLKSTACK_STATS_H
+#define BLKSTACK_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "tracker.h"
+
+/* Operations reported: the op of enum blk_op, with secure erase counted as
+ * discard and the rest as "other". */
+enum st_op {
+	ST_READ = 0,
+	ST_WRITE,
+	ST_DISCARD,
+	ST_FLUSH,
+	ST_OTHER,
+	ST_OPS
+};
+
+/** st_op_of - the reported operation of an enum blk_op */
+enum st_op st_op_of(uint8_t blk_op);
+
+/** st_op_name - "read", "write", "discard", "flush", "other" */
+const char *st_op_name(enum st_op op);
+
+/**
+ * struct st_layer_op - one operation at one layer
+ * @ios: bios that completed at this layer
+ * @issued: of those, bios this layer issued itself (root of a tree that is
+ *	    not top-level: thin-pool zeroing, metadata, discards passed down)
+ * @bytes: their bytes
+ * @splits, @merges_back, @merges_front, @requeues, @errors: counts
+ * @size: bio size in bytes
+ * @sub: submission latency (down - Q), ns, where the bio went down
+ * @comp: completion latency (C - up), ns, where it had lower pieces
+ * @total: C - Q, ns
+ * @q2g, @g2i, @i2d, @d2c, @q2c, @q2m: btt phases at request-based layers
+ */
+struct st_layer_op {
+	uint64_t ios;
+	uint64_t issued;
+	uint64_t bytes;
+	uint64_t splits;
+	uint64_t merges_back;
+	uint64_t merges_front;
+	uint64_t requeues;
+	uint64_t errors;
+	struct hist size;
+	struct hist sub, comp, total;
+	struct hist q2g, g2i, i2d, d2c, q2c, q2m;
+};
+
+/**
+ * struct st_layer - one device seen in the trace
+ * @dev: the device
+ * @kind: enum tk_layer_kind seen most recently
+ * @depth: smallest depth at which it was seen in a top-level tree
+ * @parent: the device above it in the last tree seen (0: a top device)
+ * @op: per operation
+ */
+struct st_layer {
+	uint32_t dev;
+	uint8_t kind;
+	uint8_t depth;
+	uint32_t parent;
+	struct st_layer_op op[ST_OPS];
+};
+
+/**
+ * struct st_share - one layer's part of the end-to-end time of an operation,
+ * summed along each I/O's critical path (the piece that completed last)
+ * @dev: the layer
+ * @depth: its depth in the trees where it was on the path
+ * @sub_ns: summed submission time (down - Q)
+ * @dev_ns: summed time in the device (D to completion) at request-based
+ *	    leaves, or Q to C at a bio-based leaf
+ * @comp_ns: summed completion time (C - up)
+ */
+struct st_share {
+	uint32_t dev;
+	uint8_t depth;
+	uint64_t sub_ns;
+	uint64_t dev_ns;
+	uint64_t comp_ns;
+};
+
+#define ST_MAX_SHARES 32
+
+/**
+ * struct st_e2e - end to end, per top-level operation
+ * @ios, @bytes: completed top-level I/Os and their bytes
+ * @matched: of those, followed through every layer
+ * @total: end-to-end latency (root C - root Q), ns
+ * @total_ns: the sum of @total, the denominator of the shares
+ * @shares: the waterfall, @nshares entries
+ */
+struct st_e2e {
+	uint64_t ios;
+	uint64_t bytes;
+	uint64_t matched;
+	struct hist total;
+	uint64_t total_ns;
+	struct st_share shares[ST_MAX_SHARES];
+	size_t nshares;
+};
+
+/**
+ * struct st_proc - per originating process of top-level I/O
+ */
+struct st_proc {
+	int32_t pid;
+	char comm[16];
+	uint64_t ios;
+	uint64_t bytes;
+	struct hist total;
+};
+
+/* Processes tracked individually at most; the rest are summed as "other". */
+#define ST_MAX_PROCS 512
+
+/**
+ * struct stats - everything the report shows
+ * @layers: every device seen, @nlayers of them
+ * @e2e: per top-level operation
+ * @procs: per originating process (pid -1: the others, past ST_MAX_PROCS)
+ * @first_ts, @last_ts: span of the completed I/Os
+ */
+struct stats {
+	struct st_layer *layers;
+	size_t nlayers;
+	size_t layers_cap;
+	struct st_e2e e2e[ST_OPS];
+	struct st_proc *procs;
+	size_t nprocs;
+	uint64_t first_ts;
+	uint64_t last_ts;
+};
+
+/** stats_alloc - empty statistics; NULL with errno set on failure */
+struct stats *stats_alloc(void);
+
+/** stats_free - NULL is accepted */
+void stats_free(struct stats *st);
+
+/** stats_reset - back to empty, keeping allocations (interval views) */
+void stats_reset(struct stats *st);
+
+/** stats_io - account one completed tree (a tk_io_fn; @ctx is the stats) */
+void stats_io(const struct tk_io *io, void *ctx);
+
+/** stats_layer - the layer of @dev, or NULL */
+const struct st_layer *stats_layer(const struct stats *st, uint32_t dev);
+
+#endif /* BLKSTACK_STATS_H */
