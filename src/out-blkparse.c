@@ -50,6 +50,7 @@ struct plug_owner {
 
 struct pending {
 	struct blk_event unplug;
+	uint32_t fallback;	/* the task's last device when it unplugged */
 	struct blk_event inserts[PENDING_INSERTS];
 	unsigned int ninserts;
 	bool set;
@@ -519,7 +520,7 @@ static int emit_pending(struct blkparse_out *o, struct pending *pu, const struct
 	else if (issued)
 		dev = next->dev;
 	else
-		dev = plug_device(o, &pu->unplug);
+		dev = pu->fallback;
 	/* inserted and not issued by the task: a flush on the way to sleep */
 	ret = emit(o, &pu->unplug, dev, pu->ninserts && !issued);
 	for (unsigned int i = 0; i < pu->ninserts && !ret; i++)
@@ -550,6 +551,8 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 	}
 	if (ev->kind == BLK_EV_UNPLUG && pu) {
 		pu->unplug = *ev;
+		/* the task's device now: by resolution time it may have moved on */
+		pu->fallback = plug_device(o, ev);
 		pu->set = true;
 		return 0;
 	}

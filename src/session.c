@@ -34,8 +34,9 @@ int session_tracefs_ready(void)
 	if (!dir)
 		return -ENODEV;
 	snprintf(path, sizeof(path), "%s/instances", dir);
+	/* a user who may not even look into tracefs gets EACCES, not "not mounted" */
 	if (access(path, F_OK))
-		return -ENODEV;
+		return errno == EACCES ? -EACCES : -ENODEV;
 	if (access(path, W_OK))
 		return -EACCES;
 	return 0;
@@ -70,7 +71,8 @@ static bool stale_pid(const char *name)
 
 int session_remove_stale(session_stale_fn fn, void *ctx)
 {
-	char **names = tracefs_instances("^" SESSION_PREFIX "[0-9]+$");
+	/* libtracefs compiles a basic regex: no "+" */
+	char **names = tracefs_instances("^" SESSION_PREFIX "[0-9][0-9]*$");
 	int found = 0;
 
 	if (!names)

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# blkstack trace against blktrace's own engine, both running over the same
+# workload at the same time. blktrace's debugfs interface is refused under
+# lockdown, but the kernel's blk tracer still runs through tracefs and emits
+# blktrace binary that blkparse reads: that is the reference. Per device and
+# action the counts must be equal, and the lines equal field for field once
+# the sequence number, the time and the [comm] are set aside (the blk tracer
+# read from trace_pipe has no process notes: blkparse prints [(null)] and
+# sequence 0).
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+setup
+need_tool blkparse flock
+grep -qw blk "$TRACEFS/available_tracers" ||
+	skip "the kernel has no blk tracer (CONFIG_BLK_DEV_IO_TRACE)"
+
+make_loop A 64
+enable=/sys/block/$A_NAME/trace/enable
+[ -w "$enable" ] || skip "no $enable (CONFIG_BLK_DEV_IO_TRACE)"
+
+# The blk tracer is the top-level tracer: one user at a time among the
+# tests that run beside this one.
+exec 9>"${TMPDIR:-/tmp}/blkstack-top-tracer.lock"
+flock -w 300 9 || fail "the top-level tracer stayed locked for 300 s"
+
+saved_tracer=$(cat "$TRACEFS/current_tracer")
+saved_bin=$(cat "$TRACEFS/options/bin")
+saved_ctx=$(cat "$TRACEFS/options/context-info")
+saved_on=$(cat "$TRACEFS/tracing_on")
+saved_enable=$(cat "$enable")
+restore_top()
+{
+	echo "$saved_enable" >"$enable"
+	echo 0 >"$TRACEFS/tracing_on"
+	echo "$saved_tracer" >"$TRACEFS/current_tracer"
+	echo "$saved_bin" >"$TRACEFS/options/bin"
+	echo "$saved_ctx" >"$TRACEFS/options/context-info"
+	echo "$saved_on" >"$TRACEFS/tracing_on"
+}
+at_cleanup restore_top
+
+echo 1 >"$enable"
+echo blk >"$TRACEFS/current_tracer"
+echo 1 >"$TRACEFS/options/bin"
+echo 0 >"$TRACEFS/options/context-info"
+echo 1 >"$TRACEFS/tracing_on"
+cat "$TRACEFS/trace_pipe" >"$TMPD/bt.bin" &
+cat_pid=$!
+# the reader holds the tracer: it must go before the tracer is restored
+at_cleanup "kill $cat_pid 2>/dev/null; wait $cat_pid 2>/dev/null"
+
+# --plugs: the blk tracer knows each plug's queue; ours must name the same
+start_trace "$TMPD/bs.stdout" "$TMPD/bs.err" -d "$A_PDEV" --plugs -w 10 --no-summary -o "$TMPD/bs.txt"
+
+# direct I/O of several sizes, then buffered writes that writeback merges
+dd_quiet if=/dev/zero of="$A_PDEV" bs=64k count=8 oflag=direct
+dd_quiet if=/dev/zero of="$A_PDEV" bs=4k count=16 seek=1024 oflag=direct
+dd_quiet if="$A_PDEV" of=/dev/null bs=16k count=8 iflag=direct
+dd_quiet if="$A_PDEV" of=/dev/null bs=4k count=4 skip=2048 iflag=direct
+dd_quiet if=/dev/zero of="$A_PDEV" bs=4k count=512 seek=4096 conv=fsync
+still_tracing "the workload"
+wait_trace
+[ "$TRACE_RC" -eq 0 ] || { cat "$TMPD/bs.err" >&2; fail "blkstack trace exited $TRACE_RC"; }
+
+# blk tracer: stop, then let the reader drain until the file stops growing
+echo 0 >"$enable"
+size=-1
+while [ "$(stat -c %s "$TMPD/bt.bin")" != "$size" ]; do
+	size=$(stat -c %s "$TMPD/bt.bin")
+	sleep 1
+done
+kill "$cat_pid"
+wait "$cat_pid" 2>/dev/null || true
+[ "$size" -gt 0 ] || fail "the blk tracer produced nothing"
+blkparse -i - -q -o "$TMPD/bp.txt" <"$TMPD/bt.bin" >"$TMPD/bp.err" 2>&1 ||
+	{ cat "$TMPD/bp.err" >&2; fail "blkparse could not read the blk tracer's output"; }
+
+# only our disk: the blk tracer was enabled on it alone, but be exact
+count_actions "$TMPD/bp.txt" | awk -v d="$A_MM" '$1 == d' >"$TMPD/bp.counts"
+count_actions "$TMPD/bs.txt" >"$TMPD/bs.counts"
+[ -s "$TMPD/bp.counts" ] || fail "blkparse printed no event of $A_MM"
+grep -q "^$A_MM M " "$TMPD/bp.counts" || note "warning: no merge (M) in this run"
+diff -u "$TMPD/bp.counts" "$TMPD/bs.counts" >&2 ||
+	fail "per (device, action) counts differ: blkparse (-) vs blkstack (+)"
+
+# dev pid action rwbs tail, comm blanked (not in C lines: [error] there)
+fields()
+{
+	awk -v d="$A_MM" '$1 == d && $6 ~ /^[A-Z]$/ {
+		t = ""
+		for (i = 7; i <= NF; i++)
+			t = t " " $i
+		if ($6 != "C")
+			gsub(/\[[^]]*\]/, "[]", t)
+		print $1, $2, $5, $6 t
+	}' "$1" | LC_ALL=C sort
+}
+fields "$TMPD/bp.txt" >"$TMPD/bp.fields"
+fields "$TMPD/bs.txt" >"$TMPD/bs.fields"
+diff -u "$TMPD/bp.fields" "$TMPD/bs.fields" >&2 ||
+	fail "lines differ (dev cpu pid action rwbs tail): blkparse (-) vs blkstack (+)"
+note "$(wc -l <"$TMPD/bs.fields") events agree with the blk tracer: $(awk '{ printf "%s=%s ", $2, $3 }' "$TMPD/bs.counts")"
