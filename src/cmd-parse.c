@@ -95,7 +95,7 @@ int cmd_parse(int argc, char **argv)
 		report_open_error(p.input, ret);
 		return EXIT_RUNTIME;
 	}
-	if (!decoder_has(tracefile_decoder(f), BLK_EV_BIO_QUEUE))
+	if (!tracefile_has(f, BLK_EV_BIO_QUEUE))
 		note_msg("'%s' has no block_bio_queue events: there will be no Q lines", p.input);
 
 	ret = outfile_open(&of, p.output);
@@ -109,6 +109,12 @@ int cmd_parse(int argc, char **argv)
 		goto out;
 	}
 	ret = tracefile_read(f, blkparse_out_event, out);
+	if (ret == -EBADMSG) {
+		blkparse_out_finish(out);
+		err_msg("'%s' is corrupt: it could not be read to its end; the events before the damage were printed",
+			p.input);
+		goto out;
+	}
 	if (ret == 0)
 		ret = blkparse_out_finish(out);
 	if (ret == -EPIPE) {

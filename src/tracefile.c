@@ -7,7 +7,10 @@
  * walking them with kbuffer, as the live path walks ring-buffer pages: an
  * allocated record per event (libtracecmd's way) costs more than the rest
  * of the work per event. Other versions (v7 sections, compression, latency
- * files) are read record by record through libtracecmd.
+ * files) are read record by record through libtracecmd, in a child
+ * process: libtracecmd (and trace-cmd itself) crashes on some damaged
+ * compressed files, and a bad file must give a message, not a crash. The
+ * child sends decoded events through a pipe.
  *
  * A file made by "trace-cmd record -B NAME -e block" holds its events in a
  * buffer instance, not in the top-level buffer: every buffer is read.
@@ -17,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <kbuffer.h>
 #include <trace-cmd.h>
@@ -39,13 +44,47 @@ struct tracefile {
 	size_t map_len;
 	struct datfile_layout layout;
 
-	/* libtracecmd path: top level first, then instances */
+	/* libtracecmd path, in the child: top level first, then instances */
 	struct tracecmd_input **buffers;
 	int nbuffers;
-	blk_event_fn fn;
-	void *ctx;
+	int out_fd;
+	struct blk_event batch[256];
+	unsigned int nbatch;
 	int ret;
+
+	/* libtracecmd path, in the parent */
+	pid_t child;
+	int in_fd;
+	uint32_t has_kinds;	/* bit per enum blk_kind the file's formats have */
 };
+
+/* Messages from the child: a type byte, then the payload. */
+enum msg_type {
+	MSG_OPENED = 1,		/* int32 error (0: ok), uint32 kinds, int32 ncpu */
+	MSG_EVENTS,		/* uint32 count, then count struct blk_event */
+	MSG_CPU_STATS,		/* int32 cpu, struct source_cpu_stats */
+	MSG_END,		/* int32 error of the walk */
+};
+
+static struct source_cpu_stats *cpu_stats(struct tracefile *f, int cpu)
+{
+	if (cpu < 0)
+		return NULL;
+	if (cpu >= f->cpu_cap) {
+		int cap = cpu + 16;
+		struct source_cpu_stats *n = realloc(f->st.cpu, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (int i = f->cpu_cap; i < cap; i++)
+			n[i] = (struct source_cpu_stats){ 0 };
+		f->st.cpu = n;
+		f->cpu_cap = cap;
+	}
+	if (cpu >= f->st.ncpu)
+		f->st.ncpu = cpu + 1;
+	return &f->st.cpu[cpu];
+}
 
 static int open_buffers(struct tracefile *f)
 {
@@ -117,6 +156,134 @@ static bool has_magic(const char *path)
 	return ok;
 }
 
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* 1 read, 0 end of stream, -1 error */
+static int read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return got ? -1 : 0;
+		got += n;
+	}
+	return 1;
+}
+
+static int send_msg(int fd, uint8_t type, const void *a, size_t alen, const void *b, size_t blen)
+{
+	if (write_all(fd, &type, 1) || (alen && write_all(fd, a, alen)) ||
+	    (blen && write_all(fd, b, blen)))
+		return -1;
+	return 0;
+}
+
+static int open_records(struct tracefile *f, const char *path)
+{
+	f->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!f->handle)
+		return (errno == EACCES || errno == ENOMEM) ? -errno : -EBADMSG;
+	f->decoder = decoder_alloc(tracecmd_get_tep(f->handle));
+	if (!f->decoder)
+		return errno == ENOMEM ? -ENOMEM : -ENODATA;
+	return open_buffers(f) < 0 ? -ENOMEM : 0;
+}
+
+static int read_records(struct tracefile *f);
+
+/* The child: open with libtracecmd, send every decoded event, exit. */
+static void __attribute__((noreturn)) child_main(struct tracefile *f, const char *path, int fd)
+{
+	uint32_t kinds = 0;
+	int32_t err, ncpu = 0;
+
+	/* libtracecmd prints some complaints on stdout: keep them off the log */
+	if (!util_debug) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
+	signal(SIGPIPE, SIG_DFL);
+	f->out_fd = fd;
+	err = open_records(f, path);
+	if (!err) {
+		for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+			if (decoder_has(f->decoder, k))
+				kinds |= 1U << k;
+		ncpu = tep_get_cpus(tracecmd_get_tep(f->handle));
+	}
+	if (send_msg(fd, MSG_OPENED, &err, sizeof(err), &kinds, sizeof(kinds)) ||
+	    write_all(fd, &ncpu, sizeof(ncpu)))
+		_exit(1);
+	if (err)
+		_exit(0);
+	err = read_records(f);
+	for (int c = 0; c < f->st.ncpu; c++)
+		if (send_msg(fd, MSG_CPU_STATS, &c, sizeof(c), &f->st.cpu[c], sizeof(f->st.cpu[c])))
+			_exit(1);
+	send_msg(fd, MSG_END, &err, sizeof(err), NULL, 0);
+	_exit(0);
+}
+
+/* The parent's half of the libtracecmd path: start the child, read its verdict. */
+static int open_in_child(struct tracefile *f, const char *path)
+{
+	int32_t err, ncpu;
+	uint8_t type;
+	int fds[2];
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(NULL);
+	f->child = fork();
+	if (f->child < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -errno;
+	}
+	if (f->child == 0) {
+		close(fds[0]);
+		child_main(f, path, fds[1]);
+	}
+	close(fds[1]);
+	f->in_fd = fds[0];
+	if (read_all(f->in_fd, &type, 1) != 1 || type != MSG_OPENED ||
+	    read_all(f->in_fd, &err, sizeof(err)) != 1 ||
+	    read_all(f->in_fd, &f->has_kinds, sizeof(f->has_kinds)) != 1 ||
+	    read_all(f->in_fd, &ncpu, sizeof(ncpu)) != 1)
+		return -EBADMSG;	/* the child died opening it */
+	if (!err && ncpu > 0 && !cpu_stats(f, ncpu - 1))
+		return -ENOMEM;
+	return err;
+}
+
 struct tracefile *tracefile_open(const char *path, int *err)
 {
 	struct tracefile *f;
@@ -127,6 +294,7 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
+	f->in_fd = -1;
 	if (!util_debug)
 		tracecmd_set_loglevel(TEP_LOG_NONE);
 	ret = map_file(f, path);
@@ -134,15 +302,22 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		*err = ret;
 		goto fail;
 	}
-	errno = 0;
+	if (!f->mapped) {
+		ret = open_in_child(f, path);
+		if (ret < 0) {
+			*err = (ret == -EBADMSG && !has_magic(path)) ? -EINVAL : ret;
+			goto fail;
+		}
+		return f;
+	}
 	/* the v6 path needs only the headers: the data is read from the map */
-	f->handle = f->mapped ? tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS)
-			      : tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	errno = 0;
+	f->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!f->handle) {
 		if (errno == EACCES || errno == ENOMEM)
 			*err = -errno;
 		else
-			*err = has_magic(path) ? -EBADMSG : -EINVAL;
+			*err = -EBADMSG;
 		goto fail;
 	}
 	f->decoder = decoder_alloc(tracecmd_get_tep(f->handle));
@@ -150,44 +325,18 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		*err = errno == ENOMEM ? -ENOMEM : -ENODATA;
 		goto fail;
 	}
-	if (!f->mapped && open_buffers(f) < 0) {
-		*err = -ENOMEM;
-		goto fail;
-	}
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+		if (decoder_has(f->decoder, k))
+			f->has_kinds |= 1U << k;
 	return f;
 fail:
 	tracefile_close(f);
 	return NULL;
 }
 
-struct tep_handle *tracefile_tep(struct tracefile *f)
+bool tracefile_has(const struct tracefile *f, enum blk_kind kind)
 {
-	return tracecmd_get_tep(f->handle);
-}
-
-const struct decoder *tracefile_decoder(struct tracefile *f)
-{
-	return f->decoder;
-}
-
-static struct source_cpu_stats *cpu_stats(struct tracefile *f, int cpu)
-{
-	if (cpu < 0)
-		return NULL;
-	if (cpu >= f->cpu_cap) {
-		int cap = cpu + 16;
-		struct source_cpu_stats *n = realloc(f->st.cpu, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (int i = f->cpu_cap; i < cap; i++)
-			n[i] = (struct source_cpu_stats){ 0 };
-		f->st.cpu = n;
-		f->cpu_cap = cap;
-	}
-	if (cpu >= f->st.ncpu)
-		f->st.ncpu = cpu + 1;
-	return &f->st.cpu[cpu];
+	return kind > BLK_EV_NONE && kind < BLK_EV_KIND_MAX && (f->has_kinds & (1U << kind));
 }
 
 /* ---- version 6: mapped pages, kbuffer, merge ---------------------------- */
@@ -328,7 +477,18 @@ out:
 	return ret;
 }
 
-/* ---- other versions: libtracecmd's records ------------------------------ */
+/* ---- other versions: libtracecmd's records, in the child -------------- */
+
+static int flush_batch(struct tracefile *f)
+{
+	uint32_t n = f->nbatch;
+
+	if (!n)
+		return 0;
+	f->nbatch = 0;
+	return send_msg(f->out_fd, MSG_EVENTS, &n, sizeof(n), f->batch,
+			n * sizeof(f->batch[0])) ? -EPIPE : 0;
+}
 
 /* @idx counts CPUs across buffers in libtracecmd's multi-buffer walk: use rec->cpu */
 static int on_record(struct tracecmd_input *h __attribute__((unused)), struct tep_record *rec,
@@ -336,7 +496,6 @@ static int on_record(struct tracecmd_input *h __attribute__((unused)), struct te
 {
 	struct tracefile *f = data;
 	struct source_cpu_stats *cs = cpu_stats(f, rec->cpu);
-	struct blk_event ev;
 	int ret;
 
 	if (!cs) {
@@ -347,7 +506,8 @@ static int on_record(struct tracecmd_input *h __attribute__((unused)), struct te
 		cs->missed += rec->missed_events;
 	else if (rec->missed_events < 0)
 		cs->missed_unknown++;
-	ret = decoder_decode(f->decoder, rec->data, rec->size, rec->ts, rec->cpu, &ev);
+	ret = decoder_decode(f->decoder, rec->data, rec->size, rec->ts, rec->cpu,
+			     &f->batch[f->nbatch]);
 	if (ret == 0) {
 		cs->other++;
 		return 0;
@@ -357,31 +517,81 @@ static int on_record(struct tracecmd_input *h __attribute__((unused)), struct te
 		return 0;
 	}
 	cs->events++;
-	ret = f->fn(&ev, f->ctx);
-	if (ret < 0) {
-		f->ret = ret;
+	if (++f->nbatch == sizeof(f->batch) / sizeof(f->batch[0]) && flush_batch(f)) {
+		f->ret = -EPIPE;
 		return -1;
 	}
 	return 0;
 }
 
-static int read_records(struct tracefile *f, blk_event_fn fn, void *ctx)
+static int read_records(struct tracefile *f)
 {
-	f->fn = fn;
-	f->ctx = ctx;
+	int ncpu = tep_get_cpus(tracecmd_get_tep(f->handle));
+
 	f->ret = 0;
+	if (ncpu > 0 && !cpu_stats(f, ncpu - 1))
+		return -ENOMEM;
 	tracecmd_iterate_events_multi(f->buffers, f->nbuffers, on_record, f);
+	if (!f->ret)
+		f->ret = flush_batch(f);
 	return f->ret;
+}
+
+/* The parent: events from the child, in order, into @fn. */
+static int read_from_child(struct tracefile *f, blk_event_fn fn, void *ctx)
+{
+	struct blk_event batch[256];
+	int32_t err = -EBADMSG;
+	uint8_t type;
+	int status;
+
+	while (read_all(f->in_fd, &type, 1) == 1) {
+		if (type == MSG_EVENTS) {
+			uint32_t n;
+
+			if (read_all(f->in_fd, &n, sizeof(n)) != 1 || n > 256 ||
+			    read_all(f->in_fd, batch, n * sizeof(batch[0])) != 1)
+				break;
+			for (uint32_t i = 0; i < n; i++) {
+				int ret = fn(&batch[i], ctx);
+
+				if (ret < 0)
+					return ret;
+			}
+		} else if (type == MSG_CPU_STATS) {
+			struct source_cpu_stats cs;
+			int32_t cpu;
+
+			if (read_all(f->in_fd, &cpu, sizeof(cpu)) != 1 ||
+			    read_all(f->in_fd, &cs, sizeof(cs)) != 1)
+				break;
+			if (cpu >= 0 && cpu < 65536 && cpu_stats(f, cpu))
+				f->st.cpu[cpu] = cs;
+		} else if (type == MSG_END) {
+			if (read_all(f->in_fd, &err, sizeof(err)) != 1)
+				err = -EBADMSG;
+			break;
+		} else {
+			break;
+		}
+	}
+	/* a child killed by a signal crashed on the file's content */
+	if (waitpid(f->child, &status, 0) == f->child) {
+		f->child = 0;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			return -EBADMSG;
+	}
+	return err;
 }
 
 int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx)
 {
-	int ncpu = f->mapped ? f->layout.ncpu : tep_get_cpus(tracecmd_get_tep(f->handle));
-
+	if (!f->mapped)
+		return read_from_child(f, fn, ctx);
 	/* a file whose CPU count is known has a stats line for every CPU */
-	if (ncpu > 0 && !cpu_stats(f, ncpu - 1))
+	if (f->layout.ncpu > 0 && !cpu_stats(f, f->layout.ncpu - 1))
 		return -ENOMEM;
-	return f->mapped ? read_mapped(f, fn, ctx) : read_records(f, fn, ctx);
+	return read_mapped(f, fn, ctx);
 }
 
 const struct source_stats *tracefile_stats(struct tracefile *f)
@@ -403,6 +613,13 @@ void tracefile_close(struct tracefile *f)
 	datfile_layout_free(&f->layout);
 	if (f->map)
 		munmap((void *)f->map, f->map_len);
+	if (f->in_fd >= 0)
+		close(f->in_fd);
+	if (f->child > 0) {
+		/* stopped early (the reader left): the child has nobody to write to */
+		kill(f->child, SIGKILL);
+		waitpid(f->child, NULL, 0);
+	}
 	free(f->st.cpu);
 	free(f);
 }

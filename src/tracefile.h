@@ -6,6 +6,8 @@
 #ifndef BLKSTACK_TRACEFILE_H
 #define BLKSTACK_TRACEFILE_H
 
+#include <stdbool.h>
+
 #include "decode.h"
 #include "merge.h"
 #include "source.h"
@@ -23,17 +25,15 @@ struct tracefile;
  */
 struct tracefile *tracefile_open(const char *path, int *err);
 
-/** tracefile_tep - the event formats recorded in the file */
-struct tep_handle *tracefile_tep(struct tracefile *f);
-
-/** tracefile_decoder - the decoder built for the file's formats */
-const struct decoder *tracefile_decoder(struct tracefile *f);
+/** tracefile_has - whether the file's formats include this block event */
+bool tracefile_has(const struct tracefile *f, enum blk_kind kind);
 
 /**
  * tracefile_read - decode every block event, in time order, into @fn
- * Returns 0, -EINVAL when the data section is corrupt or truncated (events
- * before the damage have been delivered), or the first negative value @fn
- * returned.
+ * Returns 0, -EBADMSG when the file turned out to be corrupt while it was
+ * read (events before the damage have been delivered), or the first
+ * negative value @fn returned. A version 6 file cut short is not an error
+ * here: tracefile_stats() tells, per CPU, the bytes missing.
  */
 int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx);
 

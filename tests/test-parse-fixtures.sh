@@ -36,7 +36,8 @@ for dat in "$FIXTURES"/vm/*.dat; do
 		continue
 	fi
 	[ ! -e "$tmp/out.txt.partial" ] || { echo "FAIL $name: .partial left"; failed=1; }
-	awk 'NF >= 7 && $6 ~ /^[A-Z]$/ { print $6 }' "$tmp/out.txt" | sort | uniq -c |
+	# a timer unplug (UT) is a block_unplug too
+	awk 'NF >= 7 && $6 ~ /^[A-Z]+$/ { print ($6 == "UT" ? "U" : $6) }' "$tmp/out.txt" | sort | uniq -c |
 		awk '{ print $2, $1 }' >"$tmp/ours"
 	trace-cmd report "$dat" 2>/dev/null | grep -oE ' block_[a-z_]+:' | tr -d ' :' |
 		while read -r ev; do letter_of "$ev"; done | grep -v '^-$' | sort | uniq -c |
