@@ -173,6 +173,13 @@ void tracker_finish(struct tracker *t);
 const struct tk_counters *tracker_counters(const struct tracker *t);
 
 /**
+ * tracker_set_lower - tell that @dev is a lower layer (it has holders):
+ * I/O rooted there is issued by a layer above it, not top-level, even when
+ * no remap leads into it (dm-thin's metadata I/O goes straight to its disk)
+ */
+void tracker_set_lower(struct tracker *t, uint32_t dev);
+
+/**
  * tracker_is_lower - whether @dev has received remaps from another device
  * (it is a lower layer of some stack in the trace)
  */

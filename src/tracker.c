@@ -1,0 +1,1046 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tracker.c - the stack tracker.
+ *
+ * The kernel gives a bio no id: it is found by device, sector and operation.
+ * Each device keeps a vector of the bios in flight at it (nodes) and, for
+ * request-based devices, of its requests. The rules (DESIGN.md, "Known
+ * kernel behaviours"):
+ *
+ *  - Q on a device either confirms a bio that a remap brought there (same
+ *    device, start and size, still waiting for its queue event) or starts a
+ *    new tree: top-level I/O, or I/O the layer issues itself.
+ *  - A (remap) finds its source bio at the old device by containment: a dm
+ *    bio that is split sends several pieces down from inside its range, in
+ *    an order that block_split events do not reliably precede. The piece
+ *    becomes a child waiting at the new device.
+ *  - A remap into a partition first names the whole disk with the
+ *    partition-relative sector, then remaps from the partition to the disk:
+ *    when the source is not found at the partition, the child waiting at
+ *    the disk at that relative sector was really at the partition; it is
+ *    moved there and becomes a remap-only layer.
+ *  - A bio completion names the trimmed remainder of a split bio: it is
+ *    matched on device and end sector.
+ *  - At request-based devices bios start (G) or join (M, F) requests, and
+ *    request events (I, D, C, requeue, scheduler merges) are matched on the
+ *    request's start; a completion may cover only the front of a request.
+ *  - A parent's up time is its last child's completion; a remap-only layer
+ *    completes with its last child.
+ *  - Among identical keys in flight, the oldest matches first.
+ *
+ * A tree is handed out when its root completes. Memory is bounded by the
+ * cap on bios in flight and by the expiry of trees older than the timeout.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracker.h"
+
+/* Sweep for expired trees every this many events. */
+#define SWEEP_EVENTS 65536
+
+struct rq;
+
+struct node {
+	uint64_t seq;		/* arrival order, for identical keys */
+	uint32_t dev;
+	uint8_t op;
+	uint8_t kind;		/* enum tk_layer_kind */
+	uint8_t merge;
+	bool await_q;		/* brought by a remap, queue event not seen yet */
+	bool done;
+	bool inferred;		/* a step was inferred, not seen */
+	uint64_t start, end;	/* sectors; start moves on partial completion */
+	uint32_t sectors;
+	uint64_t q, down, up, c, g, i, d, m;
+	uint16_t splits, requeues;
+	int32_t error;
+	uint32_t pending;	/* children not completed */
+	struct node *parent;
+	struct node *root;
+	struct node *first_child, *next_sibling, *last_child;
+	struct rq *rq;		/* request it is part of, while in one */
+	struct node *rq_next;	/* next bio of the same request */
+	int vidx;		/* index in its device's vector, -1 when out */
+	/* root only */
+	int32_t pid;
+	char comm[16];
+	bool broken;		/* some step of the tree could not be followed */
+	uint32_t nnodes;
+	struct node *tree_next, *tree_prev;	/* list of live trees, oldest first */
+};
+
+struct rq {
+	uint64_t seq;
+	uint32_t dev;
+	uint8_t op;
+	bool issued;
+	uint64_t start, end;
+	uint64_t g, i, d;
+	uint16_t requeues;
+	struct node *bios;	/* bios in it, in order of arrival */
+	int vidx;
+};
+
+struct tdev {
+	uint32_t dev;
+	bool lower;		/* received remaps: a lower layer of some stack */
+	struct node **nodes;
+	int nnodes, nodes_cap;
+	struct rq **rqs;
+	int nrqs, rqs_cap;
+};
+
+struct tracker {
+	struct tk_params p;
+	tk_io_fn fn;
+	void *ctx;
+	struct tk_counters cnt;
+	uint64_t seq;
+	uint64_t now;
+
+	struct tdev **devs;
+	int ndevs, devs_cap;
+	struct tdev *last_dev;
+
+	struct node *free_nodes;
+	struct rq *free_rqs;
+	struct node trees;	/* sentinel of the live-tree list */
+
+	struct tk_rec *recs;
+	struct node **order;	/* the nodes of recs, same index */
+	size_t recs_cap;
+};
+
+/* ---- allocation ------------------------------------------------------- */
+
+struct tracker *tracker_alloc(const struct tk_params *p, tk_io_fn fn, void *ctx)
+{
+	struct tracker *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	if (p)
+		t->p = *p;
+	if (!t->p.max_inflight)
+		t->p.max_inflight = TK_DEFAULT_MAX_INFLIGHT;
+	if (!t->p.timeout_ns)
+		t->p.timeout_ns = TK_DEFAULT_TIMEOUT_NS;
+	t->fn = fn;
+	t->ctx = ctx;
+	t->trees.tree_next = t->trees.tree_prev = &t->trees;
+	return t;
+}
+
+static void free_list_nodes(struct node *n)
+{
+	while (n) {
+		struct node *next = n->next_sibling;
+
+		free(n);
+		n = next;
+	}
+}
+
+/* Free every node of a tree (depth first). */
+static void tree_free_all(struct node *n)
+{
+	struct node *c = n->first_child;
+
+	while (c) {
+		struct node *next = c->next_sibling;
+
+		tree_free_all(c);
+		c = next;
+	}
+	free(n);
+}
+
+void tracker_free(struct tracker *t)
+{
+	if (!t)
+		return;
+	while (t->trees.tree_next != &t->trees) {
+		struct node *r = t->trees.tree_next;
+
+		t->trees.tree_next = r->tree_next;
+		tree_free_all(r);
+	}
+	free_list_nodes(t->free_nodes);
+	while (t->free_rqs) {
+		struct rq *next = (struct rq *)t->free_rqs->bios;
+
+		free(t->free_rqs);
+		t->free_rqs = next;
+	}
+	for (int i = 0; i < t->ndevs; i++) {
+		for (int j = 0; j < t->devs[i]->nrqs; j++)
+			free(t->devs[i]->rqs[j]);
+		free(t->devs[i]->nodes);
+		free(t->devs[i]->rqs);
+		free(t->devs[i]);
+	}
+	free(t->devs);
+	free(t->recs);
+	free(t->order);
+	free(t);
+}
+
+static struct tdev *get_dev(struct tracker *t, uint32_t dev)
+{
+	struct tdev *d;
+
+	if (t->last_dev && t->last_dev->dev == dev)
+		return t->last_dev;
+	for (int i = 0; i < t->ndevs; i++) {
+		if (t->devs[i]->dev == dev) {
+			t->last_dev = t->devs[i];
+			return t->devs[i];
+		}
+	}
+	if (t->ndevs == t->devs_cap) {
+		int cap = t->devs_cap ? t->devs_cap * 2 : 16;
+		struct tdev **n = realloc(t->devs, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		t->devs = n;
+		t->devs_cap = cap;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->dev = dev;
+	t->devs[t->ndevs++] = d;
+	t->last_dev = d;
+	return d;
+}
+
+static int dev_add_node(struct tdev *d, struct node *n)
+{
+	if (d->nnodes == d->nodes_cap) {
+		int cap = d->nodes_cap ? d->nodes_cap * 2 : 16;
+		struct node **v = realloc(d->nodes, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		d->nodes = v;
+		d->nodes_cap = cap;
+	}
+	n->vidx = d->nnodes;
+	d->nodes[d->nnodes++] = n;
+	return 0;
+}
+
+static void dev_del_node(struct tdev *d, struct node *n)
+{
+	int i = n->vidx;
+
+	if (i < 0 || i >= d->nnodes || d->nodes[i] != n)
+		return;
+	d->nodes[i] = d->nodes[--d->nnodes];
+	d->nodes[i]->vidx = i;
+	n->vidx = -1;
+}
+
+static int dev_add_rq(struct tdev *d, struct rq *r)
+{
+	if (d->nrqs == d->rqs_cap) {
+		int cap = d->rqs_cap ? d->rqs_cap * 2 : 16;
+		struct rq **v = realloc(d->rqs, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		d->rqs = v;
+		d->rqs_cap = cap;
+	}
+	r->vidx = d->nrqs;
+	d->rqs[d->nrqs++] = r;
+	return 0;
+}
+
+static void dev_del_rq(struct tdev *d, struct rq *r)
+{
+	int i = r->vidx;
+
+	if (i < 0 || i >= d->nrqs || d->rqs[i] != r)
+		return;
+	d->rqs[i] = d->rqs[--d->nrqs];
+	d->rqs[i]->vidx = i;
+	r->vidx = -1;
+}
+
+static struct node *node_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
+			     uint64_t start, uint32_t sectors)
+{
+	struct node *n = t->free_nodes;
+
+	if (n)
+		t->free_nodes = n->next_sibling;
+	else
+		n = malloc(sizeof(*n));
+	if (!n)
+		return NULL;
+	memset(n, 0, sizeof(*n));
+	n->seq = ++t->seq;
+	n->dev = d->dev;
+	n->op = ev->op;
+	n->start = start;
+	n->end = start + sectors;
+	n->sectors = sectors;
+	n->q = ev->ts;
+	n->vidx = -1;
+	if (dev_add_node(d, n)) {
+		free(n);
+		return NULL;
+	}
+	t->cnt.inflight++;
+	if (t->cnt.inflight > t->cnt.inflight_peak)
+		t->cnt.inflight_peak = t->cnt.inflight;
+	return n;
+}
+
+static void node_release(struct tracker *t, struct node *n)
+{
+	n->next_sibling = t->free_nodes;
+	t->free_nodes = n;
+}
+
+static struct rq *rq_new(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct rq *r = t->free_rqs;
+
+	if (r)
+		t->free_rqs = (struct rq *)r->bios;
+	else
+		r = malloc(sizeof(*r));
+	if (!r)
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	r->seq = ++t->seq;
+	r->dev = d->dev;
+	r->op = ev->op;
+	r->start = ev->sector;
+	r->end = ev->sector + ev->nr_sector;
+	r->vidx = -1;
+	if (dev_add_rq(d, r)) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* Requests on the free list are chained through their bios pointer. */
+static void rq_release(struct tracker *t, struct tdev *d, struct rq *r)
+{
+	for (struct node *b = r->bios; b; b = b->rq_next)
+		b->rq = NULL;
+	dev_del_rq(d, r);
+	r->bios = (struct node *)t->free_rqs;
+	t->free_rqs = r;
+}
+
+/* ---- trees ------------------------------------------------------------ */
+
+static void tree_link(struct tracker *t, struct node *root)
+{
+	root->tree_prev = t->trees.tree_prev;
+	root->tree_next = &t->trees;
+	t->trees.tree_prev->tree_next = root;
+	t->trees.tree_prev = root;
+}
+
+static void tree_unlink(struct node *root)
+{
+	root->tree_prev->tree_next = root->tree_next;
+	root->tree_next->tree_prev = root->tree_prev;
+}
+
+static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
+			     uint64_t start, uint32_t sectors)
+{
+	struct node *n;
+
+	if (t->cnt.inflight >= t->p.max_inflight) {
+		t->cnt.dropped_cap++;
+		return NULL;
+	}
+	n = node_new(t, d, ev, start, sectors);
+	if (!n)
+		return NULL;
+	n->root = n;
+	n->pid = ev->pid;
+	memcpy(n->comm, ev->comm, sizeof(n->comm));
+	n->nnodes = 1;
+	tree_link(t, n);
+	return n;
+}
+
+static struct node *child_new(struct tracker *t, struct tdev *d, struct node *parent,
+			      const struct blk_event *ev, uint64_t start, uint32_t sectors)
+{
+	struct node *n = node_new(t, d, ev, start, sectors);
+
+	if (!n)
+		return NULL;
+	n->parent = parent;
+	n->root = parent->root;
+	n->root->nnodes++;
+	if (parent->last_child)
+		parent->last_child->next_sibling = n;
+	else
+		parent->first_child = n;
+	parent->last_child = n;
+	parent->pending++;
+	return n;
+}
+
+static int grow_recs(struct tracker *t, size_t need)
+{
+	struct node **o;
+	struct tk_rec *r;
+	size_t cap;
+
+	if (need <= t->recs_cap)
+		return 0;
+	cap = t->recs_cap ? t->recs_cap : 64;
+	while (cap < need)
+		cap *= 2;
+	r = realloc(t->recs, cap * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	t->recs = r;
+	o = realloc(t->order, cap * sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	t->order = o;
+	t->recs_cap = cap;
+	return 0;
+}
+
+/* Fill records breadth first, so that parents come before children. */
+static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
+{
+	size_t head = 0, tail = 0, n = root->nnodes;
+	struct node **queue;
+
+	*matched = !root->broken;
+	if (grow_recs(t, n))
+		return 0;
+	queue = t->order;
+	queue[tail++] = root;
+	while (head < tail) {
+		struct node *x = queue[head];
+		struct tk_rec *r = &t->recs[head];
+		int32_t parent = -1;
+
+		if (x->parent) {
+			/* the parent's record index was stored in its vidx slot */
+			parent = x->parent->vidx;
+		}
+		x->vidx = head;
+		*r = (struct tk_rec){
+			.dev = x->dev,
+			.parent = parent,
+			.parent_dev = x->parent ? x->parent->dev : 0,
+			.depth = parent < 0 ? 0 : t->recs[parent].depth + 1,
+			.kind = x->kind,
+			.op = x->op,
+			.merge = x->merge,
+			.sectors = x->sectors,
+			.q = x->q, .down = x->down, .up = x->up, .c = x->c,
+			.g = x->g, .i = x->i, .d = x->d, .m = x->m,
+			.splits = x->splits,
+			.requeues = x->requeues,
+			.error = x->error,
+			.complete = x->done && !x->inferred,
+		};
+		if (!r->complete)
+			*matched = false;
+		head++;
+		for (struct node *c = x->first_child; c && tail < n; c = c->next_sibling)
+			queue[tail++] = c;
+	}
+	return head;
+}
+
+/* Take every node of a tree out of the device vectors and requests. */
+static void tree_detach(struct tracker *t, struct node *n, bool expire)
+{
+	for (struct node *c = n->first_child; c; c = c->next_sibling)
+		tree_detach(t, c, expire);
+	if (n->rq) {
+		/* unlink from its request; an emptied request stays to match */
+		struct node **pp = &n->rq->bios;
+
+		while (*pp && *pp != n)
+			pp = &(*pp)->rq_next;
+		if (*pp)
+			*pp = n->rq_next;
+		n->rq = NULL;
+	}
+	if (n->vidx >= 0) {
+		struct tdev *d = get_dev(t, n->dev);
+
+		if (d)
+			dev_del_node(d, n);
+		if (expire)
+			t->cnt.expired++;
+	}
+	if (!n->done)
+		t->cnt.inflight--;
+}
+
+static void tree_release(struct tracker *t, struct node *n)
+{
+	struct node *c = n->first_child;
+
+	while (c) {
+		struct node *next = c->next_sibling;
+
+		tree_release(t, c);
+		c = next;
+	}
+	node_release(t, n);
+}
+
+/* The root completed: hand out the tree and free it. */
+static void tree_finish(struct tracker *t, struct node *root)
+{
+	struct tdev *d = get_dev(t, root->dev);
+	struct tk_io io;
+	bool matched;
+	size_t n;
+
+	tree_detach(t, root, false);
+	tree_unlink(root);
+	n = tree_records(t, root, &matched);
+	io.pid = root->pid;
+	memcpy(io.comm, root->comm, sizeof(io.comm));
+	io.top = !(d && d->lower);
+	io.matched = matched;
+	io.root = t->recs;
+	io.recs = t->recs;
+	io.nrecs = n;
+	if (io.top) {
+		t->cnt.ios_top++;
+		if (matched)
+			t->cnt.ios_top_matched++;
+	} else {
+		t->cnt.ios_layer++;
+	}
+	if (n && t->fn)
+		t->fn(&io, t->ctx);
+	tree_release(t, root);
+}
+
+static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_t error);
+
+/* A child finished: its parent's up time moves; a remap-only parent ends with it. */
+static void child_done(struct tracker *t, struct node *parent, uint64_t ts, int32_t error)
+{
+	if (ts > parent->up)
+		parent->up = ts;
+	if (parent->pending)
+		parent->pending--;
+	if (!parent->pending && parent->kind == TK_LAYER_REMAP && !parent->done)
+		complete_node(t, parent, ts, error);
+}
+
+static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_t error)
+{
+	struct tdev *d = get_dev(t, n->dev);
+
+	n->c = ts;
+	n->done = true;
+	if (error && !n->error)
+		n->error = error;
+	if (n->vidx >= 0 && d)
+		dev_del_node(d, n);
+	t->cnt.inflight--;
+	if (n->parent)
+		child_done(t, n->parent, ts, error);
+	else
+		tree_finish(t, n);
+}
+
+/* ---- lookups ---------------------------------------------------------- */
+
+/* Operations match when equal; flush and FUA flags are not part of identity. */
+static inline bool same_op(uint8_t a, uint8_t b)
+{
+	return a == b;
+}
+
+/* The oldest bio waiting for its queue event at start/size. */
+static struct node *find_awaiting(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+{
+	struct node *best = NULL;
+
+	for (int i = 0; i < d->nnodes; i++) {
+		struct node *n = d->nodes[i];
+
+		if (n->await_q && n->start == start && n->sectors == sectors && same_op(n->op, op) &&
+		    (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
+/* The oldest bio in flight whose range holds [start, start + sectors). */
+static struct node *find_containing(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+{
+	struct node *best = NULL;
+
+	for (int i = 0; i < d->nnodes; i++) {
+		struct node *n = d->nodes[i];
+
+		if (!n->await_q && n->start <= start && start + sectors <= n->end &&
+		    same_op(n->op, op) && (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
+/*
+ * An empty flush that dm sends to each of its devices names sector 0 there,
+ * whatever sector the flush had above: the oldest empty bio in flight.
+ */
+static struct node *find_empty(struct tdev *d, uint8_t op)
+{
+	struct node *best = NULL;
+
+	for (int i = 0; i < d->nnodes; i++) {
+		struct node *n = d->nodes[i];
+
+		if (!n->await_q && n->start == n->end && same_op(n->op, op) &&
+		    (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
+/* The oldest bio in flight ending at @end (completions name the remainder). */
+static struct node *find_by_end(struct tdev *d, uint64_t end, uint8_t op)
+{
+	struct node *best = NULL;
+
+	for (int i = 0; i < d->nnodes; i++) {
+		struct node *n = d->nodes[i];
+
+		if (n->end == end && !n->rq && same_op(n->op, op) && (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
+/* The oldest queued bio at start/size not yet in a request. */
+static struct node *find_unplaced(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+{
+	struct node *best = NULL;
+
+	for (int i = 0; i < d->nnodes; i++) {
+		struct node *n = d->nodes[i];
+
+		if (!n->rq && !n->down && n->start == start && n->sectors == sectors &&
+		    same_op(n->op, op) && (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
+enum rq_key { RQ_START, RQ_END };
+
+/* The oldest request matching @key == @sector; @issued: -1 any, 0 not, 1 yes. */
+static struct rq *find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op,
+			  int issued)
+{
+	struct rq *best = NULL;
+
+	for (int i = 0; i < d->nrqs; i++) {
+		struct rq *r = d->rqs[i];
+		uint64_t v = key == RQ_START ? r->start : r->end;
+
+		if (v != sector || !same_op(r->op, op))
+			continue;
+		if (issued >= 0 && r->issued != (bool)issued)
+			continue;
+		if (!best || r->seq < best->seq)
+			best = r;
+	}
+	return best;
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct node *n = find_awaiting(d, ev->sector, ev->nr_sector, ev->op);
+
+	if (n) {
+		n->await_q = false;
+		return;
+	}
+	root_new(t, d, ev, ev->sector, ev->nr_sector);
+}
+
+static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct tdev *src_dev = get_dev(t, ev->old_dev);
+	struct node *src, *child;
+
+	if (!src_dev)
+		return;
+	d->lower = true;
+	src = find_containing(src_dev, ev->aux_sector, ev->nr_sector, ev->op);
+	if (!src && !ev->nr_sector)
+		src = find_empty(src_dev, ev->op);
+	if (!src) {
+		/*
+		 * A partition: the bio waits at the whole disk (this remap's
+		 * target) at the partition-relative sector. It was really at
+		 * the partition, which only remaps.
+		 */
+		struct node *p = find_awaiting(d, ev->aux_sector, ev->nr_sector, ev->op);
+
+		if (p) {
+			dev_del_node(d, p);
+			p->dev = src_dev->dev;
+			p->await_q = false;
+			p->kind = TK_LAYER_REMAP;
+			src_dev->lower = true;
+			if (dev_add_node(src_dev, p))
+				return;
+			src = p;
+		}
+	}
+	if (!src) {
+		/*
+		 * I/O submitted to a partition enters the trace at its remap to
+		 * the disk: a new tree, rooted at a remap-only layer. At a
+		 * device that receives remaps itself, a missing source means
+		 * a lost event (or one before the trace started).
+		 */
+		bool lost = src_dev->lower;
+
+		src = root_new(t, src_dev, ev, ev->aux_sector, ev->nr_sector);
+		if (!src)
+			return;
+		src->kind = TK_LAYER_REMAP;
+		if (lost) {
+			t->cnt.unmatched_remap++;
+			src->broken = true;
+		}
+	}
+	if (!src->down)
+		src->down = ev->ts;
+	child = child_new(t, d, src, ev, ev->sector, ev->nr_sector);
+	if (child)
+		child->await_q = true;
+}
+
+static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct node *n = find_containing(d, ev->sector, 0, ev->op);
+
+	(void)t;
+	if (n)
+		n->splits++;
+}
+
+static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct node *n = find_by_end(d, ev->sector + ev->nr_sector, ev->op);
+
+	if (!n) {
+		t->cnt.unmatched_complete++;
+		return;
+	}
+	if (n->kind == TK_LAYER_REMAP)
+		n->kind = TK_LAYER_BIO;
+	complete_node(t, n, ev->ts, ev->error);
+}
+
+static void place_bio(struct node *b, struct rq *r, enum tk_merge how, uint64_t ts)
+{
+	struct node **pp = &r->bios;
+
+	while (*pp)
+		pp = &(*pp)->rq_next;
+	*pp = b;
+	b->rq_next = NULL;
+	b->rq = r;
+	b->kind = TK_LAYER_REQUEST;
+	b->merge = how;
+	if (how == TK_MERGE_NONE)
+		b->g = ts;
+	else
+		b->m = ts;
+}
+
+static void on_getrq(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct node *b = find_unplaced(d, ev->sector, ev->nr_sector, ev->op);
+	struct rq *r = rq_new(t, d, ev);
+
+	if (!r)
+		return;
+	r->g = ev->ts;
+	if (b)
+		place_bio(b, r, TK_MERGE_NONE, ev->ts);
+}
+
+static void on_bio_merge(struct tracker *t, struct tdev *d, const struct blk_event *ev, bool back)
+{
+	struct node *b = find_unplaced(d, ev->sector, ev->nr_sector, ev->op);
+	struct rq *r;
+
+	r = back ? find_rq(d, RQ_END, ev->sector, ev->op, 0)
+		 : find_rq(d, RQ_START, ev->sector + ev->nr_sector, ev->op, 0);
+	if (!r) {
+		t->cnt.unmatched_rq++;
+		return;
+	}
+	if (back)
+		r->end = ev->sector + ev->nr_sector;
+	else
+		r->start = ev->sector;
+	if (b)
+		place_bio(b, r, back ? TK_MERGE_BACK : TK_MERGE_FRONT, ev->ts);
+}
+
+/* The scheduler merged request @ev into a neighbour: its bios move over. */
+static void on_rq_merge(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct rq *from = find_rq(d, RQ_START, ev->sector, ev->op, 0);
+	struct rq *into;
+	struct node **pp;
+
+	if (!from) {
+		t->cnt.unmatched_rq++;
+		return;
+	}
+	into = find_rq(d, RQ_END, from->start, ev->op, 0);
+	if (into && into != from) {
+		into->end = from->end;
+	} else {
+		into = find_rq(d, RQ_START, from->end, ev->op, 0);
+		if (!into || into == from) {
+			t->cnt.unmatched_rq++;
+			return;
+		}
+		into->start = from->start;
+	}
+	for (struct node *b = from->bios; b; b = b->rq_next)
+		b->rq = into;
+	pp = &into->bios;
+	while (*pp)
+		pp = &(*pp)->rq_next;
+	*pp = from->bios;
+	from->bios = NULL;
+	rq_release(t, d, from);
+}
+
+static void on_insert(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct rq *r = find_rq(d, RQ_START, ev->sector, ev->op, 0);
+
+	if (!r) {
+		t->cnt.unmatched_rq++;
+		return;
+	}
+	if (!r->i)
+		r->i = ev->ts;
+	for (struct node *b = r->bios; b; b = b->rq_next)
+		if (!b->i)
+			b->i = ev->ts;
+}
+
+static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct rq *r = find_rq(d, RQ_START, ev->sector, ev->op, 0);
+
+	if (!r) {
+		/*
+		 * A request no bio started: a flush the flush machinery made
+		 * for a preflush bio, or a driver command. It is I/O of this
+		 * layer: track it as a tree of its own.
+		 */
+		struct node *n = root_new(t, d, ev, ev->sector, ev->nr_sector);
+
+		if (!n)
+			return;
+		r = rq_new(t, d, ev);
+		if (!r)
+			return;
+		place_bio(n, r, TK_MERGE_NONE, ev->ts);
+		n->g = 0;
+	}
+	r->issued = true;
+	r->d = ev->ts;
+	for (struct node *b = r->bios; b; b = b->rq_next) {
+		b->d = ev->ts;
+		if (!b->down)
+			b->down = ev->ts;
+	}
+}
+
+static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct rq *r = find_rq(d, RQ_START, ev->sector, ev->op, 1);
+
+	if (!r) {
+		t->cnt.unmatched_rq++;
+		return;
+	}
+	r->issued = false;
+	r->requeues++;
+	for (struct node *b = r->bios; b; b = b->rq_next)
+		b->requeues++;
+}
+
+static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	uint64_t done_end = ev->sector + ev->nr_sector;
+	struct rq *r = find_rq(d, RQ_START, ev->sector, ev->op, 1);
+	struct node *b;
+
+	/* the request of an empty preflush bio completes without an issue */
+	if (!r)
+		r = find_rq(d, RQ_START, ev->sector, ev->op, 0);
+	if (!r) {
+		/*
+		 * A request whose FUA or preflush the device emulates completes
+		 * its data, then once more with no sectors after the flush: the
+		 * bios already finished with the data.
+		 */
+		if (ev->nr_sector)
+			t->cnt.unmatched_complete++;
+		return;
+	}
+	/* complete the bios the completed part covers, front to back */
+	while ((b = r->bios) && (b->end <= done_end || done_end >= r->end || !ev->nr_sector)) {
+		r->bios = b->rq_next;
+		b->rq = NULL;
+		b->rq_next = NULL;
+		b->up = ev->ts;
+		complete_node(t, b, ev->ts, ev->error);
+	}
+	if (ev->nr_sector && done_end < r->end) {
+		r->start = done_end;	/* a partial completion: the rest is pending */
+		return;
+	}
+	rq_release(t, d, r);
+}
+
+/* Drop trees older than the timeout: they will not complete any more. */
+static void sweep(struct tracker *t)
+{
+	while (t->trees.tree_next != &t->trees) {
+		struct node *root = t->trees.tree_next;
+
+		if (root->q + t->p.timeout_ns > t->now)
+			break;
+		tree_detach(t, root, true);
+		tree_unlink(root);
+		tree_release(t, root);
+	}
+}
+
+int tracker_event(const struct blk_event *ev, void *ctx)
+{
+	struct tracker *t = ctx;
+	struct blk_event static_ev;
+	struct tdev *d;
+
+	t->cnt.events++;
+	if (ev->ts > t->now)
+		t->now = ev->ts;
+	if (ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG)
+		return 0;
+	if (ev->sector == UINT64_MAX) {
+		/* a flush request is issued at 0 and completes at -1: one key */
+		static_ev = *ev;
+		static_ev.sector = 0;
+		ev = &static_ev;
+	}
+	d = get_dev(t, ev->dev);
+	if (!d)
+		return 0;
+	switch (ev->kind) {
+	case BLK_EV_BIO_QUEUE:
+		on_queue(t, d, ev);
+		break;
+	case BLK_EV_BIO_REMAP:
+		on_remap(t, d, ev);
+		break;
+	case BLK_EV_SPLIT:
+		on_split(t, d, ev);
+		break;
+	case BLK_EV_BIO_COMPLETE:
+		on_bio_complete(t, d, ev);
+		break;
+	case BLK_EV_GETRQ:
+		on_getrq(t, d, ev);
+		break;
+	case BLK_EV_BIO_BACKMERGE:
+		on_bio_merge(t, d, ev, true);
+		break;
+	case BLK_EV_BIO_FRONTMERGE:
+		on_bio_merge(t, d, ev, false);
+		break;
+	case BLK_EV_RQ_MERGE:
+		on_rq_merge(t, d, ev);
+		break;
+	case BLK_EV_RQ_INSERT:
+		on_insert(t, d, ev);
+		break;
+	case BLK_EV_RQ_ISSUE:
+		on_issue(t, d, ev);
+		break;
+	case BLK_EV_RQ_REQUEUE:
+		on_requeue(t, d, ev);
+		break;
+	case BLK_EV_RQ_COMPLETE:
+		on_rq_complete(t, d, ev);
+		break;
+	default:
+		break;
+	}
+	if (t->cnt.events % SWEEP_EVENTS == 0)
+		sweep(t);
+	return 0;
+}
+
+void tracker_finish(struct tracker *t)
+{
+	while (t->trees.tree_next != &t->trees) {
+		struct node *root = t->trees.tree_next;
+
+		tree_detach(t, root, true);
+		tree_unlink(root);
+		tree_release(t, root);
+	}
+}
+
+const struct tk_counters *tracker_counters(const struct tracker *t)
+{
+	return &t->cnt;
+}
+
+void tracker_set_lower(struct tracker *t, uint32_t dev)
+{
+	struct tdev *d = get_dev(t, dev);
+
+	if (d)
+		d->lower = true;
+}
+
+bool tracker_is_lower(const struct tracker *t, uint32_t dev)
+{
+	for (int i = 0; i < t->ndevs; i++)
+		if (t->devs[i]->dev == dev)
+			return t->devs[i]->lower;
+	return false;
+}
