@@ -6,7 +6,9 @@
  * formatter, and the cleanup of the tracefs instance on every way out.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,9 +116,23 @@ static int report_tracefs_problem(int ret)
 	return EXIT_RUNTIME;
 }
 
+/*
+ * Whether the reader of a pipe went away: a write would say so, but an idle
+ * device writes nothing, and "blkstack trace | head" must still end.
+ */
+static bool reader_gone(FILE *fp)
+{
+	struct pollfd pfd = { .fd = fileno(fp), .events = 0 };
+	struct stat st;
+
+	if (fstat(pfd.fd, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return false;
+	return poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLERR | POLLHUP));
+}
+
 /* The loop: read, merge, print, until a signal, -w, or the reader leaves. */
 static int trace_loop(const struct trace_params *p, struct ring *r, struct merge *m,
-		      struct blkparse_out *out)
+		      struct blkparse_out *out, FILE *fp)
 {
 	uint64_t deadline = p->has_duration ? mono_now_ns() + p->duration_ns : 0;
 	int ret;
@@ -142,6 +158,8 @@ static int trace_loop(const struct trace_params *p, struct ring *r, struct merge
 			ret = blkparse_out_flush(out);
 		if (ret < 0)
 			return ret;
+		if (reader_gone(fp))
+			return -EPIPE;
 	}
 	return 0;
 }
@@ -264,9 +282,11 @@ int cmd_trace(int argc, char **argv)
 			tracefs_instance_get_name(s.instance), strerror(-ret));
 		goto out;
 	}
-	debug_msg("tracing %s; Ctrl-C to stop", p.ndevs ? "the selected stack" : "every block device");
 
-	ret = trace_loop(&p, r, m, out);
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, PROGRAM_NAME ": tracing %s; Ctrl-C to stop\n",
+			p.ndevs ? "the stack of the given devices" : "every block device");
+	ret = trace_loop(&p, r, m, out, of.fp);
 	session_stop(&s);
 	if (ret == 0) {
 		ret = ring_flush(r);

@@ -143,6 +143,9 @@ char *blk_rwbs_blkparse(const struct blk_event *ev, char *buf)
 	case BLK_OP_WRITE:
 		buf[i++] = 'W';
 		break;
+	case BLK_OP_OTHER:
+		buf[i++] = blk_event_writes(ev) ? 'W' : 'N';
+		break;
 	default:
 		/* blktrace has no read bit: a read is "has bytes, not a write" */
 		buf[i++] = (ev->op == BLK_OP_READ && (ev->bytes || ev->nr_sector)) ? 'R' : 'N';

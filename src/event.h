@@ -108,6 +108,18 @@ struct blk_event {
 };
 
 /**
+ * blk_event_writes - whether blktrace would set its write bit for @ev:
+ * writes, discards, and an 'N' operation that carries sectors (on kernels
+ * that name zone operations with Z, that is write-zeroes)
+ */
+static inline int blk_event_writes(const struct blk_event *ev)
+{
+	return ev->op == BLK_OP_WRITE || ev->op == BLK_OP_DISCARD ||
+	       ev->op == BLK_OP_SECURE_ERASE ||
+	       (ev->op == BLK_OP_OTHER && !(ev->flags & BLK_F_ZONE) && ev->nr_sector);
+}
+
+/**
  * blk_kind_action - the blkparse action letter of an event kind
  * @kind: an enum blk_kind value
  *

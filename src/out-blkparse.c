@@ -273,8 +273,7 @@ static struct dev_summary *dev_summary(struct blkparse_out *o, uint32_t dev)
 static void count(struct blk_event const *ev, struct dev_summary *s, char act)
 {
 	/* blkparse counts by blktrace's write bit: discards are writes */
-	int rw = (ev->op == BLK_OP_WRITE || ev->op == BLK_OP_DISCARD ||
-		  ev->op == BLK_OP_SECURE_ERASE) ? RW_WRITE : RW_READ;
+	int rw = blk_event_writes(ev) ? RW_WRITE : RW_READ;
 	uint64_t kb = ev->bytes >> 10;
 
 	if (!s->events)
@@ -654,11 +653,16 @@ void blkparse_out_summary(struct blkparse_out *o, FILE *fp, const struct source_
 	for (int c = 0; c < st->ncpu; c++) {
 		const struct source_cpu_stats *cs = &st->cpu[c];
 
-		fprintf(fp, " CPU%-3d %10llu lost (%llu missed, %llu overrun, %llu dropped)%s\n", c,
-			(unsigned long long)(cs->missed + cs->overrun + cs->dropped),
-			(unsigned long long)cs->missed, (unsigned long long)cs->overrun,
-			(unsigned long long)cs->dropped,
-			cs->missed_unknown ? ", and pages with an unknown count" : "");
+		/* a recording carries no overrun/dropped counters: live only */
+		if (st->live)
+			fprintf(fp, " CPU%-3d %10llu lost (%llu missed, %llu overrun, %llu dropped)%s\n",
+				c, (unsigned long long)(cs->missed + cs->overrun + cs->dropped),
+				(unsigned long long)cs->missed, (unsigned long long)cs->overrun,
+				(unsigned long long)cs->dropped,
+				cs->missed_unknown ? ", and pages with an unknown count" : "");
+		else
+			fprintf(fp, " CPU%-3d %10llu lost%s\n", c, (unsigned long long)cs->missed,
+				cs->missed_unknown ? ", and pages with an unknown count" : "");
 		lost += cs->missed + cs->overrun + cs->dropped;
 	}
 	fprintf(fp, "Total events lost: %llu%s\n", (unsigned long long)lost,

@@ -67,6 +67,7 @@ struct ring *ring_open(struct session *s, const struct decoder *d, struct merge 
 	r->cpu = calloc(r->ncpu, sizeof(*r->cpu));
 	r->pfd = calloc(r->ncpu, sizeof(*r->pfd));
 	r->st.ncpu = r->ncpu;
+	r->st.live = true;
 	r->st.cpu = calloc(r->ncpu, sizeof(*r->st.cpu));
 	if (!r->page || !r->cpu || !r->pfd || !r->st.cpu)
 		goto fail;

@@ -7,6 +7,7 @@
 #ifndef BLKSTACK_SOURCE_H
 #define BLKSTACK_SOURCE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /**
@@ -38,10 +39,12 @@ struct source_cpu_stats {
 
 /**
  * struct source_stats - accounting of a whole source
+ * @live: a live session (overrun and dropped come from the kernel)
  * @ncpu: entries in @cpu
  * @cpu: per-CPU accounting
  */
 struct source_stats {
+	bool live;
 	int ncpu;
 	struct source_cpu_stats *cpu;
 };

@@ -88,7 +88,7 @@ static char *run(const struct blkparse_filter *filter, bool summary, size_t *len
 	ck_assert_int_eq(blkparse_out_finish(o), 0);
 	if (summary) {
 		struct source_cpu_stats cpu[2] = { { .missed = 3 }, { .overrun = 4 } };
-		struct source_stats st = { .ncpu = 2, .cpu = cpu };
+		struct source_stats st = { .live = true, .ncpu = 2, .cpu = cpu };
 
 		blkparse_out_summary(o, fp, &st);
 	}

@@ -74,6 +74,8 @@ static const struct {
 	{ "FF", 0, 0, BLK_OP_FLUSH, BLK_F_PREFLUSH, "FN" },
 	{ "FS", 0, 0, BLK_OP_FLUSH, BLK_F_SYNC, "FNS" },
 	{ "N", 0, 0, BLK_OP_OTHER, 0, "N" },
+	/* write-zeroes: blktrace sets its write bit */
+	{ "NS", 8, 0, BLK_OP_OTHER, BLK_F_SYNC, "WS" },
 	{ "", 0, -22, BLK_OP_OTHER, 0, "N" },
 	{ "WX", 8, -22, BLK_OP_WRITE, 0, "W" },
 };
