@@ -56,11 +56,19 @@ make_loop A 16
 tc_inst=bstest-pf-$$
 _clean_instances+=("$tc_inst")
 good=$TMPD/good.dat
-trace-cmd record -B "$tc_inst" -d --no-filter -e block -o "$good" -- \
-	dd status=none if=/dev/zero of="$A_PDEV" bs=64k count=16 oflag=direct \
-	>"$TMPD/tc.log" 2>&1 || true # lockdown makes its reset fail: see the file
-remove_instance "$tc_inst" || fail "cannot remove trace-cmd's instance $tc_inst"
-[ -s "$good" ] || { cat "$TMPD/tc.log" >&2; fail "trace-cmd record wrote no '$good'"; }
+# trace-cmd's own file must be readable by trace-cmd: on a loaded machine a
+# recording has come out unreadable once; record again rather than blame parse
+for attempt in 1 2 3; do
+	rm -f "$good"
+	trace-cmd record -B "$tc_inst" -d --no-filter -e block -o "$good" -- \
+		dd status=none if=/dev/zero of="$A_PDEV" bs=64k count=16 oflag=direct \
+		>"$TMPD/tc.log" 2>&1 || true # lockdown makes its reset fail: see the file
+	remove_instance "$tc_inst" || fail "cannot remove trace-cmd's instance $tc_inst"
+	[ -s "$good" ] || { cat "$TMPD/tc.log" >&2; fail "trace-cmd record wrote no '$good'"; }
+	trace-cmd report "$good" >/dev/null 2>&1 && break
+	note "attempt $attempt: trace-cmd cannot read its own recording; recording again"
+	cat "$TMPD/tc.log" >&2
+done
 size=$(stat -c %s "$good")
 
 parse "$good" 0
