@@ -41,7 +41,8 @@ struct dev_summary {
 #define PLUG_SLOTS 4096
 
 struct plug_owner {
-	uint32_t dev;
+	uint32_t dev;		/* device of the task's last queue-side event */
+	uint32_t getrq_dev;	/* device of its last get-request */
 	int32_t pid;
 };
 
@@ -333,17 +334,32 @@ static uint32_t plug_device(struct blkparse_out *o, const struct blk_event *ev)
 {
 	struct plug_owner *last = &o->plug[(uint32_t)ev->pid & (PLUG_SLOTS - 1)];
 
+	if (last->pid != ev->pid &&
+	    (ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG))
+		return 0;
+	if (last->pid != ev->pid) {
+		last->pid = ev->pid;
+		last->dev = last->getrq_dev = 0;
+	}
 	switch (ev->kind) {
 	case BLK_EV_PLUG:
+		/*
+		 * The kernel plugs right after the get-request of the request
+		 * it adds; a full plug may be flushed in between (U, I, D of
+		 * another disk), so the get-request names the device.
+		 */
+		return last->getrq_dev ? last->getrq_dev : last->dev;
 	case BLK_EV_UNPLUG:
-		return last->pid == ev->pid ? last->dev : 0;
-	case BLK_EV_BIO_QUEUE:
+		return last->dev;
 	case BLK_EV_GETRQ:
+		last->getrq_dev = ev->dev;
+		last->dev = ev->dev;
+		break;
+	case BLK_EV_BIO_QUEUE:
 	case BLK_EV_BIO_BACKMERGE:
 	case BLK_EV_BIO_FRONTMERGE:
 	case BLK_EV_RQ_INSERT:
 		last->dev = ev->dev;
-		last->pid = ev->pid;
 		break;
 	default:
 		break;
