@@ -170,3 +170,49 @@ dump_topology() {
 	dmsetup table | sed 's/^/table /'
 	grep " $MNT " /proc/mounts | sed 's/^/mount /' || true
 }
+
+# --- the traced window ----------------------------------------------------------
+
+# Every block device's I/O counters (/proc/diskstats) and in-flight requests
+# (/sys/block/*/inflight), as one string: equal strings mean no I/O between.
+io_state() {
+	local f
+	cat /proc/diskstats
+	for f in /sys/block/*/inflight; do echo "${f%/inflight} $(<"$f")"; done
+}
+
+# Nothing in flight anywhere.
+io_idle() {
+	local f r w
+	for f in /sys/block/*/inflight; do
+		read -r r w <"$f"
+		((r == 0 && w == 0)) || return 1
+	done
+	! awk '$12 != 0 { bad = 1 } END { exit !bad }' /proc/diskstats
+}
+
+# Wait until no block device has I/O in flight and the counters have not
+# moved for QUIET_MS (default 1500: longer than dm-thin's 1 s commit period),
+# at most TIMEOUT_S seconds (default 30).  Prints the final state on stdout.
+wait_quiet() {
+	local quiet_ms=${1:-1500} timeout_s=${2:-30} prev cur still=0 t=0
+	prev=$(io_state)
+	while ((t < timeout_s * 1000)); do
+		sleep 0.1
+		t=$((t + 100))
+		cur=$(io_state)
+		if [[ $cur == "$prev" ]] && io_idle; then
+			still=$((still + 100))
+			if ((still >= quiet_ms)); then
+				echo "$cur"
+				return 0
+			fi
+		else
+			still=0
+			prev=$cur
+		fi
+	done
+	log "block devices still busy after ${timeout_s}s:"
+	cat /proc/diskstats >&2
+	return 1
+}
