@@ -46,14 +46,14 @@ struct plug_owner {
 	int32_t pid;
 };
 
-/* Inserts held back behind an unplug, at most; more are shown as they come. */
-#define PENDING_INSERTS 32
+/* Events held back behind an unplug, at most; more are shown as they come. */
+#define PENDING_HELD 32
 
 struct pending {
 	struct blk_event unplug;
 	uint32_t fallback;	/* the task's last device when it unplugged */
-	struct blk_event inserts[PENDING_INSERTS];
-	unsigned int ninserts;
+	struct blk_event held[PENDING_HELD];
+	unsigned int nheld;
 	bool set;
 };
 
@@ -504,8 +504,9 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
  * and/or issued (D) right away, so the first of them names the queue; and
  * an explicit flush runs the queue at once (a D follows), while a flush on
  * the way to sleep leaves the dispatch to kblockd (no D from this task).
- * So an unplug, and the inserts (and scheduler merges) that follow it,
- * wait for the next other event of that CPU.
+ * So an unplug, and the inserts (and scheduler merges, and completions
+ * from interrupts) that follow it, wait for the next other event of that
+ * CPU.
  */
 static struct pending *pending_of(struct blkparse_out *o, unsigned int cpu)
 {
@@ -526,21 +527,24 @@ static struct pending *pending_of(struct blkparse_out *o, unsigned int cpu)
 static int emit_pending(struct blkparse_out *o, struct pending *pu, const struct blk_event *next)
 {
 	bool issued = next && next->kind == BLK_EV_RQ_ISSUE && next->pid == pu->unplug.pid;
-	uint32_t dev;
+	uint32_t dev = 0;
 	int ret;
+	unsigned int inserts = 0;
 
 	pu->set = false;
-	if (pu->ninserts)
-		dev = pu->inserts[0].dev;
-	else if (issued)
-		dev = next->dev;
-	else
-		dev = pu->fallback;
+	for (unsigned int i = 0; i < pu->nheld; i++) {
+		if (pu->held[i].kind != BLK_EV_RQ_INSERT && pu->held[i].kind != BLK_EV_RQ_MERGE)
+			continue;
+		if (!inserts++)
+			dev = pu->held[i].dev;
+	}
+	if (!inserts)
+		dev = issued ? next->dev : pu->fallback;
 	/* inserted and not issued by the task: a flush on the way to sleep */
-	ret = emit(o, &pu->unplug, dev, pu->ninserts && !issued);
-	for (unsigned int i = 0; i < pu->ninserts && !ret; i++)
-		ret = emit(o, &pu->inserts[i], pu->inserts[i].dev, false);
-	pu->ninserts = 0;
+	ret = emit(o, &pu->unplug, dev, inserts && !issued);
+	for (unsigned int i = 0; i < pu->nheld && !ret; i++)
+		ret = emit(o, &pu->held[i], pu->held[i].dev, false);
+	pu->nheld = 0;
 	return ret;
 }
 
@@ -553,11 +557,18 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 	if (o->err)
 		return o->err;
 	if (pu && pu->set) {
-		/* the scheduler may merge what is inserted before it dispatches */
-		if ((ev->kind == BLK_EV_RQ_INSERT || ev->kind == BLK_EV_RQ_MERGE) &&
-		    ev->pid == pu->unplug.pid && pu->ninserts < PENDING_INSERTS) {
+		/*
+		 * The scheduler may merge what is inserted before it dispatches;
+		 * a completion from an interrupt may land in between, in one
+		 * instance's buffer and not in another's: both wait too.
+		 */
+		bool held = ((ev->kind == BLK_EV_RQ_INSERT || ev->kind == BLK_EV_RQ_MERGE) &&
+			     ev->pid == pu->unplug.pid) ||
+			    ev->kind == BLK_EV_RQ_COMPLETE || ev->kind == BLK_EV_BIO_COMPLETE;
+
+		if (held && pu->nheld < PENDING_HELD) {
 			plug_device(o, ev);
-			pu->inserts[pu->ninserts++] = *ev;
+			pu->held[pu->nheld++] = *ev;
 			return 0;
 		}
 		ret = emit_pending(o, pu, ev);
