@@ -55,6 +55,10 @@ struct pending {
 	struct blk_event held[PENDING_HELD];
 	unsigned int nheld;
 	bool set;
+	/* the plug flush the last resolved unplug belonged to */
+	int32_t flush_pid;
+	bool flush_open;
+	bool flush_explicit;
 };
 
 struct blkparse_out {
@@ -528,6 +532,7 @@ static int emit_pending(struct blkparse_out *o, struct pending *pu, const struct
 {
 	bool issued = next && next->kind == BLK_EV_RQ_ISSUE && next->pid == pu->unplug.pid;
 	uint32_t dev = 0;
+	bool timer;
 	int ret;
 	unsigned int inserts = 0;
 
@@ -540,8 +545,21 @@ static int emit_pending(struct blkparse_out *o, struct pending *pu, const struct
 	}
 	if (!inserts)
 		dev = issued ? next->dev : pu->fallback;
-	/* inserted and not issued by the task: a flush on the way to sleep */
-	ret = emit(o, &pu->unplug, dev, inserts && !issued);
+	/*
+	 * Inserted and not issued by the task: a flush on the way to sleep.
+	 * But one flush unplugs each queue of the plug in turn, and with an
+	 * I/O scheduler a queue may hold what an explicit flush inserted:
+	 * the unplugs of one flush share what the first of them showed.
+	 */
+	if (pu->flush_open && pu->flush_pid == pu->unplug.pid) {
+		timer = !pu->flush_explicit;
+	} else {
+		timer = inserts && !issued;
+		pu->flush_open = true;
+		pu->flush_pid = pu->unplug.pid;
+		pu->flush_explicit = !timer;
+	}
+	ret = emit(o, &pu->unplug, dev, timer);
 	for (unsigned int i = 0; i < pu->nheld && !ret; i++)
 		ret = emit(o, &pu->held[i], pu->held[i].dev, false);
 	pu->nheld = 0;
@@ -575,6 +593,11 @@ int blkparse_out_event(const struct blk_event *ev, void *ctx)
 		if (ret)
 			return ret;
 	}
+	/* a new submission by the task ends its plug flush */
+	if (pu && pu->flush_open && ev->pid == pu->flush_pid &&
+	    (ev->kind == BLK_EV_BIO_QUEUE || ev->kind == BLK_EV_GETRQ || ev->kind == BLK_EV_PLUG ||
+	     ev->kind == BLK_EV_BIO_BACKMERGE || ev->kind == BLK_EV_BIO_FRONTMERGE))
+		pu->flush_open = false;
 	if (ev->kind == BLK_EV_UNPLUG && pu) {
 		pu->unplug = *ev;
 		/* the task's device now: by resolution time it may have moved on */
