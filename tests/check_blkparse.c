@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "out-blkparse.h"
+#include "check_run.h"
 
 #define T0 1000000000ULL
 #define EXPECTED_DIR FIXTURES_DIR "/../expected"
@@ -201,17 +202,11 @@ int main(void)
 {
 	Suite *s = suite_create("blkparse");
 	TCase *tc = tcase_create("format");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, golden_lines);
 	tcase_add_test(tc, filter_by_device);
 	tcase_add_test(tc, summary_counts);
 	tcase_add_test(tc, write_error_reported);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(s);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "check_run.h"
 
 /* rtla's idea: build argv from a list and parse it */
 #define PARSE_ARGS(fn, params, ...)                                               \
@@ -167,8 +168,6 @@ int main(void)
 {
 	Suite *s = suite_create("cli");
 	TCase *tc = tcase_create("trace");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, trace_defaults);
 	tcase_add_test(tc, trace_short_long_equals);
@@ -182,9 +181,5 @@ int main(void)
 	tcase_add_test(tc, parse_options);
 	tcase_add_test(tc, parse_errors);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(s);
 }

@@ -28,6 +28,7 @@
 
 #include "decode.h"
 #include "event.h"
+#include "check_run.h"
 
 #ifndef FIXTURES_DIR
 #error "FIXTURES_DIR must name tests/fixtures"
@@ -1072,17 +1073,10 @@ static Suite *decode_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
 	find_rings();
 	if (!nr_rings) {
 		fprintf(stderr, "check_decode: no capture under '%s'\n", RING_DIR);
 		return 1;
 	}
-	sr = srunner_create(decode_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(decode_suite());
 }

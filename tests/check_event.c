@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "check_run.h"
 
 static const struct {
 	enum blk_kind kind;
@@ -114,8 +115,6 @@ int main(void)
 {
 	Suite *s = suite_create("event");
 	TCase *tc = tcase_create("kinds");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, kind_letters, 0, sizeof(kinds) / sizeof(kinds[0]));
 	tcase_add_test(tc, kind_out_of_range);
@@ -125,9 +124,5 @@ int main(void)
 			    sizeof(rwbs_cases) / sizeof(rwbs_cases[0]));
 	tcase_add_test(tc, rwbs_not_terminated);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(s);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "merge.h"
+#include "check_run.h"
 
 #define MAX_OUT 64
 
@@ -243,8 +244,6 @@ int main(void)
 {
 	Suite *s = suite_create("merge");
 	TCase *tc = tcase_create("order");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, order_by_time);
@@ -258,9 +257,5 @@ int main(void)
 	tcase_add_test(tc, grows_and_wraps);
 	tcase_add_test(tc, cpu_out_of_range);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(s);
 }

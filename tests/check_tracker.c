@@ -11,6 +11,7 @@
 
 #include "tracefile.h"
 #include "tracker.h"
+#include "check_run.h"
 
 #define DM(n)	KDEV_MKDEV(253, n)
 #define SDA	KDEV_MKDEV(8, 0)
@@ -450,8 +451,6 @@ int main(void)
 {
 	Suite *s = suite_create("tracker");
 	TCase *tc = tcase_create("behaviours");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, request_based_leaf);
@@ -470,9 +469,5 @@ int main(void)
 	tcase_add_test(tc, replay_vm_fixtures);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return check_run(s);
 }
