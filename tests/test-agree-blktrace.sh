@@ -56,6 +56,22 @@ at_cleanup "kill $cat_pid 2>/dev/null; wait $cat_pid 2>/dev/null"
 # --plugs: the blk tracer knows each plug's queue; ours must name the same
 start_trace "$TMPD/bs.stdout" "$TMPD/bs.err" -d "$A_PDEV" --plugs -w 10 --no-summary -o "$TMPD/bs.txt"
 
+# and trace-cmd, all three at once: none may disturb the others
+tc_inst=bstest-ab-$$
+_clean_instances+=("$tc_inst")
+trace-cmd record -B "$tc_inst" -d --no-filter -e block -o "$TMPD/tc.dat" \
+	>"$TMPD/tc.log" 2>&1 &
+tc_pid=$!
+at_cleanup "kill -INT $tc_pid 2>/dev/null; wait $tc_pid 2>/dev/null"
+for _ in $(seq 100); do
+	on=$TRACEFS/instances/$tc_inst/tracing_on
+	en=$TRACEFS/instances/$tc_inst/events/block/block_bio_queue/enable
+	[ "$(cat "$on" 2>/dev/null)" = 1 ] && [ "$(cat "$en" 2>/dev/null)" = 1 ] && break
+	sleep 0.1
+done
+[ "$(cat "$TRACEFS/instances/$tc_inst/tracing_on" 2>/dev/null)" = 1 ] ||
+	{ cat "$TMPD/tc.log" >&2; fail "trace-cmd record did not start"; }
+
 # direct I/O of several sizes, then buffered writes that writeback merges
 dd_quiet if=/dev/zero of="$A_PDEV" bs=64k count=8 oflag=direct
 dd_quiet if=/dev/zero of="$A_PDEV" bs=4k count=16 seek=1024 oflag=direct
@@ -63,6 +79,10 @@ dd_quiet if="$A_PDEV" of=/dev/null bs=16k count=8 iflag=direct
 dd_quiet if="$A_PDEV" of=/dev/null bs=4k count=4 skip=2048 iflag=direct
 dd_quiet if=/dev/zero of="$A_PDEV" bs=4k count=512 seek=4096 conv=fsync
 still_tracing "the workload"
+sleep 1
+kill -INT "$tc_pid"
+wait "$tc_pid" || true # lockdown makes its reset fail after the file is written
+remove_instance "$tc_inst" || fail "cannot remove trace-cmd's instance $tc_inst"
 wait_trace
 [ "$TRACE_RC" -eq 0 ] || { cat "$TMPD/bs.err" >&2; fail "blkstack trace exited $TRACE_RC"; }
 
@@ -103,4 +123,10 @@ fields "$TMPD/bp.txt" >"$TMPD/bp.fields"
 fields "$TMPD/bs.txt" >"$TMPD/bs.fields"
 diff -u "$TMPD/bp.fields" "$TMPD/bs.fields" >&2 ||
 	fail "lines differ (dev cpu pid action rwbs tail): blkparse (-) vs blkstack (+)"
-note "$(wc -l <"$TMPD/bs.fields") events agree with the blk tracer: $(awk '{ printf "%s=%s ", $2, $3 }' "$TMPD/bs.counts")"
+[ -s "$TMPD/tc.dat" ] || { cat "$TMPD/tc.log" >&2; fail "trace-cmd wrote no recording"; }
+"$BLKSTACK" parse -i "$TMPD/tc.dat" -d "${A_MM/,/:}" -d "${A_PMM/,/:}" --no-summary \
+	-o "$TMPD/tc.txt" 2>"$TMPD/tc.err" || { cat "$TMPD/tc.err" >&2; fail "parse of trace-cmd's recording failed"; }
+count_actions "$TMPD/tc.txt" | awk -v d="$A_MM" '$1 == d' >"$TMPD/tc.counts"
+diff -u "$TMPD/bp.counts" "$TMPD/tc.counts" >&2 ||
+	fail "per (device, action) counts differ: blkparse (-) vs trace-cmd's recording (+)"
+note "$(wc -l <"$TMPD/bs.fields") events agree with the blk tracer and with trace-cmd, all three at once: $(awk '{ printf "%s=%s ", $2, $3 }' "$TMPD/bs.counts")"
