@@ -131,7 +131,8 @@ struct st_proc {
  * struct stats - everything the report shows
  * @layers: every device seen, @nlayers of them
  * @e2e: per top-level operation
- * @procs: per originating process (pid -1: the others, past ST_MAX_PROCS)
+ * @procs: per originating process, @nprocs of them; past ST_MAX_PROCS one
+ *	   more entry, pid -1 "other", sums the rest
  * @first_ts, @last_ts: span of the completed I/Os
  */
 struct stats {

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * stats.c - aggregation of the tracker's completed I/O trees.
+ *
+ * Everything here is fixed-size per layer, per operation and per process:
+ * memory depends on how many devices and processes there are, never on how
+ * long the trace is. A timestamp of 0 means "not seen" in a record, so an
+ * interval is only counted when both of its ends were seen.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+static const char *const op_names[ST_OPS] = {
+	[ST_READ] = "read", [ST_WRITE] = "write", [ST_DISCARD] = "discard",
+	[ST_FLUSH] = "flush", [ST_OTHER] = "other",
+};
+
+enum st_op st_op_of(uint8_t blk_op)
+{
+	switch (blk_op) {
+	case BLK_OP_READ:
+		return ST_READ;
+	case BLK_OP_WRITE:
+		return ST_WRITE;
+	case BLK_OP_DISCARD:
+	case BLK_OP_SECURE_ERASE:
+		return ST_DISCARD;
+	case BLK_OP_FLUSH:
+		return ST_FLUSH;
+	default:
+		return ST_OTHER;
+	}
+}
+
+const char *st_op_name(enum st_op op)
+{
+	return op < ST_OPS ? op_names[op] : "?";
+}
+
+struct stats *stats_alloc(void)
+{
+	struct stats *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->procs = calloc(ST_MAX_PROCS + 1, sizeof(*st->procs));
+	if (!st->procs) {
+		free(st);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return st;
+}
+
+void stats_free(struct stats *st)
+{
+	if (!st)
+		return;
+	free(st->layers);
+	free(st->procs);
+	free(st);
+}
+
+void stats_reset(struct stats *st)
+{
+	memset(st->layers, 0, st->layers_cap * sizeof(*st->layers));
+	st->nlayers = 0;
+	memset(st->e2e, 0, sizeof(st->e2e));
+	memset(st->procs, 0, (ST_MAX_PROCS + 1) * sizeof(*st->procs));
+	st->nprocs = 0;
+	st->first_ts = st->last_ts = 0;
+}
+
+const struct st_layer *stats_layer(const struct stats *st, uint32_t dev)
+{
+	for (size_t i = 0; i < st->nlayers; i++)
+		if (st->layers[i].dev == dev)
+			return &st->layers[i];
+	return NULL;
+}
+
+static struct st_layer *layer_of(struct stats *st, uint32_t dev)
+{
+	struct st_layer *l = (struct st_layer *)stats_layer(st, dev);
+
+	if (l)
+		return l;
+	if (st->nlayers == st->layers_cap) {
+		size_t cap = st->layers_cap ? st->layers_cap * 2 : 8;
+		struct st_layer *n = realloc(st->layers, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		memset(n + st->layers_cap, 0, (cap - st->layers_cap) * sizeof(*n));
+		st->layers = n;
+		st->layers_cap = cap;
+	}
+	l = &st->layers[st->nlayers++];
+	l->dev = dev;
+	l->depth = UINT8_MAX;
+	return l;
+}
+
+/* Add b - a when both ends were seen and in order. */
+static inline void span(struct hist *h, uint64_t a, uint64_t b)
+{
+	if (a && b && b >= a)
+		hist_add(h, b - a);
+}
+
+static void account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r)
+{
+	struct st_layer *l = layer_of(st, r->dev);
+	struct st_layer_op *o;
+
+	if (!l)
+		return;
+	o = &l->op[st_op_of(r->op)];
+	l->kind = r->kind;
+	if (io->top && r->depth < l->depth)
+		l->depth = r->depth;
+	if (r->parent_dev)
+		l->parent = r->parent_dev;
+	o->ios++;
+	if (r == io->root && !io->top)
+		o->issued++;
+	o->bytes += (uint64_t)r->sectors << 9;
+	o->splits += r->splits;
+	o->requeues += r->requeues;
+	if (r->error)
+		o->errors++;
+	if (r->merge == TK_MERGE_BACK)
+		o->merges_back++;
+	else if (r->merge == TK_MERGE_FRONT)
+		o->merges_front++;
+	hist_add(&o->size, (uint64_t)r->sectors << 9);
+	span(&o->sub, r->q, r->down);
+	span(&o->comp, r->up, r->c);
+	span(&o->total, r->q, r->c);
+	if (r->kind == TK_LAYER_REQUEST) {
+		if (r->merge == TK_MERGE_NONE)
+			span(&o->q2g, r->q, r->g);
+		else
+			span(&o->q2m, r->q, r->m);
+		span(&o->g2i, r->g, r->i);
+		/* a request never inserted into a scheduler goes G (or M) to D */
+		span(&o->i2d, r->i, r->d);
+		span(&o->d2c, r->d, r->c);
+		span(&o->q2c, r->q, r->c);
+	}
+}
+
+static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth)
+{
+	for (size_t i = 0; i < e->nshares; i++)
+		if (e->shares[i].dev == dev)
+			return &e->shares[i];
+	if (e->nshares == ST_MAX_SHARES)
+		return NULL;
+	e->shares[e->nshares] = (struct st_share){ .dev = dev, .depth = depth };
+	return &e->shares[e->nshares++];
+}
+
+/*
+ * The waterfall: from the root, follow the child that completed last (the
+ * one the parent waited for) down to a leaf, adding each layer's way down,
+ * the device's own time at the leaf, and each layer's way up.
+ */
+static void account_path(struct st_e2e *e, const struct tk_io *io)
+{
+	int32_t i = 0;
+
+	for (;;) {
+		const struct tk_rec *r = &io->recs[i];
+		struct st_share *s = share_of(e, r->dev, r->depth);
+		int32_t next = -1;
+
+		for (size_t j = i + 1; j < io->nrecs; j++)
+			if (io->recs[j].parent == i &&
+			    (next < 0 || io->recs[j].c > io->recs[next].c))
+				next = j;
+		if (!s)
+			return;
+		if (next < 0) {
+			/* the leaf: its submission, then the device until done */
+			uint64_t start = r->down ? r->down : r->q;
+
+			if (r->down && r->down >= r->q)
+				s->sub_ns += r->down - r->q;
+			if (r->c >= start)
+				s->dev_ns += r->c - start;
+			return;
+		}
+		if (r->down && r->down >= r->q)
+			s->sub_ns += r->down - r->q;
+		if (r->up && r->c >= r->up)
+			s->comp_ns += r->c - r->up;
+		i = next;
+	}
+}
+
+static struct st_proc *proc_of(struct stats *st, int32_t pid, const char *comm)
+{
+	for (size_t i = 0; i < st->nprocs; i++)
+		if (st->procs[i].pid == pid && !strncmp(st->procs[i].comm, comm, 16))
+			return &st->procs[i];
+	if (st->nprocs < ST_MAX_PROCS) {
+		struct st_proc *p = &st->procs[st->nprocs++];
+
+		p->pid = pid;
+		memcpy(p->comm, comm, sizeof(p->comm));
+		p->comm[sizeof(p->comm) - 1] = '\0';
+		return p;
+	}
+	/* one more slot, pid -1, sums everything past the cap */
+	if (st->nprocs == ST_MAX_PROCS) {
+		st->procs[ST_MAX_PROCS].pid = -1;
+		strcpy(st->procs[ST_MAX_PROCS].comm, "other");
+		st->nprocs++;
+	}
+	return &st->procs[ST_MAX_PROCS];
+}
+
+void stats_io(const struct tk_io *io, void *ctx)
+{
+	struct stats *st = ctx;
+	const struct tk_rec *root = io->root;
+
+	if (!io->nrecs)
+		return;
+	if (!st->first_ts || root->q < st->first_ts)
+		st->first_ts = root->q;
+	if (root->c > st->last_ts)
+		st->last_ts = root->c;
+	for (size_t i = 0; i < io->nrecs; i++)
+		account_rec(st, io, &io->recs[i]);
+	if (io->top) {
+		struct st_e2e *e = &st->e2e[st_op_of(root->op)];
+		struct st_proc *p = proc_of(st, io->pid, io->comm);
+
+		e->ios++;
+		e->bytes += (uint64_t)root->sectors << 9;
+		e->matched += io->matched;
+		if (root->c >= root->q) {
+			hist_add(&e->total, root->c - root->q);
+			e->total_ns += root->c - root->q;
+			account_path(e, io);
+		}
+		p->ios++;
+		p->bytes += (uint64_t)root->sectors << 9;
+		if (root->c >= root->q)
+			hist_add(&p->total, root->c - root->q);
+	}
+}
