@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd-live.c - the live tracing every live command shares.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd-live.h"
+#include "util.h"
+
+/* How long the reader sleeps at most: the latency of live output at low rates. */
+#define LIVE_POLL_MS 250
+
+volatile sig_atomic_t live_stop;
+
+static void on_signal(int sig)
+{
+	live_stop = sig;
+}
+
+void live_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: poll() must return so that the loop sees the flag */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void on_stale(const char *name, int err, void *ctx __attribute__((unused)))
+{
+	if (err)
+		warn_msg("cannot remove stale tracefs instance '%s' left by a dead run: %s",
+			 name, strerror(-err));
+	else
+		note_msg("removed stale tracefs instance '%s' left by a run that did not exit cleanly",
+			 name);
+}
+
+int live_has_dev(const void *live, uint32_t dev)
+{
+	return topo_selection_has(&((const struct live *)live)->sel, dev);
+}
+
+/* -d arguments to the whole stack of each, as kernel dev_t values. */
+static int select_devices(const struct live_opts *o, struct topo_selection *sel)
+{
+	uint32_t *devs = calloc(o->ndevs, sizeof(*devs));
+	int ret = 0;
+
+	if (!devs) {
+		err_msg("out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < o->ndevs && !ret; i++) {
+		ret = topo_resolve("", o->devs[i], &devs[i]);
+		if (ret == -ENOENT) {
+			err_msg("unknown device '%s': no such block device", o->devs[i]);
+			hint_msg("give a device path (/dev/sda1), a name (sda1, dm-0), MAJ:MIN or a mounted directory; lsblk lists them");
+		} else if (ret == -ENOTBLK) {
+			err_msg("'%s' is not on a block device (its filesystem has no disk)",
+				o->devs[i]);
+		} else if (ret < 0) {
+			err_msg("cannot resolve device '%s': %s", o->devs[i], strerror(-ret));
+		}
+	}
+	if (!ret) {
+		ret = topo_stack_expand("", devs, o->ndevs, sel);
+		if (ret < 0)
+			err_msg("cannot read the device stack from /sys/class/block: %s",
+				strerror(-ret));
+	}
+	free(devs);
+	for (size_t i = 0; !ret && i < sel->n; i++) {
+		char name[64] = "?";
+
+		topo_dev_name("", sel->devs[i], name, sizeof(name));
+		debug_msg("tracing %s (%u:%u)", name, KDEV_MAJOR(sel->devs[i]),
+			  KDEV_MINOR(sel->devs[i]));
+	}
+	return ret;
+}
+
+static void report_tracefs_problem(int ret)
+{
+	if (ret == -ENODEV) {
+		err_msg("tracefs is not mounted and could not be mounted");
+		hint_msg("mount it: mount -t tracefs nodev /sys/kernel/tracing");
+	} else if (ret == -EACCES || ret == -EPERM) {
+		err_msg("no permission to create tracefs instances: %s", strerror(-ret));
+		hint_msg("run as root (live tracing needs CAP_SYS_ADMIN or tracefs write access)");
+	} else {
+		err_msg("cannot use tracefs: %s", strerror(-ret));
+	}
+}
+
+int live_open(struct live *l, const struct live_opts *o)
+{
+	struct session_params sp = { 0 };
+	const char *what;
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	ret = session_tracefs_ready();
+	if (ret < 0) {
+		report_tracefs_problem(ret);
+		return -1;
+	}
+	if (o->ndevs && select_devices(o, &l->sel) < 0)
+		return -1;
+	session_remove_stale(on_stale, NULL);
+
+	sp.buffer_kb = o->buffer_kb;
+	sp.devs = l->sel.devs;
+	sp.ndevs = l->sel.n;
+	sp.plugs = o->plugs;
+	ret = session_open(&sp, &l->s, &what);
+	if (ret < 0) {
+		if (ret == -EACCES || ret == -EPERM) {
+			report_tracefs_problem(ret);
+		} else {
+			err_msg("cannot set up the tracefs instance (%s): %s", what, strerror(-ret));
+			if (ret == -ENOMEM && o->buffer_kb)
+				hint_msg("the kernel could not allocate %u KiB per CPU: try a smaller -b",
+					 o->buffer_kb);
+		}
+		return -1;
+	}
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {
+		if (l->s.missing[k])
+			debug_msg("this kernel has no block:%s event", blk_kind_name(k));
+		if (l->s.skipped[k])
+			debug_msg("block:%s names no device: not traced with -d (see --plugs)",
+				  blk_kind_name(k));
+	}
+	if (l->s.missing[BLK_EV_BIO_QUEUE] || l->s.missing[BLK_EV_RQ_COMPLETE])
+		note_msg("this kernel lacks %s: the output will have no such events",
+			 l->s.missing[BLK_EV_BIO_QUEUE] ? "block:block_bio_queue"
+							 : "block:block_rq_complete");
+	l->dec = decoder_alloc(l->s.tep);
+	if (!l->dec) {
+		err_msg("this kernel's block events cannot be decoded: %s", strerror(errno));
+		return -1;
+	}
+	l->m = merge_alloc(l->s.ncpu);
+	l->r = l->m ? ring_open(&l->s, l->dec, l->m) : NULL;
+	if (!l->r) {
+		err_msg("cannot open the per-CPU trace buffers of instance '%s': %s",
+			tracefs_instance_get_name(l->s.instance), strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int live_start(struct live *l)
+{
+	int ret = session_start(&l->s);
+
+	if (ret < 0) {
+		err_msg("cannot turn tracing on in instance '%s': %s",
+			tracefs_instance_get_name(l->s.instance), strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+int live_loop(struct live *l, uint64_t duration_ns, blk_event_fn fn, void *ctx,
+	      int (*after)(void *ctx))
+{
+	uint64_t deadline = duration_ns ? mono_now_ns() + duration_ns : 0;
+	int ret;
+
+	while (!live_stop) {
+		int timeout = LIVE_POLL_MS;
+
+		if (deadline) {
+			uint64_t now = mono_now_ns();
+
+			if (now >= deadline)
+				break;
+			if (deadline - now < (uint64_t)timeout * 1000000ULL)
+				timeout = (deadline - now) / 1000000ULL + 1;
+		}
+		ret = ring_read(l->r, timeout);
+		if (ret < 0) {
+			err_msg("cannot read the trace buffers: %s", strerror(-ret));
+			return ret;
+		}
+		ret = merge_drain(l->m, false, fn, ctx);
+		if (ret < 0)
+			return ret;
+		if (after) {
+			ret = after(ctx);
+			if (ret)
+				return ret < 0 ? ret : 0;
+		}
+	}
+	return 0;
+}
+
+int live_finish(struct live *l, blk_event_fn fn, void *ctx)
+{
+	int ret;
+
+	session_stop(&l->s);
+	ret = ring_flush(l->r);
+	if (ret < 0) {
+		err_msg("cannot read the trace buffers: %s", strerror(-ret));
+		return ret;
+	}
+	return merge_drain(l->m, true, fn, ctx);
+}
+
+const struct source_stats *live_stats(struct live *l)
+{
+	return ring_stats(l->r);
+}
+
+void live_report_losses(const struct source_stats *st)
+{
+	for (int c = 0; c < st->ncpu; c++) {
+		const struct source_cpu_stats *cs = &st->cpu[c];
+		uint64_t lost = cs->missed + cs->overrun + cs->dropped;
+
+		if (lost)
+			warn_msg("%llu events lost on cpu%d (ring buffer full); a larger -b helps",
+				 (unsigned long long)lost, c);
+		if (cs->malformed)
+			warn_msg("%llu malformed records skipped on cpu%d",
+				 (unsigned long long)cs->malformed, c);
+	}
+}
+
+void live_close(struct live *l)
+{
+	ring_close(l->r);
+	merge_free(l->m);
+	decoder_free(l->dec);
+	session_close(&l->s);
+	topo_selection_free(&l->sel);
+	memset(l, 0, sizeof(*l));
+}

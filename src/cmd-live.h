@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd-live.h - the live tracing every live command shares: device
+ * selection, the tracefs session, the per-CPU reader and the merge, with
+ * the messages a user sees when one of them fails, and the cleanup on
+ * every way out. Command glue: it prints, the core modules do not.
+ */
+#ifndef BLKSTACK_CMD_LIVE_H
+#define BLKSTACK_CMD_LIVE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+#include "merge.h"
+#include "ring.h"
+#include "session.h"
+#include "topo.h"
+
+/* Set by SIGINT, SIGTERM and SIGHUP: the loop ends and cleans up. */
+extern volatile sig_atomic_t live_stop;
+
+/**
+ * struct live_opts - what to trace
+ * @devs: -d arguments as given (resolved and expanded to whole stacks)
+ * @ndevs: how many; 0 traces every device
+ * @buffer_kb: per-CPU ring buffer
+ * @plugs: with devices, trace plug/unplug too (see session_params)
+ */
+struct live_opts {
+	const char *const *devs;
+	size_t ndevs;
+	unsigned int buffer_kb;
+	bool plugs;
+};
+
+/**
+ * struct live - a live trace
+ * @sel: the selected devices (empty: all)
+ */
+struct live {
+	struct topo_selection sel;
+	struct session s;
+	struct decoder *dec;
+	struct merge *m;
+	struct ring *r;
+};
+
+/** live_signals - stop on SIGINT/SIGTERM/SIGHUP, ignore SIGPIPE */
+void live_signals(void);
+
+/**
+ * live_open - resolve devices, remove stale instances, create the session
+ * and the reader; tracing is not on yet
+ * Returns 0, or -1 after printing what failed and what to do.
+ */
+int live_open(struct live *l, const struct live_opts *o);
+
+/** live_has_dev - whether @dev is selected (a predicate for filters) */
+int live_has_dev(const void *live, uint32_t dev);
+
+/** live_start - turn tracing on. Returns 0 or -1 (printed). */
+int live_start(struct live *l);
+
+/**
+ * live_loop - read, merge and hand events to @fn in time order until a
+ * signal, @duration_ns (0: none), or @after returning non-zero
+ * @after: called after each pass (flush output, watch a child); may be NULL
+ * Returns 0, or a negative errno from reading or from @fn/@after (-EPIPE:
+ * the reader of the output left), the read error printed.
+ */
+int live_loop(struct live *l, uint64_t duration_ns, blk_event_fn fn, void *ctx,
+	      int (*after)(void *ctx));
+
+/**
+ * live_finish - stop tracing, read what is left and hand it out
+ * Returns 0 or a negative errno (from @fn).
+ */
+int live_finish(struct live *l, blk_event_fn fn, void *ctx);
+
+/** live_stats - per-CPU accounting, kernel counters refreshed */
+const struct source_stats *live_stats(struct live *l);
+
+/** live_report_losses - warn about events lost and records skipped */
+void live_report_losses(const struct source_stats *st);
+
+/** live_close - remove the instance and free everything; safe on a partial open */
+void live_close(struct live *l);
+
+#endif /* BLKSTACK_CMD_LIVE_H */
