@@ -16,6 +16,9 @@
 enum {
 	OPT_NO_SUMMARY = CHAR_MAX + 1,
 	OPT_PLUGS,
+	OPT_JSON,
+	OPT_MAX_INFLIGHT,
+	OPT_TIMEOUT,
 };
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
@@ -234,5 +237,133 @@ enum cli_result cli_parse_parse(int argc, char **argv, struct parse_params *p,
 		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
 	if (!p->input)
 		return usage_error(err, errlen, "no input file: give one with -i FILE");
+	return CLI_RUN;
+}
+
+const char *cli_usage_report(void)
+{
+	return "Usage:\n"
+	       " blkstack report [options] [-- COMMAND [ARGS]]\n"
+	       " blkstack report -i FILE [options]\n"
+	       "\n"
+	       "Follow every I/O through the layers of the stack and report, per layer and\n"
+	       "operation, sizes and submission/completion latency, end to end latency with\n"
+	       "each layer's share, and the processes that issued the I/O.\n"
+	       "\n"
+	       "Source:\n"
+	       " -i, --input FILE        read a trace.dat (trace-cmd record -e block)\n"
+	       " -d, --device DEV        trace DEV's whole stack live (repeatable); default: all\n"
+	       " -w, --duration TIME     trace for TIME (10, 10s, 500ms, 2m); default: until\n"
+	       "                         Ctrl-C, or until COMMAND exits\n"
+	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       "\n"
+	       "Tracking:\n"
+	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
+	       "     --timeout TIME      drop a bio not completed after TIME (default 30s)\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write the report to FILE instead of standard output\n"
+	       "     --json              one JSON document instead of text tables\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-report(8).\n";
+}
+
+enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
+				 char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "input",	  required_argument, NULL, 'i' },
+		{ "device",	  required_argument, NULL, 'd' },
+		{ "duration",	  required_argument, NULL, 'w' },
+		{ "buffer-size",  required_argument, NULL, 'b' },
+		{ "output",	  required_argument, NULL, 'o' },
+		{ "json",	  no_argument,	     NULL, OPT_JSON },
+		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
+		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "debug",	  no_argument,	     NULL, 'D' },
+		{ "help",	  no_argument,	     NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	unsigned long long v;
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	optind = 0;
+	opterr = 0;
+	/* "+": stop at the first non-option, so COMMAND's own options stay its own */
+	while ((c = getopt_long(argc, argv, "+:i:d:w:b:o:Dh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (!*optarg)
+				return usage_error(err, errlen, "-i needs a file name");
+			p->input = optarg;
+			break;
+		case 'd':
+			r = add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			if (r != CLI_RUN)
+				return r;
+			break;
+		case 'w':
+			if (parse_duration(optarg, &p->duration_ns))
+				return usage_error(err, errlen,
+						   "invalid duration '%s' (examples: 10, 10s, 500ms, 2m)",
+						   optarg);
+			p->has_duration = true;
+			break;
+		case 'b':
+			if (parse_uint(optarg, 4, 16ULL * 1024 * 1024, &v))
+				return usage_error(err, errlen,
+						   "invalid buffer size '%s' (KiB, from 4 to 16777216)",
+						   optarg);
+			p->buffer_kb = v;
+			break;
+		case 'o':
+			if (!*optarg)
+				return usage_error(err, errlen, "-o needs a file name");
+			p->output = optarg;
+			break;
+		case OPT_JSON:
+			p->json = true;
+			break;
+		case OPT_MAX_INFLIGHT:
+			if (parse_uint(optarg, 16, 1ULL << 30, &v))
+				return usage_error(err, errlen,
+						   "invalid --max-inflight '%s' (from 16 to 1073741824)",
+						   optarg);
+			p->max_inflight = v;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_duration(optarg, &p->timeout_ns))
+				return usage_error(err, errlen,
+						   "invalid --timeout '%s' (examples: 30s, 2m)", optarg);
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return bad_option(err, errlen, argv, c);
+		}
+	}
+	if (optind < argc) {
+		/* getopt stops at "--" or at the first non-option: COMMAND starts here */
+		if (strcmp(argv[optind - 1], "--") != 0)
+			return usage_error(err, errlen,
+					   "unexpected argument '%s' (a command goes after --)",
+					   argv[optind]);
+		p->command = &argv[optind];
+	}
+	if (p->input && (p->ndevs || p->has_duration || p->command))
+		return usage_error(err, errlen,
+				   "-i reads a recording: -d, -w and a command are for live tracing");
+	if (p->has_duration && p->command)
+		return usage_error(err, errlen, "-w and a command are mutually exclusive");
 	return CLI_RUN;
 }

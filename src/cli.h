@@ -67,6 +67,42 @@ struct parse_params {
 };
 
 /**
+ * struct report_params - blkstack report
+ * @input: -i trace.dat, NULL to trace live
+ * @devs: -d (live: devices whose stacks to trace)
+ * @ndevs: how many
+ * @duration_ns: -w, when @has_duration
+ * @command: the COMMAND ARGS after "--" (NULL-terminated), NULL if none
+ * @output: -o file, NULL for stdout
+ * @json: --json
+ * @buffer_kb: -b
+ * @max_inflight: --max-inflight, 0 for the default
+ * @timeout_ns: --timeout, 0 for the default
+ * @debug: -D
+ */
+struct report_params {
+	const char *input;
+	const char *devs[CLI_MAX_DEVS];
+	size_t ndevs;
+	uint64_t duration_ns;
+	bool has_duration;
+	char **command;
+	const char *output;
+	bool json;
+	unsigned int buffer_kb;
+	unsigned long long max_inflight;
+	uint64_t timeout_ns;
+	bool debug;
+};
+
+/** cli_parse_report - parse "blkstack report" arguments */
+enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
+				 char *err, size_t errlen);
+
+/** cli_usage_report - the usage text of "blkstack report" */
+const char *cli_usage_report(void);
+
+/**
  * cli_parse_trace - parse "blkstack trace" arguments (argv[0] is "trace")
  * @err: on CLI_USAGE_ERROR, the message (without program name)
  */

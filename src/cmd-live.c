@@ -172,7 +172,7 @@ int live_start(struct live *l)
 }
 
 int live_loop(struct live *l, uint64_t duration_ns, blk_event_fn fn, void *ctx,
-	      int (*after)(void *ctx))
+	      int (*after)(void *after_ctx), void *after_ctx)
 {
 	uint64_t deadline = duration_ns ? mono_now_ns() + duration_ns : 0;
 	int ret;
@@ -197,7 +197,7 @@ int live_loop(struct live *l, uint64_t duration_ns, blk_event_fn fn, void *ctx,
 		if (ret < 0)
 			return ret;
 		if (after) {
-			ret = after(ctx);
+			ret = after(after_ctx);
 			if (ret)
 				return ret < 0 ? ret : 0;
 		}

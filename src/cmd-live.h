@@ -67,12 +67,13 @@ int live_start(struct live *l);
 /**
  * live_loop - read, merge and hand events to @fn in time order until a
  * signal, @duration_ns (0: none), or @after returning non-zero
- * @after: called after each pass (flush output, watch a child); may be NULL
+ * @after: called with @after_ctx after each pass (flush output, watch a
+ *	   child); may be NULL
  * Returns 0, or a negative errno from reading or from @fn/@after (-EPIPE:
  * the reader of the output left), the read error printed.
  */
 int live_loop(struct live *l, uint64_t duration_ns, blk_event_fn fn, void *ctx,
-	      int (*after)(void *ctx));
+	      int (*after)(void *after_ctx), void *after_ctx);
 
 /**
  * live_finish - stop tracing, read what is left and hand it out

@@ -107,7 +107,7 @@ int cmd_trace(int argc, char **argv)
 		fprintf(stderr, PROGRAM_NAME ": tracing %s; Ctrl-C to stop\n",
 			p.ndevs ? "the stack of the given devices" : "every block device");
 
-	ret = live_loop(&l, p.has_duration ? p.duration_ns : 0, on_event, &t, after_pass);
+	ret = live_loop(&l, p.has_duration ? p.duration_ns : 0, on_event, &t, after_pass, &t);
 	if (ret == 0)
 		ret = live_finish(&l, on_event, &t);
 	if (ret >= 0)

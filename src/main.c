@@ -16,6 +16,7 @@ static const struct command {
 } commands[] = {
 	{ "trace", cmd_trace, "trace block I/O live, one blkparse-format line per event" },
 	{ "parse", cmd_parse, "print a trace.dat recording in blkparse's format" },
+	{ "report", cmd_report, "follow every I/O through the stack: per layer and end to end" },
 };
 
 static void usage(FILE *fp)

@@ -680,6 +680,9 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 
 	if (n) {
 		n->await_q = false;
+		/* a tree entered at a remap (a partition) learns its task's name here */
+		if (!n->root->comm[0] && n->root->pid == ev->pid)
+			memcpy(n->root->comm, ev->comm, sizeof(n->root->comm));
 		return;
 	}
 	root_new(t, d, ev, ev->sector, ev->nr_sector);

@@ -10,7 +10,12 @@
  *          -> sda1 + sdb1, metadata sdc); dm-4 on sdb2; sda2 btrfs on /data;
  *          sdd on /; tmpfs on /run and /dev/shm
  *
- * and on a temporary tree with cycles, made per test.
+ * and on temporary trees made per test: one with cycles, one with a device
+ * of every kind and the dm uuids the target-type guesses know.
+ *
+ * No device-mapper target type is read from this machine: a fake lookup
+ * (topo_dm_ops_set()) gives the dm fixture its types, as libdevmapper
+ * would give them on the machine the tree describes.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -544,6 +549,516 @@ START_TEST(test_gone_holder)
 }
 END_TEST
 
+/* ---- tops ---- */
+
+/* every device of the dm fixture */
+static const uint32_t dm_all[] = {
+	SDA, SDA1, SDA2, SDB, SDB1, SDB2, SDC, SDD, DM0, DM1, DM2, DM3, DM4
+};
+#define DM_ALL_N	(sizeof(dm_all) / sizeof(dm_all[0]))
+
+START_TEST(test_tops_dm)
+{
+	static const uint32_t all_tops[] = { SDA2, SDD, DM2, DM4 };
+	struct topo_selection s;
+
+	ck_assert_int_eq(topo_stack_tops(DM_ROOT, dm_stack, DM_STACK_N, &s), 0);
+	expect_set(DM_ROOT, &s, (const uint32_t[]){ DM2 }, 1);
+	topo_selection_free(&s);
+
+	ck_assert_int_eq(topo_stack_tops(DM_ROOT, dm_all, DM_ALL_N, &s), 0);
+	expect_set(DM_ROOT, &s, all_tops, 4);
+	ck_assert_uint_eq(s.devs[0], SDA2);
+	ck_assert_uint_eq(s.devs[3], DM4);
+	topo_selection_free(&s);
+
+	/* within the set only: the pool is a top once dm-1 is not in it */
+	ck_assert_int_eq(topo_stack_tops(DM_ROOT, (const uint32_t[]){ DM0, DM3, SDC }, 3, &s), 0);
+	expect_set(DM_ROOT, &s, (const uint32_t[]){ DM0 }, 1);
+	topo_selection_free(&s);
+}
+END_TEST
+
+START_TEST(test_tops_partition)
+{
+	struct topo_selection s;
+
+	/* a partition sits on its disk, though the disk has no holders/ entry */
+	ck_assert_int_eq(topo_stack_tops(DM_ROOT, (const uint32_t[]){ SDA, SDA1, SDA }, 3, &s), 0);
+	expect_set(DM_ROOT, &s, (const uint32_t[]){ SDA1 }, 1);
+	topo_selection_free(&s);
+
+	ck_assert_int_eq(topo_stack_tops(LOOP_ROOT, (const uint32_t[]){ LOOP0, LOOP0P1 }, 2, &s), 0);
+	expect_set(LOOP_ROOT, &s, (const uint32_t[]){ LOOP0P1 }, 1);
+	topo_selection_free(&s);
+
+	ck_assert_int_eq(topo_stack_tops(DM_ROOT, (const uint32_t[]){ SDA }, 1, &s), 0);
+	expect_set(DM_ROOT, &s, (const uint32_t[]){ SDA }, 1);
+	topo_selection_free(&s);
+}
+END_TEST
+
+START_TEST(test_tops_odd)
+{
+	static const uint32_t unknown[] = { DM1, KDEV_MKDEV(8, 64), DM0 };
+	struct topo_selection s = { (uint32_t *)1, 3 };
+
+	/* unknown to sysfs: nothing is known to sit on it, it is a top */
+	ck_assert_int_eq(topo_stack_tops(DM_ROOT, unknown, 3, &s), 0);
+	ck_assert_uint_eq(s.n, 2);
+	ck_assert_uint_eq(s.devs[0], KDEV_MKDEV(8, 64));
+	ck_assert_uint_eq(s.devs[1], DM1);
+	topo_selection_free(&s);
+
+	ck_assert_int_eq(topo_stack_tops(DM_ROOT, NULL, 0, &s), 0);
+	ck_assert_uint_eq(s.n, 0);
+	ck_assert_ptr_null(s.devs);
+	ck_assert_int_eq(topo_stack_tops(DM_ROOT, NULL, 2, &s), -EINVAL);
+	ck_assert_int_eq(topo_stack_tops(DM_ROOT, unknown, 3, NULL), -EINVAL);
+}
+END_TEST
+
+/* ---- device information ---- */
+
+/* fake_target - what libdevmapper says of the dm fixture on its machine */
+static int fake_target(uint32_t dev, char *buf, size_t len)
+{
+	const char *t;
+
+	switch (dev) {
+	case DM0:
+		t = "thin-pool";
+		break;
+	case DM1:
+		t = "thin";
+		break;
+	case DM2:
+		t = "crypt";
+		break;
+	case DM3:
+		t = "striped";
+		break;
+	case DM4:
+		t = "linear";
+		break;
+	default:
+		return -ENOENT;
+	}
+	snprintf(buf, len, "%s", t);
+	return 0;
+}
+
+static int failing_target(uint32_t dev, char *buf, size_t len)
+{
+	(void)dev;
+	snprintf(buf, len, "garbage");
+	return -EIO;
+}
+
+static const struct topo_dm_ops fake_ops = { .target = fake_target };
+static const struct topo_dm_ops failing_ops = { .target = failing_target };
+
+static void fake_dm_setup(void)
+{
+	topo_dm_ops_set(&fake_ops);
+}
+
+static void fake_dm_teardown(void)
+{
+	topo_dm_ops_set(NULL);
+}
+
+/* expect_list - @got[0..n) is exactly @want, in that (ascending) order */
+static void expect_list(const uint32_t *got, size_t n, const uint32_t *want, size_t nwant)
+{
+	size_t i;
+
+	ck_assert_uint_eq(n, nwant);
+	for (i = 0; i < n; i++)
+		ck_assert_msg(got[i] == want[i], "entry %zu: got %u:%u, want %u:%u", i,
+			      KDEV_MAJOR(got[i]), KDEV_MINOR(got[i]),
+			      KDEV_MAJOR(want[i]), KDEV_MINOR(want[i]));
+}
+
+START_TEST(test_info_loop)
+{
+	struct topo_dev_info d;
+
+	ck_assert_int_eq(topo_dev_info(LOOP_ROOT, LOOP0, &d), 0);
+	ck_assert_uint_eq(d.dev, LOOP0);
+	ck_assert_str_eq(d.name, "loop0");
+	ck_assert_int_eq(d.kind, TOPO_LOOP);
+	ck_assert_str_eq(d.backing, "/tmp/blkstack-capture.LLAtF4");
+	ck_assert_uint_eq(d.size_sectors, 131072);
+	ck_assert_str_eq(d.scheduler, "none");
+	ck_assert(d.rotational);
+	ck_assert_uint_eq(d.parent, 0);
+	ck_assert_uint_eq(d.part_start, 0);
+	/* its partition is no holder */
+	ck_assert_uint_eq(d.nholders, 0);
+	ck_assert_uint_eq(d.nslaves, 0);
+	ck_assert_str_eq(d.dm_name, "");
+	ck_assert_str_eq(d.target, "");
+	topo_dev_info_free(&d);
+
+	/* unattached: no loop/ directory, still a loop device */
+	ck_assert_int_eq(topo_dev_info(LOOP_ROOT, LOOP1, &d), 0);
+	ck_assert_int_eq(d.kind, TOPO_LOOP);
+	ck_assert_str_eq(d.backing, "");
+	ck_assert_uint_eq(d.size_sectors, 0);
+	topo_dev_info_free(&d);
+}
+END_TEST
+
+START_TEST(test_info_partition)
+{
+	struct topo_dev_info d;
+
+	ck_assert_int_eq(topo_dev_info(LOOP_ROOT, LOOP0P1, &d), 0);
+	ck_assert_str_eq(d.name, "loop0p1");
+	ck_assert_int_eq(d.kind, TOPO_PARTITION);
+	ck_assert_uint_eq(d.parent, LOOP0);
+	ck_assert_uint_eq(d.part_start, 2048);
+	ck_assert_uint_eq(d.size_sectors, 126976);
+	/* the disk's queue */
+	ck_assert_str_eq(d.scheduler, "none");
+	ck_assert(d.rotational);
+	ck_assert_str_eq(d.backing, "");
+	topo_dev_info_free(&d);
+
+	ck_assert_int_eq(topo_dev_info(DM_ROOT, SDB2, &d), 0);
+	ck_assert_int_eq(d.kind, TOPO_PARTITION);
+	ck_assert_uint_eq(d.parent, SDB);
+	ck_assert_uint_eq(d.part_start, 10485760);
+	ck_assert_str_eq(d.scheduler, "mq-deadline");
+	ck_assert(d.rotational);
+	expect_list(d.holders, d.nholders, (const uint32_t[]){ DM4 }, 1);
+	ck_assert_uint_eq(d.nslaves, 0);
+	topo_dev_info_free(&d);
+}
+END_TEST
+
+START_TEST(test_info_disks)
+{
+	struct topo_dev_info d;
+
+	ck_assert_int_eq(topo_dev_info(LOOP_ROOT, VDA, &d), 0);
+	ck_assert_str_eq(d.name, "vda");
+	ck_assert_int_eq(d.kind, TOPO_DISK);
+	ck_assert_uint_eq(d.size_sectors, 536870912);
+	ck_assert_str_eq(d.scheduler, "mq-deadline");
+	ck_assert(d.rotational);
+	topo_dev_info_free(&d);
+
+	/* bio-based: no queue/scheduler at all on this kernel */
+	ck_assert_int_eq(topo_dev_info(LOOP_ROOT, ZRAM0, &d), 0);
+	ck_assert_str_eq(d.name, "zram0");
+	ck_assert_int_eq(d.kind, TOPO_ZRAM);
+	ck_assert_str_eq(d.scheduler, "");
+	ck_assert(!d.rotational);
+	topo_dev_info_free(&d);
+
+	/* the thin-pool's metadata disk: held by the pool */
+	ck_assert_int_eq(topo_dev_info(DM_ROOT, SDC, &d), 0);
+	ck_assert_int_eq(d.kind, TOPO_DISK);
+	expect_list(d.holders, d.nholders, (const uint32_t[]){ DM0 }, 1);
+	topo_dev_info_free(&d);
+}
+END_TEST
+
+struct dm_info_case {
+	uint32_t dev;
+	const char *name;
+	const char *dm_name;
+	const char *target;
+	uint32_t slaves[2];
+	size_t nslaves;
+	uint32_t holders[2];
+	size_t nholders;
+};
+
+static const struct dm_info_case dm_info_cases[] = {
+	{ DM0, "dm-0", "pool", "thin-pool", { SDC, DM3 }, 2, { DM1 }, 1 },
+	{ DM1, "dm-1", "thin", "thin", { DM0 }, 1, { DM2 }, 1 },
+	{ DM2, "dm-2", "crypt", "crypt", { DM1 }, 1, { 0 }, 0 },
+	{ DM3, "dm-3", "stripe", "striped", { SDA1, SDB1 }, 2, { DM0 }, 1 },
+	{ DM4, "dm-4", "other", "linear", { SDB2 }, 1, { 0 }, 0 },
+};
+
+START_TEST(test_info_dm)
+{
+	const struct dm_info_case *c = &dm_info_cases[_i];
+	struct topo_dev_info d;
+
+	ck_assert_int_eq(topo_dev_info(DM_ROOT, c->dev, &d), 0);
+	ck_assert_str_eq(d.name, c->name);
+	ck_assert_int_eq(d.kind, TOPO_DM);
+	ck_assert_str_eq(d.dm_name, c->dm_name);
+	ck_assert_str_eq(d.target, c->target);
+	ck_assert_uint_eq(d.size_sectors, 20971520);
+	ck_assert_str_eq(d.scheduler, "none");
+	ck_assert(!d.rotational);
+	expect_list(d.slaves, d.nslaves, c->slaves, c->nslaves);
+	expect_list(d.holders, d.nholders, c->holders, c->nholders);
+	topo_dev_info_free(&d);
+}
+END_TEST
+
+START_TEST(test_info_dm_uuid)
+{
+	struct topo_dev_info d;
+
+	ck_assert_int_eq(topo_dev_info(DM_ROOT, DM2, &d), 0);
+	ck_assert_str_eq(d.dm_uuid, "CRYPT-LUKS2-5d1f2a3b4c5d6e7f8091a2b3c4d5e6f7-crypt");
+	topo_dev_info_free(&d);
+}
+END_TEST
+
+/*
+ * With no lookup (the default one is for this machine only, never for a
+ * fixture) or a failing one, the uuid guesses: CRYPT- and LVM-...-tpool;
+ * an LVM volume stays unknown, whatever its suffix.
+ */
+START_TEST(test_info_dm_guess)
+{
+	static const char *const want[] = { "thin-pool", "", "crypt", "", "" };
+	const struct topo_dm_ops *ops[] = { NULL, &failing_ops };
+	struct topo_dev_info d;
+	size_t i, k;
+
+	for (k = 0; k < 2; k++) {
+		topo_dm_ops_set(ops[k]);
+		for (i = 0; i < 5; i++) {
+			ck_assert_int_eq(topo_dev_info(DM_ROOT, KDEV_MKDEV(253, i), &d), 0);
+			ck_assert_msg(!strcmp(d.target, want[i]), "dm-%zu: got '%s', want '%s'",
+				      i, d.target, want[i]);
+			topo_dev_info_free(&d);
+		}
+	}
+	topo_dm_ops_set(NULL);
+}
+END_TEST
+
+START_TEST(test_info_fail)
+{
+	struct topo_dev_info d;
+
+	memset(&d, 0x5a, sizeof(d));
+	ck_assert_int_eq(topo_dev_info(DM_ROOT, KDEV_MKDEV(8, 64), &d), -ENOENT);
+	ck_assert_ptr_null(d.slaves);
+	ck_assert_ptr_null(d.holders);
+	topo_dev_info_free(&d);
+	ck_assert_int_eq(topo_dev_info(LOOP_ROOT, DM3, &d), -ENOENT);
+	ck_assert_int_eq(topo_dev_info(DM_ROOT, DM0, NULL), -EINVAL);
+	topo_dev_info_free(NULL);
+}
+END_TEST
+
+START_TEST(test_kind_name)
+{
+	ck_assert_str_eq(topo_kind_name(TOPO_DISK), "disk");
+	ck_assert_str_eq(topo_kind_name(TOPO_PARTITION), "part");
+	ck_assert_str_eq(topo_kind_name(TOPO_DM), "dm");
+	ck_assert_str_eq(topo_kind_name(TOPO_LOOP), "loop");
+	ck_assert_str_eq(topo_kind_name(TOPO_ZRAM), "zram");
+	ck_assert_str_eq(topo_kind_name(TOPO_MD), "md");
+	ck_assert_str_eq(topo_kind_name((enum topo_kind)42), "?");
+}
+END_TEST
+
+/*
+ * On this machine: libdevmapper is asked only when /dev/mapper/control is
+ * usable. Here there is no device-mapper at all; in tests/vm there is,
+ * and a loop device is no dm device.
+ */
+START_TEST(test_dm_target_live)
+{
+	char buf[32] = "x";
+	int ret;
+
+	ck_assert_int_eq(topo_dm_target(DM0, NULL, 8), -EINVAL);
+	ck_assert_int_eq(topo_dm_target(DM0, buf, 0), -EINVAL);
+	ret = topo_dm_target(KDEV_MKDEV(7, 0), buf, sizeof(buf));
+	if (access("/dev/mapper/control", F_OK)) {
+		ck_assert_int_eq(ret, -ENODEV);
+		ck_assert_str_eq(buf, "");
+	} else if (access("/dev/mapper/control", R_OK | W_OK)) {
+		ck_assert_int_eq(ret, -EACCES);
+	} else {
+		ck_assert_msg(ret == -EIO || ret == -ENOENT, "got %d", ret);
+	}
+	ck_assert_str_eq(buf, "");
+}
+END_TEST
+
+/* ---- every kind, and the uuid guesses, on a tree made here ---- */
+
+static char kind_root[] = "/tmp/check_topo_kind.XXXXXX";
+
+/* kind_attr - one attribute file of device directory @dir */
+static void kind_attr(const char *dir, const char *attr, const char *text)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	if (strchr(attr, '/')) {
+		char sub[PATH_MAX + 64];
+
+		snprintf(sub, sizeof(sub), "%s", path);
+		*strrchr(sub, '/') = '\0';
+		xmkdir(sub);
+	}
+	xwrite(path, text);
+}
+
+/* kind_dev - a device MAJ:MIN named @name under devices/virtual/block */
+static void kind_dev(const char *name, unsigned int ma, unsigned int mi, char *dir, size_t len)
+{
+	char rel[128], path[PATH_MAX], num[32];
+
+	snprintf(rel, sizeof(rel), "../../devices/virtual/block/%s", name);
+	snprintf(dir, len, "%s/sys/%s", kind_root, rel + 6);
+	xmkdir(dir);
+	snprintf(num, sizeof(num), "%u:%u\n", ma, mi);
+	kind_attr(dir, "dev", num);
+	kind_attr(dir, "size", "2048\n");
+	snprintf(path, sizeof(path), "%s/sys/class/block/%s", kind_root, name);
+	ck_assert_int_eq(symlink(rel, path), 0);
+	snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u", kind_root, ma, mi);
+	ck_assert_int_eq(symlink(rel, path), 0);
+}
+
+/* the dm devices of the kind tree: 253:N with these uuids */
+static const struct {
+	const char *uuid;
+	const char *guess;
+} uuid_cases[] = {
+	{ "CRYPT-LUKS1-0123456789abcdef0123456789abcdef-luks", "crypt" },
+	{ "CRYPT-PLAIN-x", "crypt" },
+	{ "CRYPT-VERITY-0123-root", "verity" },
+	{ "CRYPT-INTEGRITY-x", "integrity" },
+	{ "CRYPT-SUBDEV-0123-x_dif", "" },
+	{ "mpath-3600508b400105e210000900000490000", "multipath" },
+	{ "part1-mpath-3600508b400105e210000900000490000", "linear" },
+	{ "part12-mpath-36005", "linear" },
+	{ "partx-mpath-36005", "" },
+	{ "part1", "" },
+	{ "LVM-Jq3x0c4Wb2m5tQyG1a8hR7nD9kZpL6vFe0pO2sUi3yTr4wQa5zXc6vBn7mM8k-tpool",
+	  "thin-pool" },
+	{ "LVM-Jq3x0c4Wb2m5tQyG1a8hR7nD9kZpL6vFe0pO2sUi3yTr4wQa5zXc6vBn7mM8k", "" },
+	{ "LVM-Jq3x0c4Wb2m5tQyG1a8hR7nD9kZpL6vFe0pO2sUi3yTr4wQa5zXc6vBn7mM8k-real", "" },
+	{ "", "" },
+	{ "tpool", "" },
+};
+#define UUID_N	(sizeof(uuid_cases) / sizeof(uuid_cases[0]))
+
+static void kind_setup(void)
+{
+	char dir[PATH_MAX], path[PATH_MAX], name[32];
+	size_t i;
+
+	ck_assert_ptr_nonnull(mkdtemp(kind_root));
+	snprintf(path, sizeof(path), "%s/sys/class/block", kind_root);
+	xmkdir(path);
+	snprintf(path, sizeof(path), "%s/sys/dev/block", kind_root);
+	xmkdir(path);
+
+	kind_dev("md0", 9, 0, dir, sizeof(dir));
+	kind_attr(dir, "md/level", "raid1\n");
+	kind_attr(dir, "queue/scheduler", "none\n");
+	kind_dev("md1", 9, 1, dir, sizeof(dir));
+	kind_attr(dir, "md/array_state", "clear\n");
+	kind_dev("nvme0n1", 259, 0, dir, sizeof(dir));
+	kind_attr(dir, "queue/scheduler", "[none] mq-deadline kyber bfq\n");
+	kind_attr(dir, "queue/rotational", "0\n");
+	kind_dev("zram1", 252, 1, dir, sizeof(dir));
+	kind_dev("loop9", 7, 9, dir, sizeof(dir));
+	kind_attr(dir, "loop/backing_file", "/var/lib/images/a disk with spaces.img\n");
+	kind_dev("nbd0", 43, 0, dir, sizeof(dir));
+	kind_attr(dir, "queue/scheduler", "none [bfq]\n");
+	kind_attr(dir, "queue/rotational", "1\n");
+	for (i = 0; i < UUID_N; i++) {
+		snprintf(name, sizeof(name), "dm-%zu", i);
+		kind_dev(name, 253, i, dir, sizeof(dir));
+		kind_attr(dir, "dm/name", name);
+		kind_attr(dir, "dm/uuid", uuid_cases[i].uuid);
+	}
+}
+
+static void kind_teardown(void)
+{
+	nftw(kind_root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	strcpy(kind_root, "/tmp/check_topo_kind.XXXXXX");
+}
+
+START_TEST(test_kinds)
+{
+	static const struct {
+		uint32_t dev;
+		enum topo_kind kind;
+		const char *sched;
+		bool rot;
+	} cases[] = {
+		{ KDEV_MKDEV(9, 0), TOPO_MD, "none", false },
+		{ KDEV_MKDEV(9, 1), TOPO_MD, "", false },
+		{ KDEV_MKDEV(259, 0), TOPO_DISK, "none", false },
+		{ KDEV_MKDEV(252, 1), TOPO_ZRAM, "", false },
+		{ KDEV_MKDEV(7, 9), TOPO_LOOP, "", false },
+		{ KDEV_MKDEV(43, 0), TOPO_DISK, "bfq", true },
+	};
+	struct topo_dev_info d;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(topo_dev_info(kind_root, cases[i].dev, &d), 0);
+		ck_assert_msg(d.kind == cases[i].kind, "%s: kind %d", d.name, d.kind);
+		ck_assert_str_eq(d.scheduler, cases[i].sched);
+		ck_assert_int_eq(d.rotational, cases[i].rot);
+		ck_assert_uint_eq(d.size_sectors, 2048);
+		topo_dev_info_free(&d);
+	}
+	ck_assert_int_eq(topo_dev_info(kind_root, KDEV_MKDEV(9, 0), &d), 0);
+	ck_assert_str_eq(d.md_level, "raid1");
+	topo_dev_info_free(&d);
+	ck_assert_int_eq(topo_dev_info(kind_root, KDEV_MKDEV(9, 1), &d), 0);
+	ck_assert_str_eq(d.md_level, "");
+	topo_dev_info_free(&d);
+	ck_assert_int_eq(topo_dev_info(kind_root, KDEV_MKDEV(7, 9), &d), 0);
+	ck_assert_str_eq(d.backing, "/var/lib/images/a disk with spaces.img");
+	topo_dev_info_free(&d);
+}
+END_TEST
+
+START_TEST(test_uuid_guess)
+{
+	struct topo_dev_info d;
+
+	ck_assert_int_eq(topo_dev_info(kind_root, KDEV_MKDEV(253, _i), &d), 0);
+	ck_assert_int_eq(d.kind, TOPO_DM);
+	ck_assert_str_eq(d.dm_uuid, uuid_cases[_i].uuid);
+	ck_assert_msg(!strcmp(d.target, uuid_cases[_i].guess), "'%s': got '%s', want '%s'",
+		      uuid_cases[_i].uuid, d.target, uuid_cases[_i].guess);
+	topo_dev_info_free(&d);
+}
+END_TEST
+
+/* a lookup that answers wins over the guess */
+START_TEST(test_uuid_lookup_wins)
+{
+	struct topo_dev_info d;
+
+	topo_dm_ops_set(&fake_ops);
+	ck_assert_int_eq(topo_dev_info(kind_root, DM1, &d), 0);
+	ck_assert_str_eq(d.target, "thin");
+	topo_dev_info_free(&d);
+	/* it does not know dm-7: the guess */
+	ck_assert_int_eq(topo_dev_info(kind_root, KDEV_MKDEV(253, 7), &d), 0);
+	ck_assert_str_eq(d.target, "linear");
+	topo_dev_info_free(&d);
+	topo_dm_ops_set(NULL);
+}
+END_TEST
+
 /* ---- selections ---- */
 
 START_TEST(test_selection_has)
@@ -625,6 +1140,35 @@ static Suite *topo_suite(void)
 	tcase_add_test(tc, test_cycle_self);
 	tcase_add_test(tc, test_cycle_partition);
 	tcase_add_test(tc, test_gone_holder);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tops");
+	tcase_add_test(tc, test_tops_dm);
+	tcase_add_test(tc, test_tops_partition);
+	tcase_add_test(tc, test_tops_odd);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("info");
+	tcase_add_checked_fixture(tc, fake_dm_setup, fake_dm_teardown);
+	tcase_add_test(tc, test_info_loop);
+	tcase_add_test(tc, test_info_partition);
+	tcase_add_test(tc, test_info_disks);
+	tcase_add_loop_test(tc, test_info_dm, 0, sizeof(dm_info_cases) / sizeof(dm_info_cases[0]));
+	tcase_add_test(tc, test_info_dm_uuid);
+	tcase_add_test(tc, test_info_dm_guess);
+	tcase_add_test(tc, test_info_fail);
+	tcase_add_test(tc, test_kind_name);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("info-live");
+	tcase_add_test(tc, test_dm_target_live);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("kinds");
+	tcase_add_checked_fixture(tc, kind_setup, kind_teardown);
+	tcase_add_test(tc, test_kinds);
+	tcase_add_loop_test(tc, test_uuid_guess, 0, UUID_N);
+	tcase_add_test(tc, test_uuid_lookup_wins);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("selection");

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd-report.c - "blkstack report": every I/O followed through the stack,
+ * summarised per layer, end to end and per process.
+ *
+ * Glue only: a recording (tracefile) or live tracing (cmd-live) -> the
+ * tracker -> the statistics -> the text or JSON report.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "cmd-live.h"
+#include "out-report.h"
+#include "outfile.h"
+#include "stats.h"
+#include "tracefile.h"
+#include "tracker.h"
+#include "util.h"
+
+/* The traced command of "report -- COMMAND", watched after each pass. */
+struct watched {
+	pid_t pid;
+	int status;
+	bool exited;
+};
+
+static int after_pass(void *ctx)
+{
+	struct watched *w = ctx;
+
+	if (w->pid <= 0 || w->exited)
+		return 0;
+	if (waitpid(w->pid, &w->status, WNOHANG) == w->pid) {
+		w->exited = true;
+		return 1;	/* stop tracing: the command is done */
+	}
+	return 0;
+}
+
+/* Run COMMAND once tracing is on; it inherits our stdin, stdout and stderr. */
+static pid_t start_command(char **command)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		execvp(command[0], command);
+		fprintf(stderr, PROGRAM_NAME ": cannot run '%s': %s\n", command[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static const char *live_name(uint32_t dev, char *buf, size_t len, void *ctx)
+{
+	(void)ctx;
+	return topo_dev_name("", dev, buf, len) == 0 ? buf : NULL;
+}
+
+/*
+ * Devices with holders are lower layers: I/O rooted there was issued by a
+ * layer above (dm-thin's metadata I/O reaches its disk without a remap).
+ */
+static void mark_lower(struct tracker *t, const struct topo_selection *sel)
+{
+	for (size_t i = 0; i < sel->n; i++) {
+		char name[64], path[128];
+		struct dirent *de;
+		DIR *dir;
+
+		if (topo_dev_name("", sel->devs[i], name, sizeof(name)))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/block/%s/holders", name);
+		dir = opendir(path);
+		if (!dir)
+			continue;
+		while ((de = readdir(dir))) {
+			if (de->d_name[0] != '.') {
+				tracker_set_lower(t, sel->devs[i]);
+				break;
+			}
+		}
+		closedir(dir);
+	}
+}
+
+static int run_live(const struct report_params *p, struct tracker *t,
+		    const struct source_stats **src, struct live *l, struct watched *w)
+{
+	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb };
+	int ret;
+
+	live_signals();
+	if (live_open(l, &lo) < 0)
+		return -1;
+	mark_lower(t, &l->sel);
+	if (live_start(l) < 0)
+		return -1;
+	if (p->command) {
+		w->pid = start_command(p->command);
+		if (w->pid < 0) {
+			err_msg("cannot start '%s': %s", p->command[0], strerror(errno));
+			return -1;
+		}
+	} else if (isatty(STDERR_FILENO)) {
+		fprintf(stderr, PROGRAM_NAME ": tracing; Ctrl-C to stop and report\n");
+	}
+	ret = live_loop(l, p->has_duration ? p->duration_ns : 0, tracker_event, t, after_pass, w);
+	if (ret == 0)
+		ret = live_finish(l, tracker_event, t);
+	if (w->pid > 0 && !w->exited) {
+		/* stopped by a signal while the command runs: pass it on and reap it */
+		kill(w->pid, live_stop ? live_stop : SIGTERM);
+		waitpid(w->pid, &w->status, 0);
+		w->exited = true;
+	}
+	if (ret < 0)
+		return -1;
+	*src = live_stats(l);
+	live_report_losses(*src);
+	return 0;
+}
+
+static int run_file(const struct report_params *p, struct tracker *t,
+		    const struct source_stats **src, struct tracefile **fp)
+{
+	int ret;
+
+	*fp = tracefile_open(p->input, &ret);
+	if (!*fp) {
+		if (ret == -EINVAL)
+			err_msg("'%s' is not a trace.dat file", p->input);
+		else if (ret == -EBADMSG)
+			err_msg("'%s' is a trace.dat file that cannot be read: it is truncated or corrupt",
+				p->input);
+		else if (ret == -ENODATA)
+			err_msg("'%s' holds no block events", p->input);
+		else
+			err_msg("cannot open '%s': %s", p->input, strerror(-ret));
+		return -1;
+	}
+	ret = tracefile_read(*fp, tracker_event, t);
+	*src = tracefile_stats(*fp);
+	if (ret == -EBADMSG) {
+		err_msg("'%s' is corrupt: it could not be read to its end", p->input);
+		return -1;
+	}
+	for (int c = 0; c < (*src)->ncpu; c++) {
+		if ((*src)->cpu[c].truncated) {
+			err_msg("'%s' is truncated: cpu%d lacks %llu bytes of its data", p->input, c,
+				(unsigned long long)(*src)->cpu[c].truncated);
+			return -1;
+		}
+	}
+	return ret < 0 ? -1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct watched w = { .pid = -1 };
+	const struct source_stats *src = NULL;
+	struct tracefile *file = NULL;
+	struct tracker *t = NULL;
+	struct stats *st = NULL;
+	struct outfile of = { 0 };
+	struct live l = { 0 };
+	struct report_params p;
+	struct tk_params tp;
+	struct report r;
+	char err[CLI_ERR_LEN];
+	int rc = EXIT_RUNTIME;
+	int ret;
+
+	switch (cli_parse_report(argc, argv, &p, err, sizeof(err))) {
+	case CLI_HELP:
+		fputs(cli_usage_report(), stdout);
+		return EXIT_OK;
+	case CLI_USAGE_ERROR:
+		err_msg("%s", err);
+		fprintf(stderr, "see '" PROGRAM_NAME " report --help'\n");
+		return EXIT_USAGE;
+	case CLI_RUN:
+		break;
+	}
+	util_debug = p.debug;
+	tp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
+	st = stats_alloc();
+	t = st ? tracker_alloc(&tp, stats_io, st) : NULL;
+	if (!t) {
+		err_msg("out of memory");
+		goto out;
+	}
+	if (p.input)
+		ret = run_file(&p, t, &src, &file);
+	else
+		ret = run_live(&p, t, &src, &l, &w);
+	if (ret < 0)
+		goto out;
+	tracker_finish(t);
+
+	r = (struct report){
+		.st = st, .tk = tracker_counters(t), .src = src,
+		.source = p.input ? p.input : "live tracing",
+		.name = p.input ? NULL : live_name,
+	};
+	ret = outfile_open(&of, p.output);
+	if (ret < 0) {
+		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
+		goto out;
+	}
+	ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
+	if (!ret)
+		ret = outfile_commit(&of);
+	if (ret < 0) {
+		err_msg("cannot write the report to '%s': %s",
+			p.output ? p.output : "standard output", strerror(-ret));
+		goto out;
+	}
+	rc = EXIT_OK;
+	if (w.exited && !(WIFEXITED(w.status) && WEXITSTATUS(w.status) == 0)) {
+		if (WIFEXITED(w.status))
+			note_msg("'%s' exited with status %d", p.command[0], WEXITSTATUS(w.status));
+		else if (WIFSIGNALED(w.status))
+			note_msg("'%s' was killed by signal %d", p.command[0], WTERMSIG(w.status));
+	}
+out:
+	if (of.fp)
+		outfile_abort(&of);
+	tracker_free(t);
+	stats_free(st);
+	tracefile_close(file);
+	live_close(&l);
+	return rc;
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * out-report-json.c - the per-layer report as one JSON document (json-c).
+ *
+ * Latencies are in nanoseconds and sizes in bytes, as integers: a consumer
+ * converts units, the document never rounds. The fields are described in
+ * blkstack-report(8).
+ */
+#include <errno.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "out-report.h"
+
+static json_object *jhist(const struct hist *h)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "count", json_object_new_uint64(h->count));
+	if (h->count) {
+		json_object_object_add(o, "avg", json_object_new_uint64(h->sum / h->count));
+		json_object_object_add(o, "min", json_object_new_uint64(h->min));
+		json_object_object_add(o, "p50", json_object_new_uint64(hist_percentile(h, 50)));
+		json_object_object_add(o, "p90", json_object_new_uint64(hist_percentile(h, 90)));
+		json_object_object_add(o, "p99", json_object_new_uint64(hist_percentile(h, 99)));
+		json_object_object_add(o, "max", json_object_new_uint64(h->max));
+	}
+	return o;
+}
+
+static void add_dev(json_object *o, const char *key, const struct report *r, uint32_t dev)
+{
+	char buf[64], mm[32];
+	const char *name = r->name ? r->name(dev, buf, sizeof(buf), r->name_ctx) : NULL;
+
+	snprintf(mm, sizeof(mm), "%u:%u", KDEV_MAJOR(dev), KDEV_MINOR(dev));
+	json_object_object_add(o, key, json_object_new_string(mm));
+	if (name && !strcmp(key, "dev"))
+		json_object_object_add(o, "name", json_object_new_string(name));
+}
+
+static json_object *jlayer_op(const struct st_layer_op *o)
+{
+	json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "ios", json_object_new_uint64(o->ios));
+	json_object_object_add(j, "issued", json_object_new_uint64(o->issued));
+	json_object_object_add(j, "bytes", json_object_new_uint64(o->bytes));
+	json_object_object_add(j, "splits", json_object_new_uint64(o->splits));
+	json_object_object_add(j, "merges_back", json_object_new_uint64(o->merges_back));
+	json_object_object_add(j, "merges_front", json_object_new_uint64(o->merges_front));
+	json_object_object_add(j, "requeues", json_object_new_uint64(o->requeues));
+	json_object_object_add(j, "errors", json_object_new_uint64(o->errors));
+	json_object_object_add(j, "size_bytes", jhist(&o->size));
+	json_object_object_add(j, "submission_ns", jhist(&o->sub));
+	json_object_object_add(j, "completion_ns", jhist(&o->comp));
+	json_object_object_add(j, "total_ns", jhist(&o->total));
+	if (o->q2c.count) {
+		json_object *b = json_object_new_object();
+
+		json_object_object_add(b, "q2g_ns", jhist(&o->q2g));
+		json_object_object_add(b, "g2i_ns", jhist(&o->g2i));
+		json_object_object_add(b, "i2d_ns", jhist(&o->i2d));
+		json_object_object_add(b, "d2c_ns", jhist(&o->d2c));
+		json_object_object_add(b, "q2c_ns", jhist(&o->q2c));
+		json_object_object_add(b, "q2m_ns", jhist(&o->q2m));
+		json_object_object_add(j, "btt", b);
+	}
+	return j;
+}
+
+static const char *kind_name(uint8_t kind)
+{
+	return kind == TK_LAYER_REQUEST ? "request" : kind == TK_LAYER_REMAP ? "remap" : "bio";
+}
+
+int out_report_json(FILE *fp, const struct report *r)
+{
+	json_object *doc = json_object_new_object();
+	json_object *layers = json_object_new_array();
+	json_object *e2e = json_object_new_object();
+	json_object *procs = json_object_new_array();
+	json_object *tracking = json_object_new_object();
+	json_object *cpus = json_object_new_array();
+	const struct tk_counters *tk = r->tk;
+	const char *text;
+	int ret = 0;
+
+	json_object_object_add(doc, "source", json_object_new_string(r->source));
+	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
+	json_object_object_add(doc, "last_ns", json_object_new_uint64(r->st->last_ts));
+	json_object_object_add(doc, "events_lost", json_object_new_uint64(report_lost(r->src)));
+
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		const struct st_layer *l = &r->st->layers[i];
+		json_object *jl = json_object_new_object(), *ops = json_object_new_object();
+
+		add_dev(jl, "dev", r, l->dev);
+		if (l->parent)
+			add_dev(jl, "parent", r, l->parent);
+		json_object_object_add(jl, "kind", json_object_new_string(kind_name(l->kind)));
+		for (int op = 0; op < ST_OPS; op++)
+			if (l->op[op].ios)
+				json_object_object_add(ops, st_op_name(op), jlayer_op(&l->op[op]));
+		json_object_object_add(jl, "ops", ops);
+		json_object_array_add(layers, jl);
+	}
+	json_object_object_add(doc, "layers", layers);
+
+	for (int op = 0; op < ST_OPS; op++) {
+		const struct st_e2e *e = &r->st->e2e[op];
+		json_object *je, *shares;
+
+		if (!e->ios)
+			continue;
+		je = json_object_new_object();
+		shares = json_object_new_array();
+		json_object_object_add(je, "ios", json_object_new_uint64(e->ios));
+		json_object_object_add(je, "bytes", json_object_new_uint64(e->bytes));
+		json_object_object_add(je, "matched", json_object_new_uint64(e->matched));
+		json_object_object_add(je, "total_ns", jhist(&e->total));
+		json_object_object_add(je, "total_ns_sum", json_object_new_uint64(e->total_ns));
+		for (size_t i = 0; i < e->nshares; i++) {
+			json_object *s = json_object_new_object();
+
+			add_dev(s, "dev", r, e->shares[i].dev);
+			json_object_object_add(s, "depth", json_object_new_int(e->shares[i].depth));
+			json_object_object_add(s, "down_ns", json_object_new_uint64(e->shares[i].sub_ns));
+			json_object_object_add(s, "device_ns",
+					       json_object_new_uint64(e->shares[i].dev_ns));
+			json_object_object_add(s, "up_ns", json_object_new_uint64(e->shares[i].comp_ns));
+			json_object_array_add(shares, s);
+		}
+		json_object_object_add(je, "waterfall", shares);
+		json_object_object_add(e2e, st_op_name(op), je);
+	}
+	json_object_object_add(doc, "end_to_end", e2e);
+
+	for (size_t i = 0; i < r->st->nprocs; i++) {
+		const struct st_proc *p = &r->st->procs[i];
+		json_object *jp = json_object_new_object();
+
+		json_object_object_add(jp, "pid", json_object_new_int(p->pid));
+		json_object_object_add(jp, "comm", json_object_new_string(p->comm));
+		json_object_object_add(jp, "ios", json_object_new_uint64(p->ios));
+		json_object_object_add(jp, "bytes", json_object_new_uint64(p->bytes));
+		json_object_object_add(jp, "total_ns", jhist(&p->total));
+		json_object_array_add(procs, jp);
+	}
+	json_object_object_add(doc, "processes", procs);
+
+	json_object_object_add(tracking, "events", json_object_new_uint64(tk->events));
+	json_object_object_add(tracking, "top_level_ios", json_object_new_uint64(tk->ios_top));
+	json_object_object_add(tracking, "top_level_matched",
+			       json_object_new_uint64(tk->ios_top_matched));
+	json_object_object_add(tracking, "layer_issued_ios", json_object_new_uint64(tk->ios_layer));
+	json_object_object_add(tracking, "expired", json_object_new_uint64(tk->expired));
+	json_object_object_add(tracking, "unmatched_completions",
+			       json_object_new_uint64(tk->unmatched_complete));
+	json_object_object_add(tracking, "unmatched_remaps",
+			       json_object_new_uint64(tk->unmatched_remap));
+	json_object_object_add(tracking, "unmatched_requests",
+			       json_object_new_uint64(tk->unmatched_rq));
+	json_object_object_add(tracking, "dropped_inflight_cap",
+			       json_object_new_uint64(tk->dropped_cap));
+	json_object_object_add(tracking, "inflight_peak", json_object_new_uint64(tk->inflight_peak));
+	if (r->src)
+		for (int c = 0; c < r->src->ncpu; c++) {
+			const struct source_cpu_stats *cs = &r->src->cpu[c];
+			json_object *jc = json_object_new_object();
+
+			json_object_object_add(jc, "cpu", json_object_new_int(c));
+			json_object_object_add(jc, "events", json_object_new_uint64(cs->events));
+			json_object_object_add(jc, "lost", json_object_new_uint64(cs->missed +
+										   cs->overrun +
+										   cs->dropped));
+			json_object_array_add(cpus, jc);
+		}
+	json_object_object_add(tracking, "cpus", cpus);
+	json_object_object_add(doc, "tracking", tracking);
+
+	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+						   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text || fputs(text, fp) == EOF || fputc('\n', fp) == EOF)
+		ret = -EIO;
+	json_object_put(doc);
+	return ret;
+}

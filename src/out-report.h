@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * out-report.h - the per-layer report, as text tables (libsmartcols, as
+ * lsblk draws them) or as one JSON document (json-c).
+ */
+#ifndef BLKSTACK_OUT_REPORT_H
+#define BLKSTACK_OUT_REPORT_H
+
+#include <stdio.h>
+
+#include "source.h"
+#include "stats.h"
+#include "tracker.h"
+
+/* Names a device for display ("dm-2", or "253:2" when unknown). */
+typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void *ctx);
+
+/**
+ * struct report - what the report is made of
+ * @st: the statistics
+ * @tk: what the tracker followed and what it could not
+ * @src: events read and lost per CPU
+ * @source: where the events came from (a file name, or "live")
+ * @name: device names (NULL: MAJ:MIN)
+ * @name_ctx: passed to @name
+ * @top_procs: processes listed at most
+ */
+struct report {
+	const struct stats *st;
+	const struct tk_counters *tk;
+	const struct source_stats *src;
+	const char *source;
+	report_name_fn name;
+	void *name_ctx;
+	unsigned int top_procs;
+};
+
+/** out_report_text - the report as text. Returns 0 or -errno. */
+int out_report_text(FILE *fp, const struct report *r);
+
+/** out_report_json - the report as one JSON document. Returns 0 or -errno. */
+int out_report_json(FILE *fp, const struct report *r);
+
+/** report_lost - events lost on every CPU of @src */
+uint64_t report_lost(const struct source_stats *src);
+
+#endif /* BLKSTACK_OUT_REPORT_H */
