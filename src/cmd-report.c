@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "cmd-live.h"
 #include "out-report.h"
+#include "out-tree.h"
 #include "outfile.h"
 #include "stats.h"
 #include "tracefile.h"
@@ -220,6 +221,12 @@ int cmd_report(int argc, char **argv)
 	if (ret < 0) {
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
 		goto out;
+	}
+	/* live, sysfs knows the stack: show it as lsblk -s would, with dm targets */
+	if (!p.json && !p.input && l.sel.n) {
+		fprintf(of.fp, "Stack traced (from sysfs):\n");
+		if (out_tree_print(of.fp, "", l.sel.devs, l.sel.n, 0) == 0)
+			fputc('\n', of.fp);
 	}
 	ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
 	if (!ret)
