@@ -164,6 +164,55 @@ START_TEST(parse_errors)
 }
 END_TEST
 
+START_TEST(report_options)
+{
+	struct report_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report"), CLI_RUN);
+	ck_assert_ptr_null(p.input);
+	ck_assert_ptr_null(p.command);
+	ck_assert_int_eq(p.buffer_kb, CLI_DEFAULT_BUFFER_KB);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--json",
+				    "--max-inflight=4096", "--timeout", "2m", "-o", "r.txt"),
+			 CLI_RUN);
+	ck_assert_str_eq(p.input, "t.dat");
+	ck_assert(p.json);
+	ck_assert_uint_eq(p.max_inflight, 4096);
+	ck_assert_uint_eq(p.timeout_ns, 120000000000ULL);
+	ck_assert_str_eq(p.output, "r.txt");
+	/* the command keeps its own options */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-d", "sda", "--", "dd",
+				    "-h", "if=/dev/zero"), CLI_RUN);
+	ck_assert_int_eq(p.ndevs, 1);
+	ck_assert_ptr_nonnull(p.command);
+	ck_assert_str_eq(p.command[0], "dd");
+	ck_assert_str_eq(p.command[1], "-h");
+	ck_assert_str_eq(p.command[2], "if=/dev/zero");
+	ck_assert_ptr_null(p.command[3]);
+}
+END_TEST
+
+START_TEST(report_errors)
+{
+	struct report_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "dd"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "a command goes after --"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t", "-d", "sda"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "-i reads a recording"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-w", "5", "--", "true"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "mutually exclusive"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--max-inflight", "3"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--timeout", "soon"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--help"), CLI_HELP);
+	ck_assert_ptr_nonnull(strstr(cli_usage_report(), "--max-inflight"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -180,6 +229,10 @@ int main(void)
 	tc = tcase_create("parse");
 	tcase_add_test(tc, parse_options);
 	tcase_add_test(tc, parse_errors);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("report");
+	tcase_add_test(tc, report_options);
+	tcase_add_test(tc, report_errors);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

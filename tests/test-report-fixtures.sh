@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# blkstack report on the real dm-stack recordings of tests/fixtures/vm:
+# at least 99% of top-level I/O followed through every layer, nothing
+# expired or unmatched, and bytes conserved: at every layer, the bytes the
+# report gives equal the bytes queued at (or, for a partition, remapped out
+# of) that device in blkstack parse's log of the same file. Needs no root.
+set -euo pipefail
+
+: "${BLKSTACK:?}" "${FIXTURES:?}"
+command -v python3 >/dev/null || { echo "SKIP: python3 is not installed (apt-get install python3)"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+n=0
+for dat in "$FIXTURES"/vm/*.dat; do
+	name=$(basename "$dat")
+	n=$((n + 1))
+	"$BLKSTACK" report -i "$dat" --json -o "$tmp/r.json" 2>"$tmp/err" ||
+		{ echo "FAIL $name: report failed: $(cat "$tmp/err")"; failed=1; continue; }
+	"$BLKSTACK" report -i "$dat" -o "$tmp/r.txt" 2>"$tmp/err" ||
+		{ echo "FAIL $name: text report failed: $(cat "$tmp/err")"; failed=1; continue; }
+	grep -q '^Per layer' "$tmp/r.txt" || { echo "FAIL $name: no per-layer table"; failed=1; }
+	"$BLKSTACK" parse -i "$dat" --no-summary -o "$tmp/p.txt"
+	if ! python3 - "$tmp/r.json" "$tmp/p.txt" "$name" <<'PY'; then
+import json, sys
+from collections import defaultdict
+
+report = json.load(open(sys.argv[1]))
+name = sys.argv[3]
+t = report["tracking"]
+errors = []
+if t["top_level_ios"] == 0 or t["top_level_matched"] * 100 < t["top_level_ios"] * 99:
+    errors.append("matched %d of %d top-level I/Os" % (t["top_level_matched"], t["top_level_ios"]))
+for k in ("expired", "unmatched_completions", "unmatched_remaps", "dropped_inflight_cap"):
+    if t[k]:
+        errors.append("%s: %d" % (k, t[k]))
+
+# bytes per device from the log: queued there, or remapped out of a partition
+queued = defaultdict(int)
+remapped_out = defaultdict(int)
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) < 10 or not f[0][0].isdigit():
+        continue
+    dev = f[0].replace(",", ":")
+    if f[5] == "Q" and f[8] == "+":
+        queued[dev] += int(f[9]) * 512
+    elif f[5] == "A" and f[8] == "+":
+        src = f[11].strip("()").replace(",", ":")
+        remapped_out[src] += int(f[9]) * 512
+layers = 0
+for layer in report["layers"]:
+    got = sum(op["bytes"] for op in layer["ops"].values())
+    want = remapped_out[layer["dev"]] if layer["kind"] == "remap" else queued[layer["dev"]]
+    layers += 1
+    if got != want:
+        errors.append("%s (%s): report %d bytes, log %d" % (layer["dev"], layer["kind"], got, want))
+if layers < 2:
+    errors.append("only %d layers" % layers)
+if errors:
+    print("FAIL %s: %s" % (name, "; ".join(errors)))
+    sys.exit(1)
+print("ok   %s: %d layers, %d/%d top-level I/Os matched, bytes conserved" %
+      (name, layers, t["top_level_matched"], t["top_level_ios"]))
+PY
+		failed=1
+	fi
+done
+[ "$n" -gt 0 ] || { echo "FAIL: no fixtures in $FIXTURES/vm"; exit 1; }
+exit "$failed"
