@@ -6,7 +6,8 @@
 # An image file on a loop device, a partition on it (added with addpart, so
 # no partition-table parser is needed), ext4 on the partition, mounted on a
 # temporary directory. "blkstack trace -d MOUNTDIR -w 5" traces that stack
-# while a small workload runs: O_DIRECT writes and reads, then a buffered
+# while a small workload runs, then "blkstack report -d MOUNTDIR -- WORKLOAD"
+# reports the same workload per layer: O_DIRECT writes and reads, then a buffered
 # write and a sync. The log's first lines and the summary are shown.
 # Everything is torn down on every way out, Ctrl-C included.
 #
@@ -118,4 +119,12 @@ echo
 echo "== the summary"
 sed -n '/^Total (/,$p' "$log"
 echo
-echo "Coming: a per-layer report of the same stack (blkstack report)."
+echo "== the main job: blkstack report -d $mnt -- (the same workload)"
+echo "   every I/O followed from the filesystem's partition down to the loop disk"
+cat >"$tmp/workload.sh" <<WL
+dd if=/dev/zero of="$mnt/direct2" bs=64k count=16 oflag=direct status=none
+dd if="$mnt/direct2" of=/dev/null bs=4k count=16 iflag=direct status=none
+dd if=/dev/zero of="$mnt/buffered2" bs=1M count=4 status=none
+sync -f "$mnt"
+WL
+"$BLKSTACK" report -d "$mnt" -- sh "$tmp/workload.sh" || die "blkstack report failed"

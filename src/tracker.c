@@ -650,6 +650,21 @@ static struct node *find_unplaced(struct tdev *d, uint64_t start, uint32_t secto
 	return best;
 }
 
+/* The oldest queued bio starting at @start, whatever its size, not in a request. */
+static struct node *find_unplaced_at(struct tdev *d, uint64_t start, uint8_t op)
+{
+	struct node *best = NULL;
+
+	for (int i = 0; i < d->nnodes; i++) {
+		struct node *n = d->nodes[i];
+
+		if (!n->rq && !n->down && !n->await_q && n->start == start && same_op(n->op, op) &&
+		    (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
 enum rq_key { RQ_START, RQ_END };
 
 /* The oldest request matching @key == @sector; @issued: -1 any, 0 not, 1 yes. */
@@ -743,13 +758,44 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		child->await_q = true;
 }
 
+/*
+ * A split. dm names the remainder (sector == new_sector): the pieces come
+ * from the remaps that follow, nothing to do but count. The block layer,
+ * splitting a bio to a request-based device's limits, names the piece and
+ * the remainder's start (new_sector): the remainder goes on as a bio of its
+ * own, without a queue event, so the node is cut in two.
+ */
 static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
-	struct node *n = find_containing(d, ev->sector, 0, ev->op);
+	uint64_t cut = ev->aux_sector;
+	struct node *rest, *n = NULL;
 
-	(void)t;
-	if (n)
-		n->splits++;
+	/* the block layer's: the bio starting at the piece, not yet in a request */
+	if (cut > ev->sector && cut - ev->sector <= UINT32_MAX)
+		n = find_unplaced_at(d, ev->sector, ev->op);
+	if (!n)
+		n = find_containing(d, ev->sector, 0, ev->op);
+	if (!n)
+		return;
+	n->splits++;
+	/* dm: sector == new_sector; the block layer: sector is the piece's start */
+	if (ev->sector == cut || ev->sector != n->start || cut >= n->end || n->rq)
+		return;
+	if (n->parent) {
+		rest = child_new(t, d, n->parent, ev, cut, n->end - cut);
+	} else {
+		/* a root split at a disk: the remainder is traced as I/O of its own */
+		rest = root_new(t, d, ev, cut, n->end - cut);
+		if (rest) {
+			rest->pid = n->pid;
+			memcpy(rest->comm, n->comm, sizeof(rest->comm));
+		}
+	}
+	if (!rest)
+		return;
+	rest->q = n->q;
+	n->end = cut;
+	n->sectors = cut - n->start;
 }
 
 static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)

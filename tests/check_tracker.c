@@ -268,6 +268,41 @@ START_TEST(dm_split_fan_out)
 }
 END_TEST
 
+/*
+ * The block layer splits a bio to a disk's limits: X names the piece and the
+ * remainder's start; the remainder gets no queue event and its own request.
+ */
+static void split_feed(enum blk_kind kind, uint32_t dev, uint64_t sector, uint64_t new_sector)
+{
+	struct blk_event ev = { .kind = kind, .dev = dev, .sector = sector,
+				.aux_sector = new_sector, .ts = (now += 10), .pid = 100 };
+
+	blk_rwbs_parse("W", 1, &ev.op, &ev.flags);
+	tracker_event(&ev, t);
+}
+
+START_TEST(block_layer_split_at_disk)
+{
+	remap(SDA, 22530, 4096, SDA1, 20482, "W");
+	feed(BLK_EV_BIO_QUEUE, SDA, 22530, 4096, "W");
+	split_feed(BLK_EV_SPLIT, SDA, 22530, 25090);
+	feed(BLK_EV_GETRQ, SDA, 22530, 2560, "W");
+	feed(BLK_EV_GETRQ, SDA, 25090, 1536, "W");
+	feed(BLK_EV_RQ_ISSUE, SDA, 22530, 2560, "W");
+	feed(BLK_EV_RQ_ISSUE, SDA, 25090, 1536, "W");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 22530, 2560, "W");
+	ck_assert_int_eq(ntrees, 0);
+	feed(BLK_EV_RQ_COMPLETE, SDA, 25090, 1536, "W");
+	ck_assert_int_eq(ntrees, 1);
+	check_tree_shape(&trees[0]);
+	ck_assert(trees[0].io.matched);
+	ck_assert_int_eq(trees[0].io.nrecs, 3);	/* partition, piece, remainder */
+	ck_assert_uint_eq(trees[0].recs[1].sectors + trees[0].recs[2].sectors, 4096);
+	ck_assert_uint_eq(trees[0].recs[0].up, trees[0].recs[2].c);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
 /* DESIGN 6: a request completes in parts; the dm bio above after it. */
 START_TEST(partial_request_completion)
 {
@@ -460,6 +495,7 @@ int main(void)
 	tcase_add_test(tc, back_and_front_merges);
 	tcase_add_test(tc, dm_split_fan_out);
 	tcase_add_test(tc, partial_request_completion);
+	tcase_add_test(tc, block_layer_split_at_disk);
 	tcase_add_test(tc, flags_change_on_the_way);
 	tcase_add_test(tc, thin_through_pool);
 	tcase_add_test(tc, layer_issued_io);
