@@ -137,18 +137,23 @@ static int grow(struct cpu_queue *q)
 	return 0;
 }
 
-int merge_push(struct merge *m, unsigned int stream, const struct blk_event *ev)
+struct blk_event *merge_slot(struct merge *m, unsigned int stream)
 {
 	struct cpu_queue *q;
-	struct blk_event *slot;
 
 	if (stream >= m->ncpu)
-		return -EINVAL;
+		return NULL;
 	q = &m->q[stream];
 	if (q->len == q->cap && grow(q))
-		return -ENOMEM;
-	slot = &q->ev[(q->head + q->len) & (q->cap - 1)];
-	*slot = *ev;
+		return NULL;
+	return &q->ev[(q->head + q->len) & (q->cap - 1)];
+}
+
+void merge_commit(struct merge *m, unsigned int stream)
+{
+	struct cpu_queue *q = &m->q[stream];
+	struct blk_event *slot = &q->ev[(q->head + q->len) & (q->cap - 1)];
+
 	if (slot->ts < q->reached) {
 		/* a CPU's buffer is ordered; keep the stream so if the clock was not */
 		slot->ts = q->reached;
@@ -162,6 +167,19 @@ int merge_push(struct merge *m, unsigned int stream, const struct blk_event *ev)
 		m->heap[m->heap_len++] = stream;
 		sift_up(m, q->heap_pos);
 	}
+}
+
+int merge_push(struct merge *m, unsigned int stream, const struct blk_event *ev)
+{
+	struct blk_event *slot;
+
+	if (stream >= m->ncpu)
+		return -EINVAL;
+	slot = merge_slot(m, stream);
+	if (!slot)
+		return -ENOMEM;
+	*slot = *ev;
+	merge_commit(m, stream);
 	return 0;
 }
 

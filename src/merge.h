@@ -46,6 +46,16 @@ void merge_free(struct merge *m);
  */
 int merge_push(struct merge *m, unsigned int stream, const struct blk_event *ev);
 
+/**
+ * merge_slot - the slot the next event of @stream goes to, to decode into
+ * it in place; merge_commit() queues it, anything else leaves it unused
+ * Returns NULL for a stream out of range or when memory runs out.
+ */
+struct blk_event *merge_slot(struct merge *m, unsigned int stream);
+
+/** merge_commit - queue the event written into merge_slot()'s slot */
+void merge_commit(struct merge *m, unsigned int stream);
+
 /** merge_stream_len - events queued on @stream */
 size_t merge_stream_len(const struct merge *m, unsigned int stream);
 

@@ -81,6 +81,12 @@ struct blkparse_out {
 	size_t ndevs, devs_cap;
 	size_t dev_last;
 
+	/* the formatted "maj,min cpu " of the last line */
+	char prefix[48];
+	size_t prefix_len;
+	uint32_t prefix_dev;
+	unsigned int prefix_cpu;
+
 	struct plug_owner plug[PLUG_SLOTS];	/* by pid: the last queue-side event */
 	struct pending *pending;		/* per CPU: an unplug awaiting its queue */
 	size_t pending_cap;
@@ -93,6 +99,7 @@ struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *
 	if (!o)
 		return NULL;
 	o->fp = fp;
+	o->prefix_dev = UINT32_MAX;
 	if (filter)
 		o->filter = *filter;
 	o->buf = malloc(OUT_BUF_SIZE);
@@ -378,7 +385,7 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 {
 	char act = blk_kind_action(ev->kind);
 	struct dev_summary *s;
-	uint64_t rel, sector;
+	uint64_t rel, secs, sector;
 	char rwbs[8];
 	char *p;
 
@@ -412,17 +419,28 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	p = o->buf + o->len;
 
 	/* "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " */
-	p = put_u(p, KDEV_MAJOR(dev), 3, ' ', false);
-	*p++ = ',';
-	p = put_u(p, KDEV_MINOR(dev), 3, ' ', true);
-	*p++ = ' ';
-	p = put_u(p, ev->cpu, 2, ' ', false);
-	*p++ = ' ';
+	if (dev != o->prefix_dev || ev->cpu != o->prefix_cpu) {
+		/* device and CPU change seldom from one line to the next */
+		char *q = o->prefix;
+
+		q = put_u(q, KDEV_MAJOR(dev), 3, ' ', false);
+		*q++ = ',';
+		q = put_u(q, KDEV_MINOR(dev), 3, ' ', true);
+		*q++ = ' ';
+		q = put_u(q, ev->cpu, 2, ' ', false);
+		*q++ = ' ';
+		o->prefix_len = q - o->prefix;
+		o->prefix_dev = dev;
+		o->prefix_cpu = ev->cpu;
+	}
+	memcpy(p, o->prefix, o->prefix_len);
+	p += o->prefix_len;
 	p = put_u(p, next_seq(o, dev, ev->cpu), 8, ' ', false);
 	*p++ = ' ';
-	p = put_u(p, rel / 1000000000ULL, 5, ' ', false);
+	secs = rel / 1000000000ULL;
+	p = put_u(p, secs, 5, ' ', false);
 	*p++ = '.';
-	p = put_u(p, rel % 1000000000ULL, 9, '0', false);
+	p = put_u(p, rel - secs * 1000000000ULL, 9, '0', false);
 	*p++ = ' ';
 	p = put_u(p, (uint32_t)ev->pid, 5, ' ', false);
 	*p++ = ' ';

@@ -128,7 +128,6 @@ static int ring_page(struct ring *r, int cpu, void *page, int size)
 	struct ring_cpu *rc = &r->cpu[cpu];
 	struct source_cpu_stats *cs = &r->st.cpu[cpu];
 	unsigned long long ts;
-	struct blk_event ev;
 	int missed, n = 0;
 	void *rec;
 
@@ -146,8 +145,13 @@ static int ring_page(struct ring *r, int cpu, void *page, int size)
 
 	for (rec = kbuffer_read_event(rc->kbuf, &ts); rec;
 	     rec = kbuffer_next_event(rc->kbuf, &ts)) {
-		int ret = decoder_decode(r->d, rec, kbuffer_event_size(rc->kbuf), ts, cpu, &ev);
+		/* decoded in place, into the merge's own slot */
+		struct blk_event *ev = merge_slot(r->m, cpu);
+		int ret;
 
+		if (!ev)
+			return -ENOMEM;
+		ret = decoder_decode(r->d, rec, kbuffer_event_size(rc->kbuf), ts, cpu, ev);
 		if (ret == 0) {
 			cs->other++;
 			continue;
@@ -157,9 +161,7 @@ static int ring_page(struct ring *r, int cpu, void *page, int size)
 			continue;
 		}
 		cs->events++;
-		ret = merge_push(r->m, cpu, &ev);
-		if (ret < 0)
-			return ret;
+		merge_commit(r->m, cpu);
 		n++;
 	}
 	return n;

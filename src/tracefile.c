@@ -402,19 +402,21 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 			cs->missed_unknown++;
 		for (rec = kbuffer_read_event(ps->kbuf, &ts); rec;
 		     rec = kbuffer_next_event(ps->kbuf, &ts)) {
-			struct blk_event ev;
-			int ret = decoder_decode(f->decoder, rec, kbuffer_event_size(ps->kbuf), ts,
-						 ds->cpu, &ev);
+			/* decoded in place, into the merge's own slot */
+			struct blk_event *ev = merge_slot(m, idx);
+			int ret;
 
+			if (!ev)
+				return -ENOMEM;
+			ret = decoder_decode(f->decoder, rec, kbuffer_event_size(ps->kbuf), ts,
+					     ds->cpu, ev);
 			if (ret == 0) {
 				cs->other++;
 			} else if (ret < 0) {
 				cs->malformed++;
 			} else {
 				cs->events++;
-				ret = merge_push(m, idx, &ev);
-				if (ret < 0)
-					return ret;
+				merge_commit(m, idx);
 			}
 		}
 	}
