@@ -107,6 +107,39 @@ static enum cli_result add_dev(const char **devs, size_t *n, const char *arg,
 	return CLI_RUN;
 }
 
+/* -w: a duration */
+static enum cli_result opt_duration(const char *arg, uint64_t *ns, bool *has, char *err,
+				    size_t errlen)
+{
+	if (parse_duration(arg, ns))
+		return usage_error(err, errlen,
+				   "invalid duration '%s' (examples: 10, 10s, 500ms, 2m)", arg);
+	*has = true;
+	return CLI_RUN;
+}
+
+/* -b: the per-CPU ring buffer in KiB */
+static enum cli_result opt_buffer(const char *arg, unsigned int *kb, char *err, size_t errlen)
+{
+	unsigned long long v;
+
+	if (parse_uint(arg, 4, 16ULL * 1024 * 1024, &v))
+		return usage_error(err, errlen,
+				   "invalid buffer size '%s' (KiB, from 4 to 16777216)", arg);
+	*kb = v;
+	return CLI_RUN;
+}
+
+/* -o, -i: a file name */
+static enum cli_result opt_file(const char *arg, const char **file, char opt, char *err,
+				size_t errlen)
+{
+	if (!*arg)
+		return usage_error(err, errlen, "-%c needs a file name", opt);
+	*file = arg;
+	return CLI_RUN;
+}
+
 enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 				char *err, size_t errlen)
 {
@@ -121,7 +154,6 @@ enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	unsigned long long v;
 	enum cli_result r;
 	int c;
 
@@ -130,30 +162,19 @@ enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:w:b:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
 		switch (c) {
 		case 'd':
 			r = add_dev(p->devs, &p->ndevs, optarg, err, errlen);
-			if (r != CLI_RUN)
-				return r;
 			break;
 		case 'w':
-			if (parse_duration(optarg, &p->duration_ns))
-				return usage_error(err, errlen,
-						   "invalid duration '%s' (examples: 10, 10s, 500ms, 2m)",
-						   optarg);
-			p->has_duration = true;
+			r = opt_duration(optarg, &p->duration_ns, &p->has_duration, err, errlen);
 			break;
 		case 'b':
-			if (parse_uint(optarg, 4, 16ULL * 1024 * 1024, &v))
-				return usage_error(err, errlen,
-						   "invalid buffer size '%s' (KiB, from 4 to 16777216)",
-						   optarg);
-			p->buffer_kb = v;
+			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
 			break;
 		case 'o':
-			if (!*optarg)
-				return usage_error(err, errlen, "-o needs a file name");
-			p->output = optarg;
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
 			break;
 		case OPT_NO_SUMMARY:
 			p->no_summary = true;
@@ -169,6 +190,8 @@ enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 		default:
 			return bad_option(err, errlen, argv, c);
 		}
+		if (r != CLI_RUN)
+			return r;
 	}
 	if (optind < argc)
 		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
@@ -197,11 +220,10 @@ enum cli_result cli_parse_parse(int argc, char **argv, struct parse_params *p,
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:d:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
 		switch (c) {
 		case 'i':
-			if (!*optarg)
-				return usage_error(err, errlen, "-i needs a file name");
-			p->input = optarg;
+			r = opt_file(optarg, &p->input, 'i', err, errlen);
 			break;
 		case 'd': {
 			unsigned int ma, mi;
@@ -212,14 +234,10 @@ enum cli_result cli_parse_parse(int argc, char **argv, struct parse_params *p,
 						   "invalid device '%s': a recording is read by MAJ:MIN, e.g. 8:16",
 						   optarg);
 			r = add_dev(p->devs, &p->ndevs, optarg, err, errlen);
-			if (r != CLI_RUN)
-				return r;
 			break;
 		}
 		case 'o':
-			if (!*optarg)
-				return usage_error(err, errlen, "-o needs a file name");
-			p->output = optarg;
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
 			break;
 		case OPT_NO_SUMMARY:
 			p->no_summary = true;
@@ -232,6 +250,8 @@ enum cli_result cli_parse_parse(int argc, char **argv, struct parse_params *p,
 		default:
 			return bad_option(err, errlen, argv, c);
 		}
+		if (r != CLI_RUN)
+			return r;
 	}
 	if (optind < argc)
 		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
@@ -298,35 +318,22 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	opterr = 0;
 	/* "+": stop at the first non-option, so COMMAND's own options stay its own */
 	while ((c = getopt_long(argc, argv, "+:i:d:w:b:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
 		switch (c) {
 		case 'i':
-			if (!*optarg)
-				return usage_error(err, errlen, "-i needs a file name");
-			p->input = optarg;
+			r = opt_file(optarg, &p->input, 'i', err, errlen);
 			break;
 		case 'd':
 			r = add_dev(p->devs, &p->ndevs, optarg, err, errlen);
-			if (r != CLI_RUN)
-				return r;
 			break;
 		case 'w':
-			if (parse_duration(optarg, &p->duration_ns))
-				return usage_error(err, errlen,
-						   "invalid duration '%s' (examples: 10, 10s, 500ms, 2m)",
-						   optarg);
-			p->has_duration = true;
+			r = opt_duration(optarg, &p->duration_ns, &p->has_duration, err, errlen);
 			break;
 		case 'b':
-			if (parse_uint(optarg, 4, 16ULL * 1024 * 1024, &v))
-				return usage_error(err, errlen,
-						   "invalid buffer size '%s' (KiB, from 4 to 16777216)",
-						   optarg);
-			p->buffer_kb = v;
+			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
 			break;
 		case 'o':
-			if (!*optarg)
-				return usage_error(err, errlen, "-o needs a file name");
-			p->output = optarg;
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
 			break;
 		case OPT_JSON:
 			p->json = true;
@@ -351,6 +358,8 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		default:
 			return bad_option(err, errlen, argv, c);
 		}
+		if (r != CLI_RUN)
+			return r;
 	}
 	if (optind < argc) {
 		/* getopt stops at "--" or at the first non-option: COMMAND starts here */
