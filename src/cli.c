@@ -140,6 +140,24 @@ static enum cli_result opt_file(const char *arg, const char **file, char opt, ch
 	return CLI_RUN;
 }
 
+/* --max-inflight: bios the tracker follows at once */
+static enum cli_result opt_max_inflight(const char *arg, unsigned long long *n, char *err,
+					size_t errlen)
+{
+	if (parse_uint(arg, 16, 1ULL << 30, n))
+		return usage_error(err, errlen,
+				   "invalid --max-inflight '%s' (from 16 to 1073741824)", arg);
+	return CLI_RUN;
+}
+
+/* --timeout: a bio not completed after this long expires */
+static enum cli_result opt_timeout(const char *arg, uint64_t *ns, char *err, size_t errlen)
+{
+	if (parse_duration(arg, ns) || !*ns)
+		return usage_error(err, errlen, "invalid --timeout '%s' (examples: 30s, 2m)", arg);
+	return CLI_RUN;
+}
+
 enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 				char *err, size_t errlen)
 {
@@ -308,7 +326,6 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	unsigned long long v;
 	enum cli_result r;
 	int c;
 
@@ -339,16 +356,10 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 			p->json = true;
 			break;
 		case OPT_MAX_INFLIGHT:
-			if (parse_uint(optarg, 16, 1ULL << 30, &v))
-				return usage_error(err, errlen,
-						   "invalid --max-inflight '%s' (from 16 to 1073741824)",
-						   optarg);
-			p->max_inflight = v;
+			r = opt_max_inflight(optarg, &p->max_inflight, err, errlen);
 			break;
 		case OPT_TIMEOUT:
-			if (parse_duration(optarg, &p->timeout_ns))
-				return usage_error(err, errlen,
-						   "invalid --timeout '%s' (examples: 30s, 2m)", optarg);
+			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
 			break;
 		case 'D':
 			p->debug = true;
@@ -374,5 +385,113 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 				   "-i reads a recording: -d, -w and a command are for live tracing");
 	if (p->has_duration && p->command)
 		return usage_error(err, errlen, "-w and a command are mutually exclusive");
+	return CLI_RUN;
+}
+
+const char *cli_usage_top(void)
+{
+	return "Usage:\n"
+	       " blkstack top [options] [interval [count]]\n"
+	       " blkstack top -i FILE [options] [interval [count]]\n"
+	       "\n"
+	       "Every interval (default 1s; 10, 2s, 500ms), print per layer and operation the\n"
+	       "I/O completed in it: rates, size, submission/completion/total latency, as\n"
+	       "iostat does per device. Stop after count intervals, or at Ctrl-C.\n"
+	       "\n"
+	       "Source:\n"
+	       " -i, --input FILE        replay a trace.dat by intervals of trace time\n"
+	       " -d, --device DEV        trace DEV's whole stack live (repeatable); default: all\n"
+	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       "\n"
+	       "Tracking:\n"
+	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
+	       "     --timeout TIME      drop a bio not completed after TIME (default 30s)\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write the tables to FILE instead of standard output\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-top(8).\n";
+}
+
+enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
+			      char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "input",	  required_argument, NULL, 'i' },
+		{ "device",	  required_argument, NULL, 'd' },
+		{ "buffer-size",  required_argument, NULL, 'b' },
+		{ "output",	  required_argument, NULL, 'o' },
+		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
+		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "debug",	  no_argument,	     NULL, 'D' },
+		{ "help",	  no_argument,	     NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	p->interval_ns = 1000000000ULL;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:d:b:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'i':
+			r = opt_file(optarg, &p->input, 'i', err, errlen);
+			break;
+		case 'd':
+			r = add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			break;
+		case 'b':
+			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_MAX_INFLIGHT:
+			r = opt_max_inflight(optarg, &p->max_inflight, err, errlen);
+			break;
+		case OPT_TIMEOUT:
+			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return bad_option(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	/* iostat's positional [interval [count]] */
+	if (optind < argc) {
+		const char *arg = argv[optind++];
+
+		if (parse_duration(arg, &p->interval_ns) || p->interval_ns < 1000000ULL)
+			return usage_error(err, errlen,
+					   "invalid interval '%s' (at least 1ms; examples: 1, 2s, 500ms)",
+					   arg);
+	}
+	if (optind < argc) {
+		const char *arg = argv[optind++];
+
+		if (parse_uint(arg, 1, ULLONG_MAX, &p->count))
+			return usage_error(err, errlen,
+					   "invalid count '%s' (a number of intervals, at least 1)", arg);
+		p->has_count = true;
+	}
+	if (optind < argc)
+		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (p->input && p->ndevs)
+		return usage_error(err, errlen,
+				   "-i replays a recording: -d is for live tracing");
 	return CLI_RUN;
 }

@@ -103,6 +103,41 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 const char *cli_usage_report(void);
 
 /**
+ * struct top_params - blkstack top
+ * @input: -i trace.dat, NULL to trace live
+ * @devs: -d (live: devices whose stacks to trace)
+ * @ndevs: how many
+ * @interval_ns: the interval argument (default 1 s)
+ * @count: the count argument, when @has_count; otherwise until Ctrl-C or
+ *	   the end of the recording
+ * @output: -o file, NULL for stdout
+ * @buffer_kb: -b
+ * @max_inflight: --max-inflight, 0 for the default
+ * @timeout_ns: --timeout, 0 for the default
+ * @debug: -D
+ */
+struct top_params {
+	const char *input;
+	const char *devs[CLI_MAX_DEVS];
+	size_t ndevs;
+	uint64_t interval_ns;
+	unsigned long long count;
+	bool has_count;
+	const char *output;
+	unsigned int buffer_kb;
+	unsigned long long max_inflight;
+	uint64_t timeout_ns;
+	bool debug;
+};
+
+/** cli_parse_top - parse "blkstack top" arguments */
+enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
+			      char *err, size_t errlen);
+
+/** cli_usage_top - the usage text of "blkstack top" */
+const char *cli_usage_top(void);
+
+/**
  * cli_parse_trace - parse "blkstack trace" arguments (argv[0] is "trace")
  * @err: on CLI_USAGE_ERROR, the message (without program name)
  */

@@ -2,7 +2,9 @@
 /*
  * cmd-live.c - the live tracing every live command shares.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,6 +238,71 @@ void live_report_losses(const struct source_stats *st)
 			warn_msg("%llu malformed records skipped on cpu%d",
 				 (unsigned long long)cs->malformed, c);
 	}
+}
+
+const char *live_dev_name(uint32_t dev, char *buf, size_t len, void *ctx)
+{
+	(void)ctx;
+	return topo_dev_name("", dev, buf, len) == 0 ? buf : NULL;
+}
+
+/* /sys/class/block/NAME/dev as a dev_t; 0 when unreadable */
+static uint32_t sysfs_dev(const char *name)
+{
+	char path[PATH_MAX];
+	unsigned int ma, mi;
+	FILE *fp;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	n = fscanf(fp, "%u:%u", &ma, &mi);
+	fclose(fp);
+	return n == 2 ? KDEV_MKDEV(ma, mi) : 0;
+}
+
+/* Whether /sys/class/block/NAME/holders lists anything. */
+static bool has_holders(const char *name)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/holders", name);
+	dir = opendir(path);
+	if (!dir)
+		return false;
+	while (!found && (de = readdir(dir)))
+		found = de->d_name[0] != '.';
+	closedir(dir);
+	return found;
+}
+
+void live_mark_lower(const struct live *l, struct tracker *t)
+{
+	char name[64];
+
+	if (!l->sel.n) {
+		/* every device is traced: look at every device */
+		struct dirent *de;
+		DIR *dir = opendir("/sys/class/block");
+		uint32_t dev;
+
+		if (!dir)
+			return;
+		while ((de = readdir(dir)))
+			if (de->d_name[0] != '.' && has_holders(de->d_name) &&
+			    (dev = sysfs_dev(de->d_name)))
+				tracker_set_lower(t, dev);
+		closedir(dir);
+		return;
+	}
+	for (size_t i = 0; i < l->sel.n; i++)
+		if (topo_dev_name("", l->sel.devs[i], name, sizeof(name)) == 0 && has_holders(name))
+			tracker_set_lower(t, l->sel.devs[i]);
 }
 
 void live_close(struct live *l)

@@ -18,6 +18,7 @@
 #include "ring.h"
 #include "session.h"
 #include "topo.h"
+#include "tracker.h"
 
 /* Set by SIGINT, SIGTERM and SIGHUP: the loop ends and cleans up. */
 extern volatile sig_atomic_t live_stop;
@@ -86,6 +87,19 @@ const struct source_stats *live_stats(struct live *l);
 
 /** live_report_losses - warn about events lost and records skipped */
 void live_report_losses(const struct source_stats *st);
+
+/**
+ * live_dev_name - this machine's name of @dev (a report_name_fn)
+ * Returns @buf, or NULL when sysfs does not know the device.
+ */
+const char *live_dev_name(uint32_t dev, char *buf, size_t len, void *ctx);
+
+/**
+ * live_mark_lower - tell @t which selected devices have holders: I/O rooted
+ * there was issued by a layer above (dm-thin's metadata I/O reaches its disk
+ * without a remap), not top-level I/O
+ */
+void live_mark_lower(const struct live *l, struct tracker *t);
 
 /** live_close - remove the instance and free everything; safe on a partial open */
 void live_close(struct live *l);

@@ -6,7 +6,6 @@
  * Glue only: a recording (tracefile) or live tracing (cmd-live) -> the
  * tracker -> the statistics -> the text or JSON report.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,7 +18,6 @@
 #include "cmd.h"
 #include "cmd-live.h"
 #include "out-report.h"
-#include "out-tree.h"
 #include "outfile.h"
 #include "stats.h"
 #include "tracefile.h"
@@ -65,39 +63,6 @@ static pid_t start_command(char **command)
 	return pid;
 }
 
-static const char *live_name(uint32_t dev, char *buf, size_t len, void *ctx)
-{
-	(void)ctx;
-	return topo_dev_name("", dev, buf, len) == 0 ? buf : NULL;
-}
-
-/*
- * Devices with holders are lower layers: I/O rooted there was issued by a
- * layer above (dm-thin's metadata I/O reaches its disk without a remap).
- */
-static void mark_lower(struct tracker *t, const struct topo_selection *sel)
-{
-	for (size_t i = 0; i < sel->n; i++) {
-		char name[64], path[128];
-		struct dirent *de;
-		DIR *dir;
-
-		if (topo_dev_name("", sel->devs[i], name, sizeof(name)))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/block/%s/holders", name);
-		dir = opendir(path);
-		if (!dir)
-			continue;
-		while ((de = readdir(dir))) {
-			if (de->d_name[0] != '.') {
-				tracker_set_lower(t, sel->devs[i]);
-				break;
-			}
-		}
-		closedir(dir);
-	}
-}
-
 static int run_live(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct live *l, struct watched *w)
 {
@@ -107,7 +72,7 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	live_signals();
 	if (live_open(l, &lo) < 0)
 		return -1;
-	mark_lower(t, &l->sel);
+	live_mark_lower(l, t);
 	if (live_start(l) < 0)
 		return -1;
 	if (p->command) {
@@ -215,18 +180,17 @@ int cmd_report(int argc, char **argv)
 	r = (struct report){
 		.st = st, .tk = tracker_counters(t), .src = src,
 		.source = p.input ? p.input : "live tracing",
-		.name = p.input ? NULL : live_name,
+		.name = p.input ? NULL : live_dev_name,
+		/* live, sysfs knows the stack: drawn as lsblk -s would, with dm targets */
+		.sysfs = !p.input,
+		.stack_devs = l.sel.n ? l.sel.devs : NULL, .nstack_devs = l.sel.n,
+		.command = p.command ? p.command[0] : NULL,
+		.command_done = w.exited, .command_status = w.status,
 	};
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
 		goto out;
-	}
-	/* live, sysfs knows the stack: show it as lsblk -s would, with dm targets */
-	if (!p.json && !p.input && l.sel.n) {
-		fprintf(of.fp, "Stack traced (from sysfs):\n");
-		if (out_tree_print(of.fp, "", l.sel.devs, l.sel.n, 0) == 0)
-			fputc('\n', of.fp);
 	}
 	ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
 	if (!ret)

@@ -17,6 +17,7 @@ static const struct command {
 	{ "trace", cmd_trace, "trace block I/O live, one blkparse-format line per event" },
 	{ "parse", cmd_parse, "print a trace.dat recording in blkparse's format" },
 	{ "report", cmd_report, "follow every I/O through the stack: per layer and end to end" },
+	{ "top", cmd_top, "per-layer figures every interval, like iostat, down and up" },
 };
 
 static void usage(FILE *fp)

@@ -7,10 +7,13 @@
  * blkstack-report(8).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <json-c/json.h>
 
 #include "out-report.h"
+#include "out-tree.h"
 
 static json_object *jhist(const struct hist *h)
 {
@@ -24,6 +27,19 @@ static json_object *jhist(const struct hist *h)
 		json_object_object_add(o, "p90", json_object_new_uint64(hist_percentile(h, 90)));
 		json_object_object_add(o, "p99", json_object_new_uint64(hist_percentile(h, 99)));
 		json_object_object_add(o, "max", json_object_new_uint64(h->max));
+	}
+	return o;
+}
+
+/* a size histogram: percentiles in whole sectors */
+static json_object *jsize(const struct hist *h)
+{
+	json_object *o = jhist(h);
+
+	if (h->count) {
+		json_object_object_add(o, "p50", json_object_new_uint64(stats_size_percentile(h, 50)));
+		json_object_object_add(o, "p90", json_object_new_uint64(stats_size_percentile(h, 90)));
+		json_object_object_add(o, "p99", json_object_new_uint64(stats_size_percentile(h, 99)));
 	}
 	return o;
 }
@@ -51,7 +67,7 @@ static json_object *jlayer_op(const struct st_layer_op *o)
 	json_object_object_add(j, "merges_front", json_object_new_uint64(o->merges_front));
 	json_object_object_add(j, "requeues", json_object_new_uint64(o->requeues));
 	json_object_object_add(j, "errors", json_object_new_uint64(o->errors));
-	json_object_object_add(j, "size_bytes", jhist(&o->size));
+	json_object_object_add(j, "size_bytes", jsize(&o->size));
 	json_object_object_add(j, "submission_ns", jhist(&o->sub));
 	json_object_object_add(j, "completion_ns", jhist(&o->comp));
 	json_object_object_add(j, "total_ns", jhist(&o->total));
@@ -61,12 +77,62 @@ static json_object *jlayer_op(const struct st_layer_op *o)
 		json_object_object_add(b, "q2g_ns", jhist(&o->q2g));
 		json_object_object_add(b, "g2i_ns", jhist(&o->g2i));
 		json_object_object_add(b, "i2d_ns", jhist(&o->i2d));
+		json_object_object_add(b, "g2d_ns", jhist(&o->g2d));
 		json_object_object_add(b, "d2c_ns", jhist(&o->d2c));
 		json_object_object_add(b, "q2c_ns", jhist(&o->q2c));
 		json_object_object_add(b, "q2m_ns", jhist(&o->q2m));
 		json_object_object_add(j, "btt", b);
 	}
 	return j;
+}
+
+/* The sysfs stack (live), as out-tree prints it in JSON: {"devices": [...]}. */
+static json_object *jstack(const struct report *r)
+{
+	const uint32_t *devs = r->stack_devs;
+	size_t n = r->nstack_devs, len = 0;
+	uint32_t *seen = NULL;
+	json_object *tree = NULL;
+	char *buf = NULL;
+	FILE *mem;
+
+	if (!devs) {
+		seen = calloc(r->st->nlayers ? r->st->nlayers : 1, sizeof(*seen));
+		if (!seen)
+			return NULL;
+		for (size_t i = 0; i < r->st->nlayers; i++)
+			seen[i] = r->st->layers[i].dev;
+		devs = seen;
+		n = r->st->nlayers;
+	}
+	mem = n ? open_memstream(&buf, &len) : NULL;
+	if (mem) {
+		int ret = out_tree_print(mem, "", devs, n, OUT_TREE_JSON | OUT_TREE_BYTES);
+
+		if (fclose(mem) == 0 && ret == 0)
+			tree = json_tokener_parse(buf);
+	}
+	free(buf);
+	free(seen);
+	return tree;
+}
+
+/* How "-- COMMAND" ended: exit_status, or signal, or still_running. */
+static json_object *jcommand(const struct report *r)
+{
+	json_object *c = json_object_new_object();
+
+	json_object_object_add(c, "name", json_object_new_string(r->command));
+	if (!r->command_done) {
+		json_object_object_add(c, "still_running", json_object_new_boolean(1));
+	} else if (WIFEXITED(r->command_status)) {
+		json_object_object_add(c, "exit_status",
+				       json_object_new_int(WEXITSTATUS(r->command_status)));
+	} else if (WIFSIGNALED(r->command_status)) {
+		json_object_object_add(c, "signal",
+				       json_object_new_int(WTERMSIG(r->command_status)));
+	}
+	return c;
 }
 
 static const char *kind_name(uint8_t kind)
@@ -90,6 +156,16 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
 	json_object_object_add(doc, "last_ns", json_object_new_uint64(r->st->last_ts));
 	json_object_object_add(doc, "events_lost", json_object_new_uint64(report_lost(r->src)));
+	if (r->command)
+		json_object_object_add(doc, "command", jcommand(r));
+	if (r->sysfs) {
+		json_object *tree = jstack(r), *devs;
+
+		/* the "devices" array of out-tree's document, moved into ours */
+		if (tree && json_object_object_get_ex(tree, "devices", &devs))
+			json_object_object_add(doc, "devices", json_object_get(devs));
+		json_object_put(tree);
+	}
 
 	for (size_t i = 0; i < r->st->nlayers; i++) {
 		const struct st_layer *l = &r->st->layers[i];
@@ -153,6 +229,9 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(tracking, "top_level_ios", json_object_new_uint64(tk->ios_top));
 	json_object_object_add(tracking, "top_level_matched",
 			       json_object_new_uint64(tk->ios_top_matched));
+	json_object_object_add(tracking, "match_rate",
+			       json_object_new_double(tk->ios_top ? (double)tk->ios_top_matched /
+								    tk->ios_top : 1.0));
 	json_object_object_add(tracking, "layer_issued_ios", json_object_new_uint64(tk->ios_layer));
 	json_object_object_add(tracking, "expired", json_object_new_uint64(tk->expired));
 	json_object_object_add(tracking, "unmatched_completions",

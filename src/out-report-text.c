@@ -3,15 +3,18 @@
  * out-report-text.c - the per-layer report as text tables.
  *
  * Tables and the device tree are drawn by libsmartcols, as lsblk and
- * findmnt draw theirs. Latencies are shown in microseconds, sizes in KiB.
+ * findmnt draw theirs. Latencies are shown in microseconds, sizes in KiB or
+ * MiB; every column header names its unit.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <libsmartcols/libsmartcols.h>
 
 #include "out-report.h"
+#include "out-tree.h"
 
 uint64_t report_lost(const struct source_stats *src)
 {
@@ -41,8 +44,19 @@ static const char *kind_name(uint8_t kind)
 	}
 }
 
-/* microseconds with one decimal, from ns; "-" when there is no value */
-static void set_us(struct libscols_line *ln, size_t col, const struct hist *h, uint64_t ns)
+/*
+ * Microseconds from ns, with the precision that matters at that scale:
+ * 2 decimals below 10 us, 1 below 1 ms, none above.
+ */
+static void fmt_us(char *buf, size_t len, double ns)
+{
+	double us = ns / 1000.0;
+
+	snprintf(buf, len, us < 10 ? "%.2f" : us < 1000 ? "%.1f" : "%.0f", us);
+}
+
+/* a latency in us; "-" when the histogram has no sample */
+static void set_us(struct libscols_line *ln, size_t col, const struct hist *h, double ns)
 {
 	char buf[32];
 
@@ -50,7 +64,7 @@ static void set_us(struct libscols_line *ln, size_t col, const struct hist *h, u
 		scols_line_set_data(ln, col, "-");
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%.1f", ns / 1000.0);
+	fmt_us(buf, sizeof(buf), ns);
 	scols_line_set_data(ln, col, buf);
 }
 
@@ -68,6 +82,15 @@ static void set_f(struct libscols_line *ln, size_t col, const char *fmt, double 
 
 	snprintf(buf, sizeof(buf), fmt, v);
 	scols_line_set_data(ln, col, buf);
+}
+
+/* name and operation, the first two columns of most tables */
+static void set_layer_op(struct libscols_line *ln, const struct report *r, uint32_t dev, int op)
+{
+	char name[64];
+
+	scols_line_set_data(ln, 0, dev_label(r, dev, name, sizeof(name)));
+	scols_line_set_data(ln, 1, st_op_name(op));
 }
 
 static struct libscols_table *new_table(FILE *fp, const char *const *cols, size_t n,
@@ -117,6 +140,37 @@ static void add_tree_line(struct libscols_table *tb, const struct report *r, siz
 			add_tree_line(tb, r, i, ln, depth + 1);
 }
 
+/* The stack as sysfs has it (live only: a recording's devices are not ours). */
+static int print_sysfs_stack(FILE *fp, const struct report *r)
+{
+	const uint32_t *devs = r->stack_devs;
+	size_t n = r->nstack_devs;
+	uint32_t *seen = NULL;
+	int ret;
+
+	if (!devs) {
+		seen = calloc(r->st->nlayers ? r->st->nlayers : 1, sizeof(*seen));
+		if (!seen)
+			return -ENOMEM;
+		for (size_t i = 0; i < r->st->nlayers; i++)
+			seen[i] = r->st->layers[i].dev;
+		devs = seen;
+		n = r->st->nlayers;
+	}
+	if (!n) {
+		free(seen);
+		return 0;
+	}
+	fprintf(fp, "Devices (from sysfs):\n");
+	ret = out_tree_print(fp, "", devs, n, 0);
+	free(seen);
+	/* a stack sysfs cannot describe is no reason to lose the report */
+	if (ret == -EIO)
+		return ret;
+	fputc('\n', fp);
+	return 0;
+}
+
 static int print_devices(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = { "NAME", "MAJ:MIN", "KIND", "BIOS", "ISSUED" };
@@ -131,7 +185,7 @@ static int print_devices(FILE *fp, const struct report *r)
 		if (!l->parent || !stats_layer(r->st, l->parent))
 			add_tree_line(tb, r, i, NULL, 0);
 	}
-	fprintf(fp, "Devices (each under the layer that sent it I/O):\n");
+	fprintf(fp, "Layers (each under the layer that sent it I/O):\n");
 	scols_print_table(tb);
 	scols_unref_table(tb);
 	return 0;
@@ -140,9 +194,7 @@ static int print_devices(FILE *fp, const struct report *r)
 static int print_layers(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = {
-		"LAYER", "OP", "IOS", "MIB", "MIB/S", "KIB_AVG", "KIB_P99",
-		"SUB_AVG", "SUB_P99", "COMP_AVG", "COMP_P99",
-		"TOT_AVG", "TOT_P50", "TOT_P90", "TOT_P99", "TOT_MAX",
+		"LAYER", "OP", "IOS", "MiB", "MiB/s", "KiB_AVG", "KiB_P50", "KiB_P99",
 		"SPLIT", "MRG_B", "MRG_F", "REQUEUE", "ERR", "ISSUED",
 	};
 	double secs = (r->st->last_ts - r->st->first_ts) / 1e9;
@@ -152,7 +204,6 @@ static int print_layers(FILE *fp, const struct report *r)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->st->nlayers; i++) {
 		const struct st_layer *l = &r->st->layers[i];
-		char name[64];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -163,32 +214,77 @@ static int print_layers(FILE *fp, const struct report *r)
 			ln = scols_table_new_line(tb, NULL);
 			if (!ln)
 				break;
-			scols_line_set_data(ln, 0, dev_label(r, l->dev, name, sizeof(name)));
-			scols_line_set_data(ln, 1, st_op_name(op));
+			set_layer_op(ln, r, l->dev, op);
 			set_u64(ln, 2, o->ios);
 			set_f(ln, 3, "%.2f", o->bytes / 1048576.0);
 			set_f(ln, 4, "%.2f", secs > 0 ? o->bytes / 1048576.0 / secs : 0);
 			set_f(ln, 5, "%.1f", hist_mean(&o->size) / 1024);
-			set_f(ln, 6, "%.1f", hist_percentile(&o->size, 99) / 1024.0);
-			set_us(ln, 7, &o->sub, hist_mean(&o->sub));
-			set_us(ln, 8, &o->sub, hist_percentile(&o->sub, 99));
-			set_us(ln, 9, &o->comp, hist_mean(&o->comp));
-			set_us(ln, 10, &o->comp, hist_percentile(&o->comp, 99));
-			set_us(ln, 11, &o->total, hist_mean(&o->total));
-			set_us(ln, 12, &o->total, hist_percentile(&o->total, 50));
-			set_us(ln, 13, &o->total, hist_percentile(&o->total, 90));
-			set_us(ln, 14, &o->total, hist_percentile(&o->total, 99));
-			set_us(ln, 15, &o->total, o->total.max);
-			set_u64(ln, 16, o->splits);
-			set_u64(ln, 17, o->merges_back);
-			set_u64(ln, 18, o->merges_front);
-			set_u64(ln, 19, o->requeues);
-			set_u64(ln, 20, o->errors);
-			set_u64(ln, 21, o->issued);
+			set_f(ln, 6, "%.1f", stats_size_percentile(&o->size, 50) / 1024.0);
+			set_f(ln, 7, "%.1f", stats_size_percentile(&o->size, 99) / 1024.0);
+			set_u64(ln, 8, o->splits);
+			set_u64(ln, 9, o->merges_back);
+			set_u64(ln, 10, o->merges_front);
+			set_u64(ln, 11, o->requeues);
+			set_u64(ln, 12, o->errors);
+			set_u64(ln, 13, o->issued);
 		}
 	}
-	fprintf(fp, "\nPer layer (latencies in microseconds: SUB = down - Q, COMP = C - up, "
-		    "TOT = C - Q):\n");
+	fprintf(fp, "\nPer layer (MiB/s over the %.3f s span of completed I/O):\n", secs);
+	scols_print_table(tb);
+	scols_unref_table(tb);
+	return 0;
+}
+
+/* One row of a latency table: the stage's name, samples, avg, percentiles, max. */
+static void latency_row(struct libscols_table *tb, const struct report *r, uint32_t dev,
+			int op, const char *stage, const struct hist *h)
+{
+	struct libscols_line *ln;
+
+	if (!h->count)
+		return;
+	ln = scols_table_new_line(tb, NULL);
+	if (!ln)
+		return;
+	set_layer_op(ln, r, dev, op);
+	scols_line_set_data(ln, 2, stage);
+	set_u64(ln, 3, h->count);
+	set_us(ln, 4, h, hist_mean(h));
+	set_us(ln, 5, h, hist_percentile(h, 50));
+	set_us(ln, 6, h, hist_percentile(h, 90));
+	set_us(ln, 7, h, hist_percentile(h, 99));
+	set_us(ln, 8, h, h->max);
+}
+
+static const char *const latency_cols[] = {
+	"LAYER", "OP", "STAGE", "COUNT", "AVG_us", "P50_us", "P90_us", "P99_us", "MAX_us",
+};
+#define LATENCY_NCOLS (sizeof(latency_cols) / sizeof(latency_cols[0]))
+
+static int print_latency(FILE *fp, const struct report *r)
+{
+	struct libscols_table *tb = new_table(fp, latency_cols, LATENCY_NCOLS, -1);
+
+	if (!tb)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		const struct st_layer *l = &r->st->layers[i];
+
+		for (int op = 0; op < ST_OPS; op++) {
+			const struct st_layer_op *o = &l->op[op];
+
+			latency_row(tb, r, l->dev, op, "submission", &o->sub);
+			/*
+			 * a disk completes when the device does, a partition with
+			 * its piece: C - up is 0 by construction, not a measurement
+			 */
+			if (l->kind == TK_LAYER_BIO)
+				latency_row(tb, r, l->dev, op, "completion", &o->comp);
+			latency_row(tb, r, l->dev, op, "total", &o->total);
+		}
+	}
+	fprintf(fp, "\nPer layer latency (submission = down - Q, completion = C - up, "
+		    "total = C - Q):\n");
 	scols_print_table(tb);
 	scols_unref_table(tb);
 	return 0;
@@ -196,44 +292,33 @@ static int print_layers(FILE *fp, const struct report *r)
 
 static int print_btt(FILE *fp, const struct report *r)
 {
-	static const char *const cols[] = {
-		"LAYER", "OP", "Q2G_AVG", "G2I_AVG", "I2D_AVG", "D2C_AVG", "D2C_P99",
-		"Q2C_AVG", "Q2C_P99", "Q2M_AVG", "MERGED",
-	};
-	struct libscols_table *tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
+	struct libscols_table *tb = new_table(fp, latency_cols, LATENCY_NCOLS, -1);
 	int rows = 0;
 
 	if (!tb)
 		return -ENOMEM;
+	scols_column_set_name(scols_table_get_column(tb, 2), "PHASE");
 	for (size_t i = 0; i < r->st->nlayers; i++) {
 		const struct st_layer *l = &r->st->layers[i];
-		char name[64];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
-			struct libscols_line *ln;
 
 			if (!o->q2c.count && !o->d2c.count)
 				continue;
-			ln = scols_table_new_line(tb, NULL);
-			if (!ln)
-				break;
 			rows++;
-			scols_line_set_data(ln, 0, dev_label(r, l->dev, name, sizeof(name)));
-			scols_line_set_data(ln, 1, st_op_name(op));
-			set_us(ln, 2, &o->q2g, hist_mean(&o->q2g));
-			set_us(ln, 3, &o->g2i, hist_mean(&o->g2i));
-			set_us(ln, 4, &o->i2d, hist_mean(&o->i2d));
-			set_us(ln, 5, &o->d2c, hist_mean(&o->d2c));
-			set_us(ln, 6, &o->d2c, hist_percentile(&o->d2c, 99));
-			set_us(ln, 7, &o->q2c, hist_mean(&o->q2c));
-			set_us(ln, 8, &o->q2c, hist_percentile(&o->q2c, 99));
-			set_us(ln, 9, &o->q2m, hist_mean(&o->q2m));
-			set_u64(ln, 10, o->merges_back + o->merges_front);
+			latency_row(tb, r, l->dev, op, "Q2G", &o->q2g);
+			latency_row(tb, r, l->dev, op, "G2I", &o->g2i);
+			latency_row(tb, r, l->dev, op, "I2D", &o->i2d);
+			latency_row(tb, r, l->dev, op, "G2D", &o->g2d);
+			latency_row(tb, r, l->dev, op, "D2C", &o->d2c);
+			latency_row(tb, r, l->dev, op, "Q2C", &o->q2c);
+			latency_row(tb, r, l->dev, op, "Q2M", &o->q2m);
 		}
 	}
 	if (rows) {
-		fprintf(fp, "\nRequest-based layers, btt phases (microseconds):\n");
+		fprintf(fp, "\nRequest-based layers, btt phases (G2I and I2D for requests "
+			    "inserted into a scheduler, G2D for the others):\n");
 		scols_print_table(tb);
 	}
 	scols_unref_table(tb);
@@ -243,9 +328,10 @@ static int print_btt(FILE *fp, const struct report *r)
 static int print_e2e(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = {
-		"OP", "IOS", "MIB", "MATCHED", "AVG", "P50", "P90", "P99", "MAX",
+		"OP", "IOS", "MiB", "MATCHED", "AVG_us", "P50_us", "P90_us", "P99_us", "MAX_us",
 	};
 	struct libscols_table *tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
+	int rows = 0;
 
 	if (!tb)
 		return -ENOMEM;
@@ -258,6 +344,7 @@ static int print_e2e(FILE *fp, const struct report *r)
 		ln = scols_table_new_line(tb, NULL);
 		if (!ln)
 			break;
+		rows++;
 		scols_line_set_data(ln, 0, st_op_name(op));
 		set_u64(ln, 1, e->ios);
 		set_f(ln, 2, "%.2f", e->bytes / 1048576.0);
@@ -268,19 +355,24 @@ static int print_e2e(FILE *fp, const struct report *r)
 		set_us(ln, 7, &e->total, hist_percentile(&e->total, 99));
 		set_us(ln, 8, &e->total, e->total.max);
 	}
-	fprintf(fp, "\nEnd to end, top-level I/O (microseconds):\n");
-	scols_print_table(tb);
+	if (rows) {
+		fprintf(fp, "\nEnd to end, top-level I/O (root C - root Q):\n");
+		scols_print_table(tb);
+	} else {
+		fprintf(fp, "\nEnd to end: no top-level I/O completed.\n");
+	}
 	scols_unref_table(tb);
 
 	/* the waterfall: each layer's share of the total time, down and up */
 	for (int op = 0; op < ST_OPS; op++) {
 		const struct st_e2e *e = &r->st->e2e[op];
+		char avg[32];
 
 		if (!e->ios || !e->total_ns)
 			continue;
+		fmt_us(avg, sizeof(avg), (double)e->total_ns / e->ios);
 		fprintf(fp, "\nWhere %s time goes, along the path each I/O waited for "
-			    "(share of %.1f us on average):\n",
-			st_op_name(op), e->total_ns / 1000.0 / e->ios);
+			    "(share of %s us on average):\n", st_op_name(op), avg);
 		for (size_t d = 0; d < 64; d++) {
 			for (size_t i = 0; i < e->nshares; i++) {
 				const struct st_share *s = &e->shares[i];
@@ -311,7 +403,7 @@ static int cmp_bytes(const void *a, const void *b)
 
 static int print_procs(FILE *fp, const struct report *r)
 {
-	static const char *const cols[] = { "PID", "COMM", "IOS", "MIB", "AVG", "P99" };
+	static const char *const cols[] = { "PID", "COMM", "IOS", "MiB", "AVG_us", "P99_us" };
 	struct libscols_table *tb;
 	struct st_proc *p;
 	size_t n = r->st->nprocs;
@@ -341,7 +433,7 @@ static int print_procs(FILE *fp, const struct report *r)
 		set_us(ln, 4, &p[i].total, hist_mean(&p[i].total));
 		set_us(ln, 5, &p[i].total, hist_percentile(&p[i].total, 99));
 	}
-	fprintf(fp, "\nProcesses that queued top-level I/O, by bytes (latency in microseconds):\n");
+	fprintf(fp, "\nProcesses that queued top-level I/O, by bytes (end-to-end latency):\n");
 	scols_print_table(tb);
 	scols_unref_table(tb);
 	free(p);
@@ -352,13 +444,14 @@ static void print_tracking(FILE *fp, const struct report *r)
 {
 	const struct tk_counters *tk = r->tk;
 
-	fprintf(fp, "\nTracking: %" PRIu64 " events; %" PRIu64 " top-level I/Os, %" PRIu64
-		    " followed through every layer (%.1f%%); %" PRIu64 " I/Os issued by a layer itself\n",
-		tk->events, tk->ios_top, tk->ios_top_matched,
-		tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0, tk->ios_layer);
+	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %" PRIu64
+		    " top-level I/Os followed through every layer); %" PRIu64
+		    " I/Os issued by a layer itself\n",
+		tk->events, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0,
+		tk->ios_top_matched, tk->ios_top, tk->ios_layer);
 	fprintf(fp, "  expired unfinished %" PRIu64 ", completions with no match %" PRIu64
 		    ", remaps with no source %" PRIu64 ", request events with no request %" PRIu64
-		    ", not tracked (in-flight cap) %" PRIu64 ", most in flight %" PRIu64 "\n",
+		    "\n  not tracked (in-flight cap) %" PRIu64 ", most in flight %" PRIu64 "\n",
 		tk->expired, tk->unmatched_complete, tk->unmatched_remap, tk->unmatched_rq,
 		tk->dropped_cap, tk->inflight_peak);
 	if (r->src)
@@ -370,32 +463,120 @@ static void print_tracking(FILE *fp, const struct report *r)
 		}
 }
 
+/* The end line of a report of "-- COMMAND": how the command ended. */
+static void print_command(FILE *fp, const struct report *r)
+{
+	if (!r->command)
+		return;
+	if (!r->command_done)
+		fprintf(fp, "\nCommand '%s': still running when tracing stopped\n", r->command);
+	else if (WIFEXITED(r->command_status))
+		fprintf(fp, "\nCommand '%s' exited with status %d\n", r->command,
+			WEXITSTATUS(r->command_status));
+	else if (WIFSIGNALED(r->command_status))
+		fprintf(fp, "\nCommand '%s' was killed by signal %d (%s)\n", r->command,
+			WTERMSIG(r->command_status), strsignal(WTERMSIG(r->command_status)));
+}
+
 int out_report_text(FILE *fp, const struct report *r)
 {
 	uint64_t lost = report_lost(r->src);
-	int ret;
+	int ret = 0;
 
+	/* lost events make every figure below a lower bound: say so first */
 	if (lost)
-		fprintf(fp, "WARNING: %" PRIu64 " events were lost: figures below are incomplete\n\n",
-			lost);
+		fprintf(fp, "WARNING: %" PRIu64 " events were lost: figures below are incomplete "
+			    "(see Tracking)\n\n", lost);
 	fprintf(fp, "blkstack report of %s: %.3f s of completed I/O\n\n", r->source,
 		(r->st->last_ts - r->st->first_ts) / 1e9);
-	if (!r->st->nlayers) {
+	if (r->sysfs)
+		ret = print_sysfs_stack(fp, r);
+	if (!ret && !r->st->nlayers)
 		fprintf(fp, "No I/O completed.\n");
-		print_tracking(fp, r);
-		return ferror(fp) ? -EIO : 0;
+	if (!ret && r->st->nlayers) {
+		ret = print_devices(fp, r);
+		if (!ret)
+			ret = print_layers(fp, r);
+		if (!ret)
+			ret = print_latency(fp, r);
+		if (!ret)
+			ret = print_btt(fp, r);
+		if (!ret)
+			ret = print_e2e(fp, r);
+		if (!ret)
+			ret = print_procs(fp, r);
 	}
-	ret = print_devices(fp, r);
-	if (!ret)
-		ret = print_layers(fp, r);
-	if (!ret)
-		ret = print_btt(fp, r);
-	if (!ret)
-		ret = print_e2e(fp, r);
-	if (!ret)
-		ret = print_procs(fp, r);
 	if (ret)
 		return ret;
 	print_tracking(fp, r);
+	print_command(fp, r);
+	return ferror(fp) ? -EIO : 0;
+}
+
+/*
+ * blkstack top: one table per interval, as iostat prints one block per
+ * interval, with the submission/completion split per layer.
+ */
+int out_report_interval(FILE *fp, const struct report *r, const struct report_interval *iv)
+{
+	static const char *const cols[] = {
+		"LAYER", "OP", "IO/s", "MiB/s", "KiB_AVG", "SUB_AVG_us", "SUB_P99_us",
+		"COMP_AVG_us", "COMP_P99_us", "TOT_AVG_us", "TOT_P99_us", "D2C_AVG_us",
+		"MRG/s", "SPLIT/s", "ERR",
+	};
+	double secs = iv->len_ns / 1e9;
+	struct libscols_table *tb;
+	int rows = 0;
+
+	tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
+	if (!tb)
+		return -ENOMEM;
+	if (secs <= 0)
+		secs = 1;
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		const struct st_layer *l = &r->st->layers[i];
+
+		for (int op = 0; op < ST_OPS; op++) {
+			const struct st_layer_op *o = &l->op[op];
+			struct libscols_line *ln;
+
+			if (!o->ios)
+				continue;
+			ln = scols_table_new_line(tb, NULL);
+			if (!ln)
+				break;
+			rows++;
+			set_layer_op(ln, r, l->dev, op);
+			set_f(ln, 2, "%.1f", o->ios / secs);
+			set_f(ln, 3, "%.2f", o->bytes / 1048576.0 / secs);
+			set_f(ln, 4, "%.1f", hist_mean(&o->size) / 1024);
+			set_us(ln, 5, &o->sub, hist_mean(&o->sub));
+			set_us(ln, 6, &o->sub, hist_percentile(&o->sub, 99));
+			if (l->kind != TK_LAYER_BIO) {
+				/* a disk or a partition completes with what is below */
+				scols_line_set_data(ln, 7, "-");
+				scols_line_set_data(ln, 8, "-");
+			} else {
+				set_us(ln, 7, &o->comp, hist_mean(&o->comp));
+				set_us(ln, 8, &o->comp, hist_percentile(&o->comp, 99));
+			}
+			set_us(ln, 9, &o->total, hist_mean(&o->total));
+			set_us(ln, 10, &o->total, hist_percentile(&o->total, 99));
+			set_us(ln, 11, &o->d2c, hist_mean(&o->d2c));
+			set_f(ln, 12, "%.1f", (o->merges_back + o->merges_front) / secs);
+			set_f(ln, 13, "%.1f", o->splits / secs);
+			set_u64(ln, 14, o->errors);
+		}
+	}
+	fprintf(fp, "%s  (%.3f s)", iv->label, iv->len_ns / 1e9);
+	if (iv->lost)
+		fprintf(fp, "  WARNING: %" PRIu64 " events lost", iv->lost);
+	fputc('\n', fp);
+	if (rows)
+		scols_print_table(tb);
+	else
+		fprintf(fp, "no I/O completed\n");
+	fputc('\n', fp);
+	scols_unref_table(tb);
 	return ferror(fp) ? -EIO : 0;
 }

@@ -6,6 +6,7 @@
 #ifndef BLKSTACK_OUT_REPORT_H
 #define BLKSTACK_OUT_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "source.h"
@@ -23,7 +24,14 @@ typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void 
  * @source: where the events came from (a file name, or "live")
  * @name: device names (NULL: MAJ:MIN)
  * @name_ctx: passed to @name
- * @top_procs: processes listed at most
+ * @top_procs: processes listed at most (0: 10)
+ * @sysfs: the devices are this machine's (live): draw the stack from sysfs
+ * @stack_devs: with @sysfs, the devices whose stack to draw (the selection
+ *		of -d); NULL: the devices seen in the statistics
+ * @nstack_devs: how many
+ * @command: the COMMAND traced until it exited, NULL if none
+ * @command_done: it was reaped, @command_status is its wait status
+ * @command_status: as waitpid() gives it
  */
 struct report {
 	const struct stats *st;
@@ -33,6 +41,24 @@ struct report {
 	report_name_fn name;
 	void *name_ctx;
 	unsigned int top_procs;
+	bool sysfs;
+	const uint32_t *stack_devs;
+	size_t nstack_devs;
+	const char *command;
+	bool command_done;
+	int command_status;
+};
+
+/**
+ * struct report_interval - one interval of blkstack top
+ * @label: when it ended ("12:00:03", or "+3.000s" into a recording)
+ * @len_ns: its length: rates are per second of it
+ * @lost: events lost during it
+ */
+struct report_interval {
+	const char *label;
+	uint64_t len_ns;
+	uint64_t lost;
 };
 
 /** out_report_text - the report as text. Returns 0 or -errno. */
@@ -40,6 +66,12 @@ int out_report_text(FILE *fp, const struct report *r);
 
 /** out_report_json - the report as one JSON document. Returns 0 or -errno. */
 int out_report_json(FILE *fp, const struct report *r);
+
+/**
+ * out_report_interval - the per-layer table of one interval of blkstack
+ * top (@r->st holds that interval only). Returns 0 or -errno.
+ */
+int out_report_interval(FILE *fp, const struct report *r, const struct report_interval *iv);
 
 /** report_lost - events lost on every CPU of @src */
 uint64_t report_lost(const struct source_stats *src);

@@ -82,6 +82,19 @@ const struct st_layer *stats_layer(const struct stats *st, uint32_t dev)
 	return NULL;
 }
 
+uint64_t stats_size_percentile(const struct hist *h, double pct)
+{
+	uint64_t v = hist_percentile(h, pct);
+	uint64_t lo = hist_bucket_low(hist_bucket_of(v));
+
+	if (!h->count)
+		return 0;
+	if (lo < h->min)
+		lo = h->min;
+	lo = (lo + 511) / 512 * 512;
+	return lo > h->max ? h->max : lo;
+}
+
 static struct st_layer *layer_of(struct stats *st, uint32_t dev)
 {
 	struct st_layer *l = (struct st_layer *)stats_layer(st, dev);
@@ -146,8 +159,10 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 		else
 			span(&o->q2m, r->q, r->m);
 		span(&o->g2i, r->g, r->i);
-		/* a request never inserted into a scheduler goes G (or M) to D */
 		span(&o->i2d, r->i, r->d);
+		/* a request never inserted into a scheduler goes straight from G to D */
+		if (!r->i)
+			span(&o->g2d, r->g, r->d);
 		span(&o->d2c, r->d, r->c);
 		span(&o->q2c, r->q, r->c);
 	}

@@ -44,6 +44,8 @@ const char *st_op_name(enum st_op op);
  * @comp: completion latency (C - up), ns, where it had lower pieces
  * @total: C - Q, ns
  * @q2g, @g2i, @i2d, @d2c, @q2c, @q2m: btt phases at request-based layers
+ * @g2d: get request to issue, for requests never inserted into a scheduler
+ *	 (no scheduler, or dispatched directly): what G2I + I2D are otherwise
  */
 struct st_layer_op {
 	uint64_t ios;
@@ -57,6 +59,7 @@ struct st_layer_op {
 	struct hist size;
 	struct hist sub, comp, total;
 	struct hist q2g, g2i, i2d, d2c, q2c, q2m;
+	struct hist g2d;
 };
 
 /**
@@ -157,6 +160,16 @@ void stats_reset(struct stats *st);
 
 /** stats_io - account one completed tree (a tk_io_fn; @ctx is the stats) */
 void stats_io(const struct tk_io *io, void *ctx);
+
+/**
+ * stats_size_percentile - a percentile of a size histogram in bytes
+ * I/O sizes have few significant bits (4 KiB, 12 KiB, 64 KiB, 1280 KiB),
+ * and such a value is the low bound of its bucket: the percentile is the
+ * bucket's low bound (within [min, max], rounded up to whole sectors), so
+ * a 64 KiB median is 65536, not the bucket's midpoint 66559. Other sizes
+ * are underestimated by less than one bucket (1/32).
+ */
+uint64_t stats_size_percentile(const struct hist *h, double pct);
 
 /** stats_layer - the layer of @dev, or NULL */
 const struct st_layer *stats_layer(const struct stats *st, uint32_t dev);

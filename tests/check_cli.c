@@ -213,6 +213,80 @@ START_TEST(report_errors)
 }
 END_TEST
 
+START_TEST(top_options)
+{
+	struct top_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top"), CLI_RUN);
+	ck_assert_uint_eq(p.interval_ns, 1000000000ULL);	/* iostat's default of 1 s */
+	ck_assert(!p.has_count);
+	ck_assert_ptr_null(p.input);
+	ck_assert_int_eq(p.buffer_kb, CLI_DEFAULT_BUFFER_KB);
+	/* [interval [count]], with options before and after (getopt permutes) */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "-d", "sda", "2", "5",
+				    "--device=dm-0"), CLI_RUN);
+	ck_assert_uint_eq(p.interval_ns, 2000000000ULL);
+	ck_assert(p.has_count);
+	ck_assert_uint_eq(p.count, 5);
+	ck_assert_int_eq(p.ndevs, 2);
+	ck_assert_str_eq(p.devs[1], "dm-0");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "--input=t.dat", "500ms",
+				    "--max-inflight", "4096", "--timeout=1m", "-o", "top.txt",
+				    "-b64", "-D"), CLI_RUN);
+	ck_assert_str_eq(p.input, "t.dat");
+	ck_assert_uint_eq(p.interval_ns, 500000000ULL);
+	ck_assert(!p.has_count);
+	ck_assert_uint_eq(p.max_inflight, 4096);
+	ck_assert_uint_eq(p.timeout_ns, 60000000000ULL);
+	ck_assert_str_eq(p.output, "top.txt");
+	ck_assert_int_eq(p.buffer_kb, 64);
+	ck_assert(p.debug);
+}
+END_TEST
+
+static const struct {
+	const char *args[4];
+	const char *msg;
+} top_errors[] = {
+	{ { "0" }, "invalid interval" },
+	{ { "500us" }, "invalid interval" },		/* below 1 ms */
+	{ { "fast" }, "invalid interval" },
+	{ { "1", "0" }, "invalid count" },
+	{ { "1", "-3" }, "unknown option" },
+	{ { "1", "2", "3" }, "unexpected argument '3'" },
+	{ { "-i", "t.dat", "-d", "sda" }, "-d is for live tracing" },
+	{ { "--timeout", "0" }, "invalid --timeout" },
+	{ { "--max-inflight", "15" }, "invalid --max-inflight" },
+	{ { "-w", "5" }, "unknown option '-w'" },
+	{ { "-o" }, "needs an argument" },
+};
+
+START_TEST(top_errors_exit_usage)
+{
+	struct top_params p;
+	char *argv[6] = { "top" };
+	int argc = 1;
+
+	for (int k = 0; k < 4 && top_errors[_i].args[k]; k++)
+		argv[argc++] = (char *)top_errors[_i].args[k];
+	argv[argc] = NULL;
+	ck_assert_int_eq(cli_parse_top(argc, argv, &p, err, sizeof(err)), CLI_USAGE_ERROR);
+	ck_assert_msg(strstr(err, top_errors[_i].msg), "case %d: '%s' lacks '%s'", _i, err,
+		      top_errors[_i].msg);
+}
+END_TEST
+
+START_TEST(top_help)
+{
+	struct top_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "-h"), CLI_HELP);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "1", "--help"), CLI_HELP);
+	ck_assert_ptr_nonnull(strstr(cli_usage_top(), "[interval [count]]"));
+	ck_assert_ptr_nonnull(strstr(cli_usage_top(), "See blkstack-top(8)."));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -233,6 +307,12 @@ int main(void)
 	tc = tcase_create("report");
 	tcase_add_test(tc, report_options);
 	tcase_add_test(tc, report_errors);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("top");
+	tcase_add_test(tc, top_options);
+	tcase_add_loop_test(tc, top_errors_exit_usage, 0,
+			    sizeof(top_errors) / sizeof(top_errors[0]));
+	tcase_add_test(tc, top_help);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

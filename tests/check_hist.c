@@ -4,6 +4,7 @@
  * within one bucket of exact on known distributions, merge, exact moments.
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,44 @@ START_TEST(geometric_percentiles)
 }
 END_TEST
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Exponential service times, mean 100 us, by the inverse CDF at evenly
+ * spaced quantiles (no random numbers): every percentile within one bucket
+ * of the exact one, taken from the sorted values as rank ceil(p * n).
+ */
+START_TEST(exponential_percentiles)
+{
+	enum { N = 20000 };
+	static const double pcts[] = { 1, 10, 25, 50, 75, 90, 95, 99, 99.9 };
+	uint64_t *v = malloc(N * sizeof(*v)), sum = 0;
+
+	ck_assert_ptr_nonnull(v);
+	for (int i = 0; i < N; i++) {
+		v[i] = (uint64_t)(-100000.0 * log(1.0 - (i + 0.5) / N));
+		hist_add(h, v[i]);
+		sum += v[i];
+	}
+	qsort(v, N, sizeof(*v), cmp_u64);
+	for (size_t k = 0; k < sizeof(pcts) / sizeof(pcts[0]); k++) {
+		size_t rank = (size_t)ceil(pcts[k] / 100.0 * N);
+
+		near(hist_percentile(h, pcts[k]), v[rank - 1]);
+	}
+	ck_assert_uint_eq(h->min, v[0]);
+	ck_assert_uint_eq(h->max, v[N - 1]);
+	ck_assert_uint_eq(h->sum, sum);
+	ck_assert(hist_mean(h) == (double)sum / N);
+	free(v);
+}
+END_TEST
+
 START_TEST(constant_is_exact)
 {
 	for (int i = 0; i < 777; i++)
@@ -144,6 +183,7 @@ int main(void)
 	tcase_add_test(tc, buckets_cover_every_value_once);
 	tcase_add_test(tc, uniform_percentiles);
 	tcase_add_test(tc, geometric_percentiles);
+	tcase_add_test(tc, exponential_percentiles);
 	tcase_add_test(tc, constant_is_exact);
 	tcase_add_test(tc, two_points);
 	tcase_add_test(tc, merge_equals_one);

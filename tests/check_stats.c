@@ -14,6 +14,7 @@
 #define SDA	KDEV_MKDEV(8, 0)
 #define SDA1	KDEV_MKDEV(8, 1)
 #define SDB	KDEV_MKDEV(8, 16)
+#define ZRAM0	KDEV_MKDEV(252, 0)
 
 static struct stats *st;
 
@@ -91,6 +92,7 @@ START_TEST(per_layer_latencies)
 	ck_assert_uint_eq(o->q2g.max, 5);
 	ck_assert_uint_eq(o->g2i.count, 0);	/* never inserted: no G2I, no I2D */
 	ck_assert_uint_eq(o->i2d.count, 0);
+	ck_assert_uint_eq(o->g2d.max, 10);	/* but G2D: 130 - 120 */
 	ck_assert_uint_eq(o->d2c.max, 370);	/* 500 - 130 */
 	ck_assert_uint_eq(o->q2c.max, 385);
 	ck_assert_uint_eq(o->q2m.count, 0);
@@ -154,6 +156,18 @@ START_TEST(waterfall_follows_last_piece)
 	ck_assert_uint_eq(stats_layer(st, DM0)->op[ST_READ].splits, 1);
 	ck_assert_uint_eq(stats_layer(st, SDA)->op[ST_READ].bytes, 4096);
 	ck_assert_uint_eq(stats_layer(st, SDB)->op[ST_READ].d2c.max, 275);
+	/*
+	 * 9 + 13 + 275 + 10 = 307 of 309: dm sent the sdb piece at 12, 2 ns
+	 * after its down at 10; that gap is in no layer's share
+	 */
+	ck_assert_uint_eq(e->total_ns, 309);
+	ck_assert_uint_eq(e->shares[0].sub_ns + e->shares[0].comp_ns + e->shares[1].sub_ns +
+			  e->shares[1].dev_ns, 307);
+	/* the fan-out is counted at both disks, whole at dm */
+	ck_assert_uint_eq(stats_layer(st, DM0)->op[ST_READ].bytes, 8192);
+	ck_assert_uint_eq(stats_layer(st, SDA)->op[ST_READ].ios, 1);
+	ck_assert_uint_eq(stats_layer(st, SDB)->op[ST_READ].ios, 1);
+	ck_assert_uint_eq(stats_layer(st, SDA)->parent, DM0);
 }
 END_TEST
 
@@ -182,6 +196,121 @@ START_TEST(merged_bio_and_layer_issued)
 	ck_assert_uint_eq(st->e2e[ST_WRITE].ios, 1);
 	ck_assert_uint_eq(st->nprocs, 1);
 	ck_assert_str_eq(st->procs[0].comm, "a");
+}
+END_TEST
+
+/*
+ * A request inserted into a scheduler: Q 1000, G 1010, I 1040, D 1100, C 1500.
+ * Q2G 10, G2I 30, I2D 60, no G2D, D2C 400, Q2C 500; submission Q to D 100.
+ */
+START_TEST(inserted_request_phases)
+{
+	struct tk_rec r = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
+			    .op = BLK_OP_READ, .sectors = 256, .q = 1000, .g = 1010, .i = 1040,
+			    .d = 1100, .down = 1100, .up = 1500, .c = 1500 };
+	const struct st_layer_op *o;
+
+	feed(&r, 1, true, 3, "fio");
+	o = &stats_layer(st, SDA)->op[ST_READ];
+	ck_assert_uint_eq(o->q2g.sum, 10);
+	ck_assert_uint_eq(o->g2i.sum, 30);
+	ck_assert_uint_eq(o->i2d.sum, 60);
+	ck_assert_uint_eq(o->g2d.count, 0);
+	ck_assert_uint_eq(o->d2c.sum, 400);
+	ck_assert_uint_eq(o->q2c.sum, 500);
+	ck_assert_uint_eq(o->q2m.count, 0);
+	ck_assert_uint_eq(o->sub.sum, 100);
+	ck_assert_uint_eq(o->comp.sum, 0);	/* up == C at a disk */
+	ck_assert_uint_eq(o->size.sum, 131072);
+	/* a leaf alone: the waterfall is submission 100 + device 400 = 500 */
+	ck_assert_uint_eq(st->e2e[ST_READ].shares[0].sub_ns, 100);
+	ck_assert_uint_eq(st->e2e[ST_READ].shares[0].dev_ns, 400);
+	ck_assert_uint_eq(st->first_ts, 1000);
+	ck_assert_uint_eq(st->last_ts, 1500);
+}
+END_TEST
+
+/*
+ * 0 is "not seen", and an interval whose end is before its start (a
+ * record the tracker had to infer) is garbage: neither is ever counted.
+ */
+START_TEST(absent_and_garbage_timestamps)
+{
+	struct tk_rec r[2] = {
+		/* dm: never went down (0), up before Q (garbage), C before up */
+		{ .dev = DM0, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_WRITE,
+		  .sectors = 8, .q = 500, .down = 0, .up = 400, .c = 450 },
+		/* disk: no G, no D, no M; C before Q */
+		{ .dev = SDA, .parent = 0, .parent_dev = DM0, .depth = 1,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_WRITE, .sectors = 8, .q = 600,
+		  .up = 0, .c = 550 },
+	};
+	const struct st_layer_op *o;
+
+	feed(r, 2, true, 9, "x");
+	o = &stats_layer(st, DM0)->op[ST_WRITE];
+	ck_assert_uint_eq(o->ios, 1);		/* counted as an I/O ... */
+	ck_assert_uint_eq(o->bytes, 4096);
+	ck_assert_uint_eq(o->sub.count, 0);	/* ... but with no latency */
+	ck_assert_uint_eq(o->comp.count, 1);	/* 450 - 400: both seen, in order */
+	ck_assert_uint_eq(o->comp.sum, 50);
+	ck_assert_uint_eq(o->total.count, 0);	/* 450 < 500 */
+	o = &stats_layer(st, SDA)->op[ST_WRITE];
+	ck_assert_uint_eq(o->ios, 1);
+	ck_assert_uint_eq(o->sub.count + o->comp.count + o->total.count, 0);
+	ck_assert_uint_eq(o->q2g.count + o->g2i.count + o->i2d.count + o->g2d.count, 0);
+	ck_assert_uint_eq(o->d2c.count + o->q2c.count + o->q2m.count, 0);
+	/* no end-to-end latency and no waterfall from a root C before its Q */
+	ck_assert_uint_eq(st->e2e[ST_WRITE].ios, 1);
+	ck_assert_uint_eq(st->e2e[ST_WRITE].total.count, 0);
+	ck_assert_uint_eq(st->e2e[ST_WRITE].total_ns, 0);
+	ck_assert_uint_eq(st->e2e[ST_WRITE].nshares, 0);
+}
+END_TEST
+
+/*
+ * dm (Q 0+100, down 110, up 300, C 330) over zram, a bio-based leaf with
+ * no way down (Q 110, C 300): zram's share is its Q to C, 190, as device.
+ */
+START_TEST(bio_based_leaf_waterfall)
+{
+	struct tk_rec r[2] = {
+		{ .dev = DM0, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_WRITE,
+		  .sectors = 8, .q = 100, .down = 110, .up = 300, .c = 330 },
+		{ .dev = ZRAM0, .parent = 0, .parent_dev = DM0, .depth = 1,
+		  .kind = TK_LAYER_BIO, .op = BLK_OP_WRITE, .sectors = 8, .q = 110, .c = 300 },
+	};
+	const struct st_e2e *e;
+
+	feed(r, 2, true, 9, "x");
+	e = &st->e2e[ST_WRITE];
+	ck_assert_uint_eq(e->total_ns, 230);
+	ck_assert_uint_eq(e->shares[0].sub_ns, 10);
+	ck_assert_uint_eq(e->shares[0].comp_ns, 30);
+	ck_assert_uint_eq(e->shares[1].dev, ZRAM0);
+	ck_assert_uint_eq(e->shares[1].sub_ns, 0);
+	ck_assert_uint_eq(e->shares[1].dev_ns, 190);
+	ck_assert_uint_eq(stats_layer(st, ZRAM0)->op[ST_WRITE].sub.count, 0);
+	ck_assert_uint_eq(stats_layer(st, ZRAM0)->op[ST_WRITE].d2c.count, 0);
+	ck_assert_uint_eq(stats_layer(st, ZRAM0)->op[ST_WRITE].total.sum, 190);
+}
+END_TEST
+
+/* the common sizes are exact: the bucket's midpoint rounded to a sector */
+START_TEST(size_percentiles_whole_sectors)
+{
+	static const uint64_t sizes[] = { 512, 4096, 8192, 65536, 131072, 1048576 };
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		struct hist h;
+
+		memset(&h, 0, sizeof(h));
+		for (int n = 0; n < 10; n++)
+			hist_add(&h, sizes[k]);
+		hist_add(&h, 4 * sizes[k]);
+		ck_assert_uint_eq(stats_size_percentile(&h, 50), sizes[k]);
+		ck_assert_uint_eq(stats_size_percentile(&h, 99), 4 * sizes[k]);
+	}
 }
 END_TEST
 
@@ -220,6 +349,10 @@ int main(void)
 	tcase_add_test(tc, end_to_end_waterfall);
 	tcase_add_test(tc, waterfall_follows_last_piece);
 	tcase_add_test(tc, merged_bio_and_layer_issued);
+	tcase_add_test(tc, inserted_request_phases);
+	tcase_add_test(tc, absent_and_garbage_timestamps);
+	tcase_add_test(tc, bio_based_leaf_waterfall);
+	tcase_add_test(tc, size_percentiles_whole_sectors);
 	tcase_add_test(tc, processes_capped);
 	tcase_add_test(tc, op_names);
 	suite_add_tcase(s, tc);

@@ -66,7 +66,7 @@ note "loop with a partition: bytes, layers, match and process: ok"
 "$BLKSTACK" report -d "$A_PDEV" -o "$TMPD/w.txt" -- \
 	dd status=none if=/dev/zero of="$A_PDEV" bs=64k count=4 oflag=direct ||
 	fail "report (text) failed"
-for section in "Stack traced" "Per layer" "Request-based layers" "End to end" \
+for section in "Devices (from sysfs)" "Layers" "Per layer latency" "Per layer" "Request-based layers" "End to end" \
 	"Where write time goes" "Processes" "Tracking"; do
 	grep -q "^$section" "$TMPD/w.txt" || fail "text report has no '$section' section"
 done

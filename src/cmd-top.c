@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd-top.c - "blkstack top": the per-layer table of every interval, as
+ * iostat prints one per interval, with the submission/completion split.
+ *
+ * Glue only: live tracing (cmd-live) or a recording (tracefile) -> the
+ * tracker, which keeps running across intervals -> the statistics, reset
+ * after each interval -> out_report_interval().
+ *
+ * Live, intervals are of the monotonic clock (the trace clock); replaying a
+ * recording, they are of trace time: an event past the end of the current
+ * interval closes it first.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "cmd-live.h"
+#include "out-report.h"
+#include "outfile.h"
+#include "stats.h"
+#include "tracefile.h"
+#include "tracker.h"
+#include "util.h"
+
+/* A tree ends in the tracker's callback: an interval counts what completed in it. */
+struct top {
+	const struct top_params *p;
+	FILE *fp;
+	struct tracker *t;
+	struct stats *st;
+	struct report r;
+	unsigned long long shown;	/* intervals printed */
+	uint64_t start;			/* this interval's start (trace or mono clock) */
+	uint64_t origin;		/* the first interval's start, for labels */
+	uint64_t lost_before;		/* events lost before this interval */
+	struct live *live;		/* live: where the loss counters come from */
+	struct tracefile *file;		/* replay: likewise */
+	int err;			/* a write error */
+};
+
+static uint64_t lost_now(struct top *tp)
+{
+	const struct source_stats *src = tp->live ? live_stats(tp->live) :
+				       tp->file ? tracefile_stats(tp->file) : NULL;
+
+	tp->r.src = src;
+	return report_lost(src);
+}
+
+/*
+ * Print the interval that ends at @end and start the next one.
+ * Returns 1 when the count is reached, a negative errno on a write error.
+ */
+static int close_interval(struct top *tp, uint64_t end)
+{
+	struct report_interval iv = { .len_ns = end - tp->start };
+	uint64_t lost = lost_now(tp);
+	char label[64];
+	int ret;
+
+	if (tp->live) {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		strftime(label, sizeof(label), "%H:%M:%S", localtime_r(&now, &tm));
+	} else {
+		snprintf(label, sizeof(label), "+%.3fs", (end - tp->origin) / 1e9);
+	}
+	iv.label = label;
+	iv.lost = lost - tp->lost_before;
+	tp->lost_before = lost;
+	ret = out_report_interval(tp->fp, &tp->r, &iv);
+	if (ret == 0 && fflush(tp->fp))
+		ret = -errno;
+	if (ret < 0) {
+		tp->err = ret;
+		return ret;
+	}
+	stats_reset(tp->st);
+	tp->start = end;
+	tp->shown++;
+	return tp->p->has_count && tp->shown >= tp->p->count ? 1 : 0;
+}
+
+/* The first line, once the source is open: what the tables are. */
+static void banner(const struct top *tp)
+{
+	fprintf(tp->fp, "blkstack top of %s, every %.3f s (of %s); latencies in us: "
+			"SUB = down - Q, COMP = C - up, TOT = C - Q\n\n",
+		tp->r.source, tp->p->interval_ns / 1e9, tp->p->input ? "trace time" : "the clock");
+}
+
+/* Replay: close every interval the event is past, then track it. */
+static int replay_event(const struct blk_event *ev, void *ctx)
+{
+	struct top *tp = ctx;
+
+	if (!tp->origin) {
+		tp->origin = tp->start = ev->ts;
+	}
+	while (ev->ts >= tp->start + tp->p->interval_ns) {
+		int ret = close_interval(tp, tp->start + tp->p->interval_ns);
+
+		if (ret)
+			return ret < 0 ? ret : -ECANCELED;	/* count reached: stop reading */
+	}
+	return tracker_event(ev, tp->t);
+}
+
+static int run_file(struct top *tp)
+{
+	const struct top_params *p = tp->p;
+	int ret;
+
+	tp->file = tracefile_open(p->input, &ret);
+	if (!tp->file) {
+		if (ret == -EINVAL)
+			err_msg("'%s' is not a trace.dat file", p->input);
+		else if (ret == -EBADMSG)
+			err_msg("'%s' is a trace.dat file that cannot be read: it is truncated or corrupt",
+				p->input);
+		else if (ret == -ENODATA)
+			err_msg("'%s' holds no block events", p->input);
+		else
+			err_msg("cannot open '%s': %s", p->input, strerror(-ret));
+		return -1;
+	}
+	banner(tp);
+	ret = tracefile_read(tp->file, replay_event, tp);
+	if (ret == -ECANCELED)
+		return 0;
+	if (ret == -EBADMSG) {
+		err_msg("'%s' is corrupt: it could not be read to its end", p->input);
+		return -1;
+	}
+	if (ret < 0)
+		return -1;
+	/* the last, partial interval: up to the last completion in it */
+	tracker_finish(tp->t);
+	if (tp->st->nlayers && tp->st->last_ts > tp->start &&
+	    close_interval(tp, tp->st->last_ts) < 0)
+		return -1;
+	return 0;
+}
+
+/* Live: after each read pass, close the interval when its time is up. */
+static int live_pass(void *ctx)
+{
+	struct top *tp = ctx;
+	uint64_t now = mono_now_ns();
+
+	if (now < tp->start + tp->p->interval_ns)
+		return 0;
+	return close_interval(tp, now);
+}
+
+static int run_live(struct top *tp, struct live *l)
+{
+	struct live_opts lo = {
+		.devs = tp->p->devs, .ndevs = tp->p->ndevs, .buffer_kb = tp->p->buffer_kb,
+	};
+	int ret;
+
+	live_signals();
+	if (live_open(l, &lo) < 0)
+		return -1;
+	live_mark_lower(l, tp->t);
+	if (live_start(l) < 0)
+		return -1;
+	tp->live = l;
+	banner(tp);
+	fflush(tp->fp);
+	tp->origin = tp->start = mono_now_ns();
+	ret = live_loop(l, 0, tracker_event, tp->t, live_pass, tp);
+	live_report_losses(live_stats(l));
+	return ret < 0 ? -1 : 0;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct outfile of = { 0 };
+	struct live l = { 0 };
+	struct top tp = { 0 };
+	struct top_params p;
+	struct tk_params kp;
+	char err[CLI_ERR_LEN];
+	int rc = EXIT_RUNTIME;
+	int ret;
+
+	switch (cli_parse_top(argc, argv, &p, err, sizeof(err))) {
+	case CLI_HELP:
+		fputs(cli_usage_top(), stdout);
+		return EXIT_OK;
+	case CLI_USAGE_ERROR:
+		err_msg("%s", err);
+		fprintf(stderr, "see '" PROGRAM_NAME " top --help'\n");
+		return EXIT_USAGE;
+	case CLI_RUN:
+		break;
+	}
+	util_debug = p.debug;
+	tp.p = &p;
+	kp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
+	tp.st = stats_alloc();
+	tp.t = tp.st ? tracker_alloc(&kp, stats_io, tp.st) : NULL;
+	if (!tp.t) {
+		err_msg("out of memory");
+		goto out;
+	}
+	tp.r = (struct report){
+		.st = tp.st, .tk = tracker_counters(tp.t),
+		.source = p.input ? p.input : "live tracing",
+		.name = p.input ? NULL : live_dev_name,
+	};
+	ret = outfile_open(&of, p.output);
+	if (ret < 0) {
+		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
+		goto out;
+	}
+	tp.fp = of.fp;
+	/* a reader that leaves (| head) is a write error to see, not a signal */
+	signal(SIGPIPE, SIG_IGN);
+	ret = p.input ? run_file(&tp) : run_live(&tp, &l);
+	if (tp.err == -EPIPE) {
+		/* the reader left (| head): not an error, nothing more to print */
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (tp.err) {
+		err_msg("cannot write to '%s': %s", p.output ? p.output : "standard output",
+			strerror(-tp.err));
+		goto out;
+	}
+	if (ret < 0)
+		goto out;
+	ret = outfile_commit(&of);
+	if (ret < 0) {
+		err_msg("cannot write to '%s': %s", p.output ? p.output : "standard output",
+			strerror(-ret));
+		goto out;
+	}
+	rc = EXIT_OK;
+out:
+	if (of.fp)
+		outfile_abort(&of);
+	tracker_free(tp.t);
+	stats_free(tp.st);
+	tracefile_close(tp.file);
+	live_close(&l);
+	return rc;
+}
