@@ -8,6 +8,7 @@
  * tep_print, no string formatting, no allocation.
  */
 #include <byteswap.h>
+#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,8 @@ struct kind_layout {
 	struct field_loc f[F_MAX];
 };
 
+#define RWBS_MEMO_SLOTS 64
+
 struct decoder {
 	bool swap;		/* file written on a host of the other endianness */
 	struct field_loc type;	/* common_type */
@@ -49,7 +52,45 @@ struct decoder {
 	int nr_ids;
 	uint8_t *kind_of_id;	/* dense: id - min_id -> enum blk_kind */
 	struct kind_layout kinds[BLK_EV_KIND_MAX];
+	/* rwbs strings are few ("R", "WS", "FWFS"...): parsed once each */
+	struct rwbs_memo {
+		uint64_t key;	/* the string's bytes up to its NUL, zero-padded */
+		uint16_t flags;
+		uint8_t op;
+		bool used;
+	} rwbs_memo[RWBS_MEMO_SLOTS];
 };
+
+/*
+ * An rwbs field of 8 bytes or more (8 on 6.1, 10 on later kernels) through
+ * the memo when its string ends within 8 bytes, as all but the rarest do.
+ * The bytes after the string's NUL are whatever the ring buffer held: they
+ * are masked off the key.
+ */
+static void rwbs_parse_memo(struct decoder *d, const char *rwbs, unsigned int size,
+			    uint8_t *op, uint16_t *flags)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	struct rwbs_memo *m;
+	uint64_t key, zero;
+
+	memcpy(&key, rwbs, 8);
+	key = le64toh(key);
+	zero = (key - ones) & ~key & highs;	/* lowest set bit: the first NUL */
+	if (!zero) {
+		blk_rwbs_parse(rwbs, size, op, flags);
+		return;
+	}
+	key &= (1ULL << (__builtin_ctzll(zero) & ~7)) - 1;
+	m = &d->rwbs_memo[(key * 0x9E3779B97F4A7C15ULL) >> 58];
+	if (!m->used || m->key != key) {
+		m->used = true;
+		m->key = key;
+		blk_rwbs_parse(rwbs, size, &m->op, &m->flags);
+	}
+	*op = m->op;
+	*flags = m->flags;
+}
 
 static uint64_t load(const struct decoder *d, const uint8_t *p, struct field_loc loc)
 {
@@ -201,7 +242,7 @@ static void copy_str(char *dst, size_t dstlen, const uint8_t *src, struct field_
 	dst[n] = '\0';
 }
 
-int decoder_decode(const struct decoder *d, const void *data, unsigned int size,
+int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 		   unsigned long long ts, int cpu, struct blk_event *ev)
 {
 	const struct kind_layout *kl;
@@ -248,7 +289,10 @@ int decoder_decode(const struct decoder *d, const void *data, unsigned int size,
 	if (kl->f[F_RWBS].offset >= 0) {
 		const char *rwbs = (const char *)p + kl->f[F_RWBS].offset;
 
-		blk_rwbs_parse(rwbs, kl->f[F_RWBS].size, &ev->op, &ev->flags);
+		if (kl->f[F_RWBS].size >= 8)
+			rwbs_parse_memo(d, rwbs, kl->f[F_RWBS].size, &ev->op, &ev->flags);
+		else
+			blk_rwbs_parse(rwbs, kl->f[F_RWBS].size, &ev->op, &ev->flags);
 	} else {
 		ev->op = BLK_OP_OTHER;
 		ev->flags = 0;

@@ -61,7 +61,7 @@ int decoder_event_id(const struct decoder *d, enum blk_kind kind);
  * event type (skip it), -EINVAL when it is a block event too short for its
  * format (malformed; count it and skip it).
  */
-int decoder_decode(const struct decoder *d, const void *data, unsigned int size,
+int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 		   unsigned long long ts, int cpu, struct blk_event *ev);
 
 #endif /* BLKSTACK_DECODE_H */

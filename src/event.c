@@ -129,7 +129,7 @@ int blk_rwbs_parse(const char *rwbs, unsigned int len, uint8_t *op, uint16_t *fl
 	return ret;
 }
 
-char *blk_rwbs_blkparse(const struct blk_event *ev, char *buf)
+unsigned int blk_rwbs_render(const struct blk_event *ev, char *buf)
 {
 	int i = 0;
 
@@ -160,5 +160,11 @@ char *blk_rwbs_blkparse(const struct blk_event *ev, char *buf)
 	if (ev->flags & BLK_F_META)
 		buf[i++] = 'M';
 	buf[i] = '\0';
+	return i;
+}
+
+char *blk_rwbs_blkparse(const struct blk_event *ev, char *buf)
+{
+	blk_rwbs_render(ev, buf);
 	return buf;
 }

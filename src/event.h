@@ -162,4 +162,7 @@ int blk_rwbs_parse(const char *rwbs, unsigned int len, uint8_t *op, uint16_t *fl
  */
 char *blk_rwbs_blkparse(const struct blk_event *ev, char *buf);
 
+/** blk_rwbs_render - blk_rwbs_blkparse() that returns the length instead */
+unsigned int blk_rwbs_render(const struct blk_event *ev, char *buf);
+
 #endif /* BLKSTACK_EVENT_H */

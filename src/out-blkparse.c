@@ -138,81 +138,112 @@ int blkparse_out_flush(struct blkparse_out *o)
 
 /* ---- number formatting ---------------------------------------------- */
 
+/*
+ * The line is built in place in the output buffer, which always has
+ * OUT_LINE_MAX bytes of room: fixed-size fills and copies (inlined as a few
+ * stores) may run past the field and are overwritten by what follows.
+ * Calls to memset/memcpy of a variable size per field cost more than the
+ * digits themselves.
+ */
+
 static const char two_digits[201] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* Digits of v, right to left, into the end of tmp; returns the count. */
-static inline int digits(char *end, uint64_t v)
+static inline int count_digits(uint64_t v)
 {
-	char *p = end;
+	int n = 1;
 
-	/* two at a time: halves the divisions, the costliest part of a line */
+	while (v >= 100) {
+		v /= 100;
+		n += 2;
+	}
+	return n + (v >= 10);
+}
+
+/* The n digits of v into p[0..n-1], two at a time (halves the divisions). */
+static inline void put_digits(char *p, uint64_t v, int n)
+{
+	char *q = p + n;
+
 	while (v >= 100) {
 		unsigned int r = v % 100;
 
 		v /= 100;
-		p -= 2;
-		memcpy(p, two_digits + 2 * r, 2);
+		q -= 2;
+		memcpy(q, two_digits + 2 * r, 2);
 	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, two_digits + 2 * v, 2);
-	} else {
-		*--p = '0' + v;
-	}
-	return end - p;
+	if (v >= 10)
+		memcpy(q - 2, two_digits + 2 * v, 2);
+	else
+		q[-1] = '0' + v;
 }
 
-/* printf("%*llu") / ("%-*llu") / ("%0*llu") */
-static inline char *put_u(char *p, uint64_t v, int width, char pad, bool left)
+/* printf("%llu") */
+static inline char *put_u(char *p, uint64_t v)
 {
-	char tmp[24];
-	int n = digits(tmp + sizeof(tmp), v);
+	int n = count_digits(v);
 
-	if (!left)
-		for (int i = n; i < width; i++)
-			*p++ = pad;
-	memcpy(p, tmp + sizeof(tmp) - n, n);
-	p += n;
-	if (left)
-		for (int i = n; i < width; i++)
-			*p++ = ' ';
-	return p;
-}
-
-static inline char *put_d(char *p, int64_t v, int width)
-{
-	char tmp[24];
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	int n = digits(tmp + sizeof(tmp), u);
-
-	if (v < 0)
-		tmp[sizeof(tmp) - ++n] = '-';
-	for (int i = n; i < width; i++)
-		*p++ = ' ';
-	memcpy(p, tmp + sizeof(tmp) - n, n);
+	put_digits(p, v, n);
 	return p + n;
 }
 
-static inline char *put_s(char *p, const char *s)
+/* printf("%*llu") with a width of at most 16 */
+static inline char *put_u_right(char *p, uint64_t v, int width)
 {
-	while (*s)
-		*p++ = *s++;
-	return p;
-}
+	int n = count_digits(v);
 
-/* printf("%*s") for short strings */
-static inline char *put_s_w(char *p, const char *s, int width)
-{
-	int n = strlen(s);
-
-	for (int i = n; i < width; i++)
-		*p++ = ' ';
-	memcpy(p, s, n);
+	if (n < width) {
+		memset(p, ' ', 16);
+		p += width - n;
+	}
+	put_digits(p, v, n);
 	return p + n;
 }
+
+/* printf("%-*llu") with a width of at most 16 */
+static inline char *put_u_left(char *p, uint64_t v, int width)
+{
+	int n = count_digits(v);
+
+	put_digits(p, v, n);
+	if (n < width) {
+		memset(p + n, ' ', 16);
+		return p + width;
+	}
+	return p + n;
+}
+
+/* printf("%09llu") of a value below 10^9: the nanoseconds of a time */
+static inline char *put_u9(char *p, uint32_t v)
+{
+	for (int i = 7; i >= 1; i -= 2) {
+		memcpy(p + i, two_digits + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	p[0] = '0' + v;
+	return p + 9;
+}
+
+static inline char *put_d(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u(p, -(uint64_t)v);
+	}
+	return put_u(p, v);
+}
+
+/* A string of at most 16 bytes, such as a task name (NUL-terminated) */
+static inline char *put_comm(char *p, const char comm[16])
+{
+	memcpy(p, comm, 16);
+	return p + strnlen(comm, 16);
+}
+
+/* A literal: a constant-size copy */
+#define put_lit(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
 
 /* ---- per-device and per-(device, cpu) state -------------------------- */
 
@@ -387,6 +418,7 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	struct dev_summary *s;
 	uint64_t rel, secs, sector;
 	char rwbs[8];
+	unsigned int n;
 	char *p;
 
 	if (!act)
@@ -423,11 +455,11 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 		/* device and CPU change seldom from one line to the next */
 		char *q = o->prefix;
 
-		q = put_u(q, KDEV_MAJOR(dev), 3, ' ', false);
+		q = put_u_right(q, KDEV_MAJOR(dev), 3);
 		*q++ = ',';
-		q = put_u(q, KDEV_MINOR(dev), 3, ' ', true);
+		q = put_u_left(q, KDEV_MINOR(dev), 3);
 		*q++ = ' ';
-		q = put_u(q, ev->cpu, 2, ' ', false);
+		q = put_u_right(q, ev->cpu, 2);
 		*q++ = ' ';
 		o->prefix_len = q - o->prefix;
 		o->prefix_dev = dev;
@@ -435,31 +467,38 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	}
 	memcpy(p, o->prefix, o->prefix_len);
 	p += o->prefix_len;
-	p = put_u(p, next_seq(o, dev, ev->cpu), 8, ' ', false);
+	p = put_u_right(p, next_seq(o, dev, ev->cpu), 8);
 	*p++ = ' ';
 	secs = rel / 1000000000ULL;
-	p = put_u(p, secs, 5, ' ', false);
+	p = put_u_right(p, secs, 5);
 	*p++ = '.';
-	p = put_u(p, rel - secs * 1000000000ULL, 9, '0', false);
+	p = put_u9(p, rel - secs * 1000000000ULL);
 	*p++ = ' ';
-	p = put_u(p, (uint32_t)ev->pid, 5, ' ', false);
+	p = put_u_right(p, (uint32_t)ev->pid, 5);
 	*p++ = ' ';
 	*p++ = timer ? 'U' : ' ';
 	*p++ = timer ? 'T' : act;
 	*p++ = ' ';
-	p = put_s_w(p, blk_rwbs_blkparse(ev, rwbs), 3);
+	/* "%3s" */
+	n = blk_rwbs_render(ev, rwbs);
+	if (n < 3) {
+		memset(p, ' ', 4);
+		p += 3 - n;
+	}
+	memcpy(p, rwbs, sizeof(rwbs));
+	p += n;
 	*p++ = ' ';
 
 	switch (act) {
 	case 'C':
 	case 'R':
-		p = put_u(p, sector, 0, ' ', false);
+		p = put_u(p, sector);
 		if (ev->nr_sector) {
-			p = put_s(p, " + ");
-			p = put_u(p, ev->nr_sector, 0, ' ', false);
+			p = put_lit(p, " + ");
+			p = put_u(p, ev->nr_sector);
 		}
-		p = put_s(p, " [");
-		p = put_d(p, ev->error, 0);
+		p = put_lit(p, " [");
+		p = put_d(p, ev->error);
 		*p++ = ']';
 		break;
 	case 'D':
@@ -471,44 +510,44 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	case 'G':
 	case 'S':
 		if (ev->nr_sector) {
-			p = put_u(p, sector, 0, ' ', false);
-			p = put_s(p, " + ");
-			p = put_u(p, ev->nr_sector, 0, ' ', false);
+			p = put_u(p, sector);
+			p = put_lit(p, " + ");
+			p = put_u(p, ev->nr_sector);
 			*p++ = ' ';
 		}
 		*p++ = '[';
-		p = put_s(p, ev->comm);
+		p = put_comm(p, ev->comm);
 		*p++ = ']';
 		break;
 	case 'P':
 		*p++ = '[';
-		p = put_s(p, ev->comm);
+		p = put_comm(p, ev->comm);
 		*p++ = ']';
 		break;
 	case 'U':
 		*p++ = '[';
-		p = put_s(p, ev->comm);
-		p = put_s(p, "] ");
-		p = put_u(p, ev->count, 0, ' ', false);
+		p = put_comm(p, ev->comm);
+		p = put_lit(p, "] ");
+		p = put_u(p, ev->count);
 		break;
 	case 'A':
-		p = put_u(p, sector, 0, ' ', false);
-		p = put_s(p, " + ");
-		p = put_u(p, ev->nr_sector, 0, ' ', false);
-		p = put_s(p, " <- (");
-		p = put_u(p, KDEV_MAJOR(ev->old_dev), 0, ' ', false);
+		p = put_u(p, sector);
+		p = put_lit(p, " + ");
+		p = put_u(p, ev->nr_sector);
+		p = put_lit(p, " <- (");
+		p = put_u(p, KDEV_MAJOR(ev->old_dev));
 		*p++ = ',';
-		p = put_u(p, KDEV_MINOR(ev->old_dev), 0, ' ', false);
-		p = put_s(p, ") ");
-		p = put_u(p, ev->aux_sector, 0, ' ', false);
+		p = put_u(p, KDEV_MINOR(ev->old_dev));
+		p = put_lit(p, ") ");
+		p = put_u(p, ev->aux_sector);
 		break;
 	case 'X':
 		/* blkparse prints the new sector through a 32-bit unsigned */
-		p = put_u(p, sector, 0, ' ', false);
-		p = put_s(p, " / ");
-		p = put_u(p, (uint32_t)ev->aux_sector, 0, ' ', false);
-		p = put_s(p, " [");
-		p = put_s(p, ev->comm);
+		p = put_u(p, sector);
+		p = put_lit(p, " / ");
+		p = put_u(p, (uint32_t)ev->aux_sector);
+		p = put_lit(p, " [");
+		p = put_comm(p, ev->comm);
 		*p++ = ']';
 		break;
 	}

@@ -32,7 +32,7 @@ struct ring_cpu {
 
 struct ring {
 	struct session *s;
-	const struct decoder *d;
+	struct decoder *d;
 	struct merge *m;
 	int ncpu;
 	int subbuf_size;
@@ -47,7 +47,7 @@ static enum kbuffer_long_size long_size(struct tep_handle *tep)
 	return tep_get_header_page_size(tep) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
 }
 
-struct ring *ring_open(struct session *s, const struct decoder *d, struct merge *m)
+struct ring *ring_open(struct session *s, struct decoder *d, struct merge *m)
 {
 	enum kbuffer_endian endian;
 	struct ring *r;

@@ -28,7 +28,7 @@ struct ring;
  * @m: merger the decoded events are pushed into
  * Returns the reader, or NULL with errno set.
  */
-struct ring *ring_open(struct session *s, const struct decoder *d, struct merge *m);
+struct ring *ring_open(struct session *s, struct decoder *d, struct merge *m);
 
 /**
  * ring_read - wait up to @timeout_ms for data and read what is there

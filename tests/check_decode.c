@@ -772,6 +772,43 @@ START_TEST(test_hand_bio_queue)
 }
 END_TEST
 
+/*
+ * rwbs strings are parsed once each and remembered: the bytes after the
+ * NUL (ring-buffer leftovers) must not matter, and two strings must not
+ * share an answer.
+ */
+START_TEST(test_hand_rwbs_memo)
+{
+	static const struct {
+		const char rwbs[10];
+		uint8_t op;
+		uint16_t flags;
+	} cases[] = {
+		{ "WFS\0\xff\x13\x37\x42\x01", BLK_OP_WRITE, BLK_F_FUA | BLK_F_SYNC },
+		{ "WFS\0\0\0\0\0\0", BLK_OP_WRITE, BLK_F_FUA | BLK_F_SYNC },
+		{ "R\0S\0\0\0\0\0\0", BLK_OP_READ, 0 },
+		{ "RA\0WWWWWW", BLK_OP_READ, BLK_F_RAHEAD },
+		{ "FWFSM\0\x80\x80\x80", BLK_OP_WRITE, BLK_F_PREFLUSH | BLK_F_FUA | BLK_F_SYNC | BLK_F_META },
+		{ "\0WS\0\0\0\0\0\0", BLK_OP_OTHER, 0 },
+		{ "WS\0\0\0\0\0\0\0", BLK_OP_WRITE, BLK_F_SYNC },
+		{ "DSM\0\0\0\0\0\0", BLK_OP_DISCARD, BLK_F_SYNC | BLK_F_META },
+	};
+	uint8_t rec[sizeof(bio_queue_rec)];
+	struct blk_event ev;
+
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			memcpy(rec, bio_queue_rec, sizeof(rec));
+			memcpy(rec + 28, cases[i].rwbs, 10);
+			ck_assert_int_eq(decoder_decode(hand_dec, rec, sizeof(rec), 1, 0, &ev), 1);
+			ck_assert_msg(ev.op == cases[i].op && ev.flags == cases[i].flags,
+				      "case %zu round %d: op %d flags %#x, want %d %#x", i, round,
+				      ev.op, ev.flags, cases[i].op, cases[i].flags);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_hand_bio_remap)
 {
 	struct blk_event ev;
@@ -1056,6 +1093,7 @@ static Suite *decode_suite(void)
 	tc = tcase_create("hand-built");
 	tcase_add_checked_fixture(tc, hand_setup, hand_teardown);
 	tcase_add_test(tc, test_hand_bio_queue);
+	tcase_add_test(tc, test_hand_rwbs_memo);
 	tcase_add_test(tc, test_hand_bio_remap);
 	tcase_add_test(tc, test_hand_rq_complete);
 	tcase_add_test(tc, test_hand_truncated);
