@@ -5,7 +5,7 @@
  * libtracecmd hands out one allocated record per event, which costs more
  * than all of blkstack's own work per event. A v6 file stores each CPU's
  * pages untouched and contiguous (trace-cmd.dat.v6(5)), so they can be
- * mapped and walked with kbuffer exactly like live pages. This module only
+ * mapped and walked exactly like live pages (pagewalk.c). This module only
  * finds them; the formats are still parsed by libtracecmd.
  */
 #ifndef BLKSTACK_DATFILE_H

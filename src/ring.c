@@ -7,7 +7,7 @@
  * batches (tracefs_cpu_buffered_read); a CPU that filled no sub-buffer in
  * this pass is read once with read(), which hands out a partial page, so
  * low rates show up promptly and a quiet CPU can be declared "reached" for
- * the merge. Each sub-buffer is walked with kbuffer and decoded in place.
+ * the merge. Each sub-buffer is walked with pagewalk and decoded in place.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <kbuffer.h>
 
+#include "pagewalk.h"
 #include "ring.h"
 #include "util.h"
 
@@ -27,7 +27,7 @@
 struct ring_cpu {
 	int fd;
 	struct tracefs_cpu *tcpu;
-	struct kbuffer *kbuf;
+	struct pagewalk walk;
 };
 
 struct ring {
@@ -42,14 +42,10 @@ struct ring {
 	struct source_stats st;
 };
 
-static enum kbuffer_long_size long_size(struct tep_handle *tep)
-{
-	return tep_get_header_page_size(tep) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
-}
-
 struct ring *ring_open(struct session *s, struct decoder *d, struct merge *m)
 {
-	enum kbuffer_endian endian;
+	bool big_endian;
+	int long_size;
 	struct ring *r;
 	int err = ENOMEM;
 
@@ -71,7 +67,8 @@ struct ring *ring_open(struct session *s, struct decoder *d, struct merge *m)
 	r->st.cpu = calloc(r->ncpu, sizeof(*r->st.cpu));
 	if (!r->page || !r->cpu || !r->pfd || !r->st.cpu)
 		goto fail;
-	endian = tep_is_local_bigendian(s->tep) ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
+	big_endian = tep_is_local_bigendian(s->tep);
+	long_size = tep_get_header_page_size(s->tep) == 8 ? 8 : 4;
 
 	for (int c = 0; c < r->ncpu; c++)
 		r->cpu[c].fd = -1;
@@ -89,9 +86,9 @@ struct ring *ring_open(struct session *s, struct decoder *d, struct merge *m)
 			goto fail;
 		}
 		rc->tcpu = tracefs_cpu_alloc_fd(rc->fd, r->subbuf_size, true);
-		rc->kbuf = kbuffer_alloc(long_size(s->tep), endian);
-		if (!rc->tcpu || !rc->kbuf)
+		if (!rc->tcpu)
 			goto fail;
+		pagewalk_init(&rc->walk, long_size, big_endian);
 		r->pfd[c].fd = rc->fd;
 		r->pfd[c].events = POLLIN;
 	}
@@ -112,7 +109,6 @@ void ring_close(struct ring *r)
 				tracefs_cpu_free_fd(r->cpu[c].tcpu);
 			if (r->cpu[c].fd >= 0)
 				close(r->cpu[c].fd);
-			kbuffer_free(r->cpu[c].kbuf);
 		}
 	}
 	free(r->cpu);
@@ -127,31 +123,31 @@ static int ring_page(struct ring *r, int cpu, void *page, int size)
 {
 	struct ring_cpu *rc = &r->cpu[cpu];
 	struct source_cpu_stats *cs = &r->st.cpu[cpu];
-	unsigned long long ts;
-	int missed, n = 0;
-	void *rec;
+	const void *rec;
+	unsigned int len;
+	uint64_t ts;
+	int n = 0;
 
-	if (kbuffer_load_subbuffer(rc->kbuf, page) < 0) {
+	/* a partial read still fills the sub-buffer's header and records */
+	if (pagewalk_load(&rc->walk, page, r->subbuf_size) < 0) {
 		cs->malformed++;
 		return 0;
 	}
 	cs->pages++;
 	cs->bytes += size;
-	missed = kbuffer_missed_events(rc->kbuf);
-	if (missed > 0)
-		cs->missed += missed;
-	else if (missed < 0)
+	if (rc->walk.missed > 0)
+		cs->missed += rc->walk.missed;
+	else if (rc->walk.missed < 0)
 		cs->missed_unknown++;
 
-	for (rec = kbuffer_read_event(rc->kbuf, &ts); rec;
-	     rec = kbuffer_next_event(rc->kbuf, &ts)) {
+	while ((rec = pagewalk_next(&rc->walk, &ts, &len))) {
 		/* decoded in place, into the merge's own slot */
 		struct blk_event *ev = merge_slot(r->m, cpu);
 		int ret;
 
 		if (!ev)
 			return -ENOMEM;
-		ret = decoder_decode(r->d, rec, kbuffer_event_size(rc->kbuf), ts, cpu, ev);
+		ret = decoder_decode(r->d, rec, len, ts, cpu, ev);
 		if (ret == 0) {
 			cs->other++;
 			continue;
@@ -164,6 +160,8 @@ static int ring_page(struct ring *r, int cpu, void *page, int size)
 		merge_commit(r->m, cpu);
 		n++;
 	}
+	if (rc->walk.malformed)
+		cs->malformed++;
 	return n;
 }
 

@@ -4,7 +4,7 @@
  *
  * The event formats always come from libtracecmd. The events themselves,
  * for the common version 6 file, are read by mapping each CPU's pages and
- * walking them with kbuffer, as the live path walks ring-buffer pages: an
+ * walking them with pagewalk, as the live path walks ring-buffer pages: an
  * allocated record per event (libtracecmd's way) costs more than the rest
  * of the work per event. Other versions (v7 sections, compression, latency
  * files) are read record by record through libtracecmd, in a child
@@ -24,11 +24,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <kbuffer.h>
 #include <trace-cmd.h>
 
 #include "datfile.h"
 #include "merge.h"
+#include "pagewalk.h"
 #include "tracefile.h"
 #include "util.h"
 
@@ -339,11 +339,11 @@ bool tracefile_has(const struct tracefile *f, enum blk_kind kind)
 	return kind > BLK_EV_NONE && kind < BLK_EV_KIND_MAX && (f->has_kinds & (1U << kind));
 }
 
-/* ---- version 6: mapped pages, kbuffer, merge ---------------------------- */
+/* ---- version 6: mapped pages, pagewalk, merge ---------------------------- */
 
 struct page_stream {
 	const struct datfile_stream *ds;
-	struct kbuffer *kbuf;
+	struct pagewalk walk;
 	uint64_t next;		/* offset of the next page within the stream */
 	uint64_t dropped;	/* pages before this offset are released */
 	bool done;
@@ -377,16 +377,16 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 	if (!cs)
 		return -ENOMEM;
 	while (!ps->done && !merge_stream_len(m, idx)) {
-		unsigned long long ts;
-		void *rec;
-		int missed;
+		const void *rec;
+		unsigned int size;
+		uint64_t ts;
 
 		if (ps->next + page > ds->avail) {
 			ps->done = true;
 			merge_reached(m, idx, UINT64_MAX);
 			break;
 		}
-		if (kbuffer_load_subbuffer(ps->kbuf, (void *)(f->map + ds->offset + ps->next)) < 0) {
+		if (pagewalk_load(&ps->walk, f->map + ds->offset + ps->next, page) < 0) {
 			cs->malformed++;
 			ps->next += page;
 			continue;
@@ -395,21 +395,18 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 		cs->pages++;
 		cs->bytes += page;
 		stream_release(f, ps);
-		missed = kbuffer_missed_events(ps->kbuf);
-		if (missed > 0)
-			cs->missed += missed;
-		else if (missed < 0)
+		if (ps->walk.missed > 0)
+			cs->missed += ps->walk.missed;
+		else if (ps->walk.missed < 0)
 			cs->missed_unknown++;
-		for (rec = kbuffer_read_event(ps->kbuf, &ts); rec;
-		     rec = kbuffer_next_event(ps->kbuf, &ts)) {
+		while ((rec = pagewalk_next(&ps->walk, &ts, &size))) {
 			/* decoded in place, into the merge's own slot */
 			struct blk_event *ev = merge_slot(m, idx);
 			int ret;
 
 			if (!ev)
 				return -ENOMEM;
-			ret = decoder_decode(f->decoder, rec, kbuffer_event_size(ps->kbuf), ts,
-					     ds->cpu, ev);
+			ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, ev);
 			if (ret == 0) {
 				cs->other++;
 			} else if (ret < 0) {
@@ -419,6 +416,8 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 				merge_commit(m, idx);
 			}
 		}
+		if (ps->walk.malformed)
+			cs->malformed++;
 	}
 	return 0;
 }
@@ -426,13 +425,12 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 {
 	const struct datfile_layout *l = &f->layout;
-	enum kbuffer_long_size lsize;
+	int long_size;
 	struct page_stream *ps;
 	struct merge *m = NULL;
 	int ret = 0, live;
 
-	lsize = tep_get_header_page_size(tracecmd_get_tep(f->handle)) == 4 ? KBUFFER_LSIZE_4
-									     : KBUFFER_LSIZE_8;
+	long_size = tep_get_header_page_size(tracecmd_get_tep(f->handle)) == 4 ? 4 : 8;
 	for (int i = 0; i < l->nstreams; i++) {
 		struct source_cpu_stats *cs = cpu_stats(f, l->streams[i].cpu);
 
@@ -450,12 +448,7 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 	}
 	for (int i = 0; i < l->nstreams; i++) {
 		ps[i].ds = &l->streams[i];
-		ps[i].kbuf = kbuffer_alloc(lsize, l->big_endian ? KBUFFER_ENDIAN_BIG
-							       : KBUFFER_ENDIAN_LITTLE);
-		if (!ps[i].kbuf) {
-			ret = -ENOMEM;
-			goto out;
-		}
+		pagewalk_init(&ps[i].walk, long_size, l->big_endian);
 	}
 	/* refill every stream that ran dry, release what is ordered, repeat */
 	do {
@@ -471,9 +464,6 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 			goto out;
 	} while (live);
 out:
-	if (ps)
-		for (int i = 0; i < l->nstreams; i++)
-			kbuffer_free(ps[i].kbuf);
 	free(ps);
 	merge_free(m);
 	return ret;
