@@ -11,7 +11,7 @@
 # convert` (zstd, as `trace-cmd record` writes by default). Then, best of
 # RUNS runs each, all writing their text to /dev/null:
 #
-#   blkstack parse -i v6.dat -o /dev/null     (its own mmap + kbuffer walker)
+#   blkstack parse -i v6.dat -o /dev/null     (its own mmap + page walker)
 #   blkstack parse -i v7.dat -o /dev/null     (libtracecmd)
 #   trace-cmd report v6.dat > /dev/null
 #   blkparse -i - -o /dev/null < bt.bin
