@@ -1,0 +1,157 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Offline stack tracking speed: blkstack report against btt.
+#
+# One fio workload (4k random read/write, direct, queue depth 4) on a loop
+# device (request-based: Q, G, I, D, C and merges) is recorded at the same
+# time by `trace-cmd record --file-version 6` (a trace.dat) and by the
+# kernel's blk tracer (blktrace's engine, read from trace_pipe into bt.bin),
+# twice: for SECS and for SECS/4 seconds, so that peak memory can be
+# compared across trace lengths. Then, best of RUNS runs each:
+#
+#   blkstack report -i v6.dat -o /dev/null          (decode + merge + tracker + statistics)
+#   blkstack report -i v6.dat --json -o /dev/null
+#   btt -i bt.dump                                  (after `blkparse -i - -d bt.dump`, not timed)
+#
+# A benchmark, not a test: it prints events per second, peak RSS and
+# ratios, and asserts nothing. Usage: bench-report.sh [-t SECS] [-r RUNS];
+# see README.md.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
+
+SECS=20
+RUNS=3
+while getopts "t:r:h" opt; do
+	case $opt in
+	t) SECS=$OPTARG ;;
+	r) RUNS=$OPTARG ;;
+	*)
+		sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 2
+		;;
+	esac
+done
+need_tools btt blkparse
+
+bench_setup
+loop_make DEV 1024
+MM=$(dev_mm "$DEV")
+
+# run_mixed DEV SECS OUT: 4k random 70/30 read/write, direct, queue depth 4;
+# writes "iops ios" to OUT.
+run_mixed()
+{
+	fio --name=bench --filename="/dev/$1" --rw=randrw --rwmixread=70 --bs=4k --direct=1 \
+		--ioengine=libaio --iodepth=4 --time_based --runtime="$2" \
+		--output-format=terse --terse-version=3 >"$3.terse" || die "fio failed on /dev/$1"
+	# terse v3: read iops 8, read ios (KiB / 4) 6; write iops 49, write KiB 47
+	awk -F';' '$1 == 3 { printf "%.0f %d\n", $8 + $49, ($6 + $47) / 4 }' "$3.terse" >"$3"
+	[ -s "$3" ] || die "no terse v3 line from fio"
+}
+
+# record NAME SECS: NAME.dat (trace-cmd v6) and NAME.bin (blk tracer) of one run
+record()
+{
+	local name=$1 secs=$2 cat_pid tc_pid inst=bench-tc-$$
+
+	note "recording ${secs}s of fio 4k randrw qd4 on /dev/$DEV ($MM) with trace-cmd (v6) and the blk tracer"
+	blk_start "$DEV"
+	cat "$TRACEFS/trace_pipe" >"$WORK/$name.bin" &
+	cat_pid=$!
+	_clean_pids+=("$cat_pid")
+	_clean_instances+=("$inst")
+	trace-cmd record -B "$inst" -d --no-filter --file-version 6 -e block \
+		-o "$WORK/$name.dat" sleep $((secs + 3)) >"$WORK/$name.record.out" 2>&1 &
+	tc_pid=$!
+	tc_wait_ready "$inst" "$tc_pid"
+	run_mixed "$DEV" "$secs" "$WORK/$name.fio"
+	wait "$tc_pid" || true
+	remove_instance "$inst"
+	blk_drain "$WORK/$name.bin"
+	stop_pid "$cat_pid"
+	blk_restore
+	[ -s "$WORK/$name.dat" ] || { cat "$WORK/$name.record.out" >&2; die "trace-cmd record wrote nothing"; }
+	[ -s "$WORK/$name.bin" ] || die "the blk tracer produced nothing"
+	blkparse -q -i - -d "$WORK/$name.dump" -o /dev/null <"$WORK/$name.bin" ||
+		die "blkparse -d failed on $name.bin"
+}
+
+record long "$SECS"
+record short $(((SECS + 3) / 4))
+read -r iops ios <"$WORK/long.fio"
+
+# --- event counts (not timed) ------------------------------------------------
+
+count_events()
+{
+	awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 ~ /^[A-Z]+$/ { n++ } END { print n + 0 }'
+}
+for name in long short; do
+	printf -v "n_tc_$name" %s "$("$BLKSTACK" parse -i "$WORK/$name.dat" --no-summary | count_events)"
+	printf -v "n_bt_$name" %s "$(blkparse -i - <"$WORK/$name.bin" 2>/dev/null | count_events)"
+done
+
+# --- timing ----------------------------------------------------------------
+
+# bench LABEL CMD...: best (lowest wall) of RUNS; prints "wall cpu rss_kb".
+bench()
+{
+	local label=$1 i best=
+
+	shift
+	for i in $(seq "$RUNS"); do
+		"$GNU_TIME" -f '%e %U %S %M' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/err" ||
+			{ cat "$WORK/err" >&2; die "$label failed"; }
+		note "$label run $i: $(cat "$WORK/time")"
+		best=$(printf '%s\n%s\n' "$best" "$(cat "$WORK/time")" | awk 'NF == 4' |
+			sort -n -k1,1 | head -1)
+	done
+	awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }' <<<"$best"
+}
+
+for name in long short; do
+	printf -v "r_text_$name" %s "$(bench "report $name" "$BLKSTACK" report -i "$WORK/$name.dat" -o /dev/null)"
+	printf -v "r_json_$name" %s "$(bench "report --json $name" "$BLKSTACK" report --json -i "$WORK/$name.dat" -o /dev/null)"
+	printf -v "r_btt_$name" %s "$(bench "btt $name" btt -i "$WORK/$name.dump" -o "$WORK/btt-$name")"
+done
+
+bench_header
+echo "workload: fio 4k randrw 70/30 direct libaio qd4 on /dev/$DEV ($MM), loop over tmpfs, ${SECS}s, $iops IOPS, $ios I/Os"
+echo "the same run recorded by trace-cmd (v6) and by the blk tracer; btt reads the blk tracer's binary after blkparse -d"
+echo "best of $RUNS runs; long = ${SECS}s, short = $(((SECS + 3) / 4))s of the same workload"
+echo
+{
+	printf '%s|%s|%s|%s|%s|%s\n' "tool" "trace" "events" "wall s" "max RSS MiB" "M events/s"
+	row()
+	{
+		local tool=$1 trace=$2 n=$3 r=$4
+		read -r wall _ rss <<<"$r"
+		awk -v t="$tool" -v i="$trace" -v n="$n" -v w="$wall" -v r="$rss" \
+			'BEGIN { printf "%s|%s|%d|%.2f|%.1f|%.2f\n", t, i, n, w, r / 1024, n / (w > 0 ? w : 0.01) / 1e6 }'
+	}
+	for name in long short; do
+		n_tc=n_tc_$name n_bt=n_bt_$name rt=r_text_$name rj=r_json_$name rb=r_btt_$name
+		row "blkstack report" "$name" "${!n_tc}" "${!rt}"
+		row "blkstack report --json" "$name" "${!n_tc}" "${!rj}"
+		row "btt" "$name" "${!n_bt}" "${!rb}"
+	done
+} | column -t -s '|' -o '  '
+echo
+rate()
+{
+	read -r wall _ <<<"$2"
+	awk -v n="$1" -v w="$wall" 'BEGIN { printf "%.6f", n / (w > 0 ? w : 0.01) }'
+}
+rss()
+{
+	read -r _ _ kb <<<"$1"
+	echo "$kb"
+}
+awk -v bs="$(rate "$n_tc_long" "$r_text_long")" -v bt="$(rate "$n_bt_long" "$r_btt_long")" \
+	-v rl="$(rss "$r_text_long")" -v rs="$(rss "$r_text_short")" \
+	-v bl="$(rss "$r_btt_long")" -v bsh="$(rss "$r_btt_short")" 'BEGIN {
+	printf "blkstack report / btt (long):   %.1fx  (goal: >= 10 M events/s: %.1f M)\n", bs / bt, bs / 1e6
+	printf "peak RSS long / short: blkstack %.2f, btt %.2f\n", rl / rs, bl / bsh
+}'
