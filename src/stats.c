@@ -153,18 +153,24 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	span(&o->sub, r->q, r->down);
 	span(&o->comp, r->up, r->c);
 	span(&o->total, r->q, r->c);
-	if (r->kind == TK_LAYER_REQUEST) {
+	/*
+	 * btt's phases, as btt counts them: per bio queued at this device
+	 * (from its queue event, not from a remap into it), leaving out bios
+	 * split here and requests no bio was queued for (flushes of the flush
+	 * machinery), which btt does not follow either.
+	 */
+	if (r->kind == TK_LAYER_REQUEST && r->qev && !r->splits && !r->split_rest) {
 		if (r->merge == TK_MERGE_NONE)
-			span(&o->q2g, r->q, r->g);
+			span(&o->q2g, r->qev, r->g);
 		else
-			span(&o->q2m, r->q, r->m);
+			span(&o->q2m, r->qev, r->m);
 		span(&o->g2i, r->g, r->i);
 		span(&o->i2d, r->i, r->d);
 		/* a request never inserted into a scheduler goes straight from G to D */
 		if (!r->i)
 			span(&o->g2d, r->g, r->d);
 		span(&o->d2c, r->d, r->c);
-		span(&o->q2c, r->q, r->c);
+		span(&o->q2c, r->qev, r->c);
 	}
 }
 

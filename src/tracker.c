@@ -51,9 +51,11 @@ struct node {
 	bool await_q;		/* brought by a remap, queue event not seen yet */
 	bool done;
 	bool inferred;		/* a step was inferred, not seen */
+	bool split_rest;	/* the remainder of a bio split at this device */
 	uint64_t start, end;	/* sectors; start moves on partial completion */
 	uint32_t sectors;
 	uint64_t q, down, up, c, g, i, d, m;
+	uint64_t qev;		/* its queue event at this device (0: none seen) */
 	uint16_t splits, requeues;
 	int32_t error;
 	uint32_t pending;	/* children not completed */
@@ -450,8 +452,9 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 			.merge = x->merge,
 			.sectors = x->sectors,
 			.q = x->q, .down = x->down, .up = x->up, .c = x->c,
-			.g = x->g, .i = x->i, .d = x->d, .m = x->m,
+			.g = x->g, .i = x->i, .d = x->d, .m = x->m, .qev = x->qev,
 			.splits = x->splits,
+			.split_rest = x->split_rest,
 			.requeues = x->requeues,
 			.error = x->error,
 			.complete = x->done && !x->inferred,
@@ -695,12 +698,15 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 
 	if (n) {
 		n->await_q = false;
+		n->qev = ev->ts;
 		/* a tree entered at a remap (a partition) learns its task's name here */
 		if (!n->root->comm[0] && n->root->pid == ev->pid)
 			memcpy(n->root->comm, ev->comm, sizeof(n->root->comm));
 		return;
 	}
-	root_new(t, d, ev, ev->sector, ev->nr_sector);
+	n = root_new(t, d, ev, ev->sector, ev->nr_sector);
+	if (n)
+		n->qev = ev->ts;
 }
 
 static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -794,6 +800,8 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 	if (!rest)
 		return;
 	rest->q = n->q;
+	rest->qev = n->qev;
+	rest->split_rest = true;
 	n->end = cut;
 	n->sectors = cut - n->start;
 }

@@ -56,10 +56,15 @@ enum tk_layer_kind {
  * @i: its request was inserted into the scheduler (0 if never)
  * @d: its request was issued to the device
  * @m: merged into a request (Q2M), when @merge is set
+ * @qev: its queue event at this layer (0 if none: a bio that entered by a
+ *	 remap shows its queue event after it; a request with no bio, such as
+ *	 a flush of the flush machinery, has none); btt's Q
  * @splits: split events seen for this bio at this layer
  * @requeues: times its request was requeued
  * @error: completion error (negative errno), 0 for success
  * @complete: every step of this record was seen (nothing inferred)
+ * @split_rest: the remainder of a bio split at this layer (no queue event
+ *		of its own; @q and @qev are those of the bio it came from)
  */
 struct tk_rec {
 	uint32_t dev;
@@ -72,10 +77,12 @@ struct tk_rec {
 	uint32_t sectors;
 	uint64_t q, down, up, c;
 	uint64_t g, i, d, m;
+	uint64_t qev;
 	uint16_t splits;
 	uint16_t requeues;
 	int32_t error;
 	bool complete;
+	bool split_rest;
 };
 
 /**

@@ -40,7 +40,8 @@ static void feed(struct tk_rec *recs, size_t n, bool top, int32_t pid, const cha
 
 /*
  * dm (Q 100, down 110, up 500, C 520) -> partition (Q 110, down 115, up and
- * C 500) -> disk (Q 115, G 120, D 130, C 500): 8 sectors written.
+ * C 500) -> disk (remapped into at 115, its queue event at 117, G 120,
+ * D 130, C 500): 8 sectors written.
  */
 static void three_layers(void)
 {
@@ -51,7 +52,7 @@ static void three_layers(void)
 		  .op = BLK_OP_WRITE, .sectors = 8, .q = 110, .down = 115, .up = 500, .c = 500,
 		  .complete = true },
 		{ .dev = SDA, .parent = 1, .parent_dev = SDA1, .depth = 2,
-		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_WRITE, .sectors = 8, .q = 115, .g = 120,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_WRITE, .sectors = 8, .q = 115, .qev = 117, .g = 120,
 		  .d = 130, .down = 130, .up = 500, .c = 500, .complete = true },
 	};
 
@@ -88,13 +89,14 @@ START_TEST(per_layer_latencies)
 	ck_assert_uint_eq(o->total.max, 390);
 
 	o = &disk->op[ST_WRITE];
-	ck_assert_uint_eq(o->sub.max, 15);	/* Q to issue */
-	ck_assert_uint_eq(o->q2g.max, 5);
+	ck_assert_uint_eq(o->sub.max, 15);	/* into the layer, to issue */
+	ck_assert_uint_eq(o->q2g.max, 3);	/* btt's Q: the queue event */
 	ck_assert_uint_eq(o->g2i.count, 0);	/* never inserted: no G2I, no I2D */
 	ck_assert_uint_eq(o->i2d.count, 0);
 	ck_assert_uint_eq(o->g2d.max, 10);	/* but G2D: 130 - 120 */
 	ck_assert_uint_eq(o->d2c.max, 370);	/* 500 - 130 */
-	ck_assert_uint_eq(o->q2c.max, 385);
+	ck_assert_uint_eq(o->q2c.max, 383);
+	ck_assert_uint_eq(o->total.max, 385);	/* the layer's own: from 115 */
 	ck_assert_uint_eq(o->q2m.count, 0);
 	ck_assert_uint_eq(dm->op[ST_READ].ios, 0);
 }
@@ -137,10 +139,10 @@ START_TEST(waterfall_follows_last_piece)
 		{ .dev = DM0, .parent = -1, .op = BLK_OP_READ, .sectors = 16, .q = 1, .down = 10,
 		  .up = 300, .c = 310, .splits = 1 },
 		{ .dev = SDA, .parent = 0, .parent_dev = DM0, .depth = 1,
-		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_READ, .sectors = 8, .q = 10, .g = 11,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_READ, .sectors = 8, .q = 10, .qev = 10, .g = 11,
 		  .d = 20, .down = 20, .up = 200, .c = 200 },
 		{ .dev = SDB, .parent = 0, .parent_dev = DM0, .depth = 1,
-		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_READ, .sectors = 8, .q = 12, .g = 13,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_READ, .sectors = 8, .q = 12, .qev = 12, .g = 13,
 		  .d = 25, .down = 25, .up = 300, .c = 300 },
 	};
 	const struct st_e2e *e;
@@ -175,7 +177,8 @@ START_TEST(merged_bio_and_layer_issued)
 {
 	struct tk_rec merged = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
 				 .op = BLK_OP_WRITE, .merge = TK_MERGE_BACK, .sectors = 8,
-				 .q = 100, .m = 104, .d = 150, .down = 150, .up = 400, .c = 400 };
+				 .q = 100, .qev = 100, .m = 104, .d = 150, .down = 150, .up = 400,
+				 .c = 400 };
 	struct tk_rec zeroing = { .dev = DM0, .parent = -1, .kind = TK_LAYER_BIO,
 				  .op = BLK_OP_WRITE, .sectors = 128, .q = 10, .c = 90,
 				  .error = -5 };
@@ -206,7 +209,7 @@ END_TEST
 START_TEST(inserted_request_phases)
 {
 	struct tk_rec r = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
-			    .op = BLK_OP_READ, .sectors = 256, .q = 1000, .g = 1010, .i = 1040,
+			    .op = BLK_OP_READ, .sectors = 256, .q = 1000, .qev = 1000, .g = 1010, .i = 1040,
 			    .d = 1100, .down = 1100, .up = 1500, .c = 1500 };
 	const struct st_layer_op *o;
 
@@ -231,6 +234,47 @@ START_TEST(inserted_request_phases)
 END_TEST
 
 /*
+ * btt follows bios from their queue event: a bio split at the disk (both
+ * pieces), and a flush request no bio was queued for, are in the layer's
+ * counts and latencies but not in its btt phases.
+ */
+START_TEST(btt_phases_leave_out_splits_and_unqueued)
+{
+	struct tk_rec split[3] = {
+		{ .dev = SDA1, .parent = -1, .kind = TK_LAYER_REMAP, .op = BLK_OP_READ,
+		  .sectors = 2048, .q = 10, .down = 11, .up = 300, .c = 300 },
+		{ .dev = SDA, .parent = 0, .parent_dev = SDA1, .depth = 1,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_READ, .sectors = 1024, .q = 11,
+		  .qev = 12, .g = 13, .d = 14, .c = 200, .splits = 1 },
+		{ .dev = SDA, .parent = 0, .parent_dev = SDA1, .depth = 1,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_READ, .sectors = 1024, .q = 11,
+		  .qev = 12, .g = 15, .d = 16, .c = 300, .split_rest = true },
+	};
+	struct tk_rec flush = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
+				.op = BLK_OP_FLUSH, .q = 400, .d = 400, .down = 400, .c = 900 };
+	struct tk_rec plain = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
+				.op = BLK_OP_READ, .sectors = 8, .q = 1000, .qev = 1000,
+				.g = 1001, .d = 1002, .c = 1100 };
+	const struct st_layer_op *o;
+
+	feed(split, 3, true, 5, "cat");
+	feed(&flush, 1, false, 6, "kworker/0:1H");
+	feed(&plain, 1, true, 7, "cat");
+	o = &stats_layer(st, SDA)->op[ST_READ];
+	ck_assert_uint_eq(o->ios, 3);
+	ck_assert_uint_eq(o->total.count, 3);
+	ck_assert_uint_eq(o->d2c.count, 1);
+	ck_assert_uint_eq(o->d2c.sum, 98);
+	ck_assert_uint_eq(o->q2c.sum, 100);
+	ck_assert_uint_eq(o->q2g.count, 1);
+	o = &stats_layer(st, SDA)->op[ST_FLUSH];
+	ck_assert_uint_eq(o->ios, 1);
+	ck_assert_uint_eq(o->total.sum, 500);
+	ck_assert_uint_eq(o->d2c.count + o->q2c.count, 0);
+}
+END_TEST
+
+/*
  * 0 is "not seen", and an interval whose end is before its start (a
  * record the tracker had to infer) is garbage: neither is ever counted.
  */
@@ -243,7 +287,7 @@ START_TEST(absent_and_garbage_timestamps)
 		/* disk: no G, no D, no M; C before Q */
 		{ .dev = SDA, .parent = 0, .parent_dev = DM0, .depth = 1,
 		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_WRITE, .sectors = 8, .q = 600,
-		  .up = 0, .c = 550 },
+		  .qev = 600, .up = 0, .c = 550 },
 	};
 	const struct st_layer_op *o;
 
@@ -350,6 +394,7 @@ int main(void)
 	tcase_add_test(tc, waterfall_follows_last_piece);
 	tcase_add_test(tc, merged_bio_and_layer_issued);
 	tcase_add_test(tc, inserted_request_phases);
+	tcase_add_test(tc, btt_phases_leave_out_splits_and_unqueued);
 	tcase_add_test(tc, absent_and_garbage_timestamps);
 	tcase_add_test(tc, bio_based_leaf_waterfall);
 	tcase_add_test(tc, size_percentiles_whole_sectors);

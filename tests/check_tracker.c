@@ -189,6 +189,10 @@ START_TEST(partition_double_remap)
 	ck_assert_uint_eq(trees[0].recs[2].parent_dev, SDB1);
 	/* the partition completes with its child */
 	ck_assert_uint_eq(trees[0].recs[1].c, trees[0].recs[2].c);
+	/* the disk was entered at the remap; its queue event (btt's Q) is later */
+	ck_assert_uint_gt(trees[0].recs[2].qev, trees[0].recs[2].q);
+	ck_assert_uint_eq(trees[0].recs[1].qev, 0);	/* the partition has none */
+	ck_assert_uint_gt(trees[0].recs[0].qev, 0);	/* the dm bio's own Q */
 	ck_assert(trees[0].io.matched);
 	ck_assert(tracker_is_lower(t, SDB1));
 	ck_assert_uint_eq(tracker_counters(t)->unmatched_remap, 0);
@@ -298,6 +302,11 @@ START_TEST(block_layer_split_at_disk)
 	ck_assert(trees[0].io.matched);
 	ck_assert_int_eq(trees[0].io.nrecs, 3);	/* partition, piece, remainder */
 	ck_assert_uint_eq(trees[0].recs[1].sectors + trees[0].recs[2].sectors, 4096);
+	ck_assert_uint_eq(trees[0].recs[1].splits, 1);
+	ck_assert(!trees[0].recs[1].split_rest);
+	ck_assert(trees[0].recs[2].split_rest);	/* no queue event of its own ... */
+	ck_assert_uint_gt(trees[0].recs[1].qev, 0);
+	ck_assert_uint_eq(trees[0].recs[2].qev, trees[0].recs[1].qev);	/* ... the bio's */
 	ck_assert_uint_eq(trees[0].recs[0].up, trees[0].recs[2].c);
 	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
 }
