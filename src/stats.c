@@ -157,7 +157,8 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	 * btt's phases, as btt counts them: per bio queued at this device
 	 * (from its queue event, not from a remap into it), leaving out bios
 	 * split here and requests no bio was queued for (flushes of the flush
-	 * machinery), which btt does not follow either.
+	 * machinery), which btt does not follow either; D2C and Q2C only
+	 * for bios whose request was issued.
 	 */
 	if (r->kind == TK_LAYER_REQUEST && r->qev && !r->splits && !r->split_rest) {
 		if (r->merge == TK_MERGE_NONE)
@@ -169,8 +170,12 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 		/* a request never inserted into a scheduler goes straight from G to D */
 		if (!r->i)
 			span(&o->g2d, r->g, r->d);
-		span(&o->d2c, r->d, r->c);
-		span(&o->q2c, r->qev, r->c);
+		/* btt completes only what it saw issued: an empty preflush bio
+		 * (the flush machinery issues a flush request of its own) is not */
+		if (r->d) {
+			span(&o->d2c, r->d, r->c);
+			span(&o->q2c, r->qev, r->c);
+		}
 	}
 }
 

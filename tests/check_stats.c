@@ -236,7 +236,8 @@ END_TEST
 /*
  * btt follows bios from their queue event: a bio split at the disk (both
  * pieces), and a flush request no bio was queued for, are in the layer's
- * counts and latencies but not in its btt phases.
+ * counts and latencies but not in its btt phases; an empty preflush bio,
+ * never issued itself, has no D2C and no Q2C.
  */
 START_TEST(btt_phases_leave_out_splits_and_unqueued)
 {
@@ -255,11 +256,20 @@ START_TEST(btt_phases_leave_out_splits_and_unqueued)
 	struct tk_rec plain = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
 				.op = BLK_OP_READ, .sectors = 8, .q = 1000, .qev = 1000,
 				.g = 1001, .d = 1002, .c = 1100 };
+	/* an empty preflush bio: queued, got a request, never issued itself */
+	struct tk_rec preflush = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
+				   .op = BLK_OP_WRITE, .q = 2000, .qev = 2000, .g = 2001,
+				   .c = 2500 };
 	const struct st_layer_op *o;
 
 	feed(split, 3, true, 5, "cat");
 	feed(&flush, 1, false, 6, "kworker/0:1H");
 	feed(&plain, 1, true, 7, "cat");
+	feed(&preflush, 1, true, 8, "jbd2/sda1-8");
+	o = &stats_layer(st, SDA)->op[ST_WRITE];
+	ck_assert_uint_eq(o->ios, 1);
+	ck_assert_uint_eq(o->q2g.count, 1);
+	ck_assert_uint_eq(o->d2c.count + o->q2c.count, 0);
 	o = &stats_layer(st, SDA)->op[ST_READ];
 	ck_assert_uint_eq(o->ios, 3);
 	ck_assert_uint_eq(o->total.count, 3);
