@@ -19,6 +19,7 @@ enum {
 	OPT_JSON,
 	OPT_MAX_INFLIGHT,
 	OPT_TIMEOUT,
+	OPT_TOPOLOGY,
 };
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
@@ -298,6 +299,8 @@ const char *cli_usage_report(void)
 	       "Tracking:\n"
 	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
 	       "     --timeout TIME      drop a bio not completed after TIME (default 30s)\n"
+	       "     --topology FILE     with -i: the recording's device stack, as\n"
+	       "                         'blkstack topology' wrote it on the traced machine\n"
 	       "\n"
 	       "Output:\n"
 	       " -o, --output FILE       write the report to FILE instead of standard output\n"
@@ -322,6 +325,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "json",	  no_argument,	     NULL, OPT_JSON },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "topology",	  required_argument, NULL, OPT_TOPOLOGY },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -361,6 +365,11 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		case OPT_TIMEOUT:
 			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
 			break;
+		case OPT_TOPOLOGY:
+			if (!*optarg)
+				return usage_error(err, errlen, "--topology needs a file name");
+			p->topology = optarg;
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -385,6 +394,10 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 				   "-i reads a recording: -d, -w and a command are for live tracing");
 	if (p->has_duration && p->command)
 		return usage_error(err, errlen, "-w and a command are mutually exclusive");
+	if (p->topology && !p->input)
+		return usage_error(err, errlen,
+				   "--topology describes a recording's stack: it goes with -i "
+				   "(live, the stack comes from sysfs)");
 	return CLI_RUN;
 }
 
@@ -493,5 +506,66 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 	if (p->input && p->ndevs)
 		return usage_error(err, errlen,
 				   "-i replays a recording: -d is for live tracing");
+	return CLI_RUN;
+}
+
+const char *cli_usage_topology(void)
+{
+	return "Usage:\n"
+	       " blkstack topology [options]\n"
+	       "\n"
+	       "Write the device stack of this machine (names, device numbers, kinds, dm\n"
+	       "names and target types, partition starts, holders and slaves), one line per\n"
+	       "device, so that 'blkstack report -i FILE --topology STACK' can draw and follow\n"
+	       "a recording's stack on another machine, or after the stack is gone.\n"
+	       "\n"
+	       "Options:\n"
+	       " -d, --device DEV        the whole stack of DEV (repeatable); default: every\n"
+	       "                         block device\n"
+	       " -o, --output FILE       write to FILE instead of standard output\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-topology(8).\n";
+}
+
+enum cli_result cli_parse_topology(int argc, char **argv, struct topology_params *p,
+				   char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "debug",  no_argument,       NULL, 'D' },
+		{ "help",   no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'd':
+			r = add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			break;
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return bad_option(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	if (optind < argc)
+		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
 	return CLI_RUN;
 }

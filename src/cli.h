@@ -78,6 +78,7 @@ struct parse_params {
  * @buffer_kb: -b
  * @max_inflight: --max-inflight, 0 for the default
  * @timeout_ns: --timeout, 0 for the default
+ * @topology: --topology FILE (with -i), NULL if none
  * @debug: -D
  */
 struct report_params {
@@ -92,6 +93,7 @@ struct report_params {
 	unsigned int buffer_kb;
 	unsigned long long max_inflight;
 	uint64_t timeout_ns;
+	const char *topology;
 	bool debug;
 };
 
@@ -153,5 +155,26 @@ const char *cli_usage_trace(void);
 
 /** cli_usage_parse - the usage text of "blkstack parse" */
 const char *cli_usage_parse(void);
+
+/**
+ * struct topology_params - blkstack topology
+ * @devs: -d: devices whose stacks to write (none: every block device)
+ * @ndevs: how many
+ * @output: -o file, NULL for stdout
+ * @debug: -D
+ */
+struct topology_params {
+	const char *devs[CLI_MAX_DEVS];
+	size_t ndevs;
+	const char *output;
+	bool debug;
+};
+
+/** cli_parse_topology - parse "blkstack topology" arguments */
+enum cli_result cli_parse_topology(int argc, char **argv, struct topology_params *p,
+				   char *err, size_t errlen);
+
+/** cli_usage_topology - the usage text of "blkstack topology" */
+const char *cli_usage_topology(void);
 
 #endif /* BLKSTACK_CLI_H */

@@ -52,7 +52,7 @@ int live_has_dev(const void *live, uint32_t dev)
 }
 
 /* -d arguments to the whole stack of each, as kernel dev_t values. */
-static int select_devices(const struct live_opts *o, struct topo_selection *sel)
+int live_select_devices(const struct live_opts *o, struct topo_selection *sel)
 {
 	uint32_t *devs = calloc(o->ndevs, sizeof(*devs));
 	int ret = 0;
@@ -115,7 +115,7 @@ int live_open(struct live *l, const struct live_opts *o)
 		report_tracefs_problem(ret);
 		return -1;
 	}
-	if (o->ndevs && select_devices(o, &l->sel) < 0)
+	if (o->ndevs && live_select_devices(o, &l->sel) < 0)
 		return -1;
 	session_remove_stale(on_stale, NULL);
 

@@ -53,6 +53,12 @@ struct live {
 void live_signals(void);
 
 /**
+ * live_select_devices - @o's -d arguments to the whole stack of each
+ * Returns 0, or a negative errno after printing which device and what to do.
+ */
+int live_select_devices(const struct live_opts *o, struct topo_selection *sel);
+
+/**
  * live_open - resolve devices, remove stale instances, create the session
  * and the reader; tracing is not on yet
  * Returns 0, or -1 after printing what failed and what to do.

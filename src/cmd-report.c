@@ -21,6 +21,7 @@
 #include "outfile.h"
 #include "stats.h"
 #include "tracefile.h"
+#include "topo-record.h"
 #include "tracker.h"
 #include "util.h"
 
@@ -143,6 +144,7 @@ int cmd_report(int argc, char **argv)
 	struct stats *st = NULL;
 	struct outfile of = { 0 };
 	struct live l = { 0 };
+	struct topo_record topology = { 0 };
 	struct report_params p;
 	struct tk_params tp;
 	struct report r;
@@ -169,6 +171,25 @@ int cmd_report(int argc, char **argv)
 		err_msg("out of memory");
 		goto out;
 	}
+	if (p.topology) {
+		unsigned int line;
+
+		ret = topo_record_load(p.topology, &topology, &line);
+		if (ret == -EINVAL)
+			err_msg("'%s' line %u: not a device of a recorded stack (blkstack topology "
+				"writes them)", p.topology, line);
+		else if (ret == -ENODATA)
+			err_msg("'%s' describes no device (blkstack topology writes them)", p.topology);
+		else if (ret)
+			err_msg("cannot read '%s': %s", p.topology, strerror(-ret));
+		if (ret)
+			goto out;
+		/* as live (live_mark_lower): I/O rooted at a device with holders is
+		 * its holder's own, such as dm-thin's metadata I/O */
+		for (size_t i = 0; i < topology.n; i++)
+			if (topology.devs[i].nholders)
+				tracker_set_lower(t, topology.devs[i].dev);
+	}
 	if (p.input)
 		ret = run_file(&p, t, &src, &file);
 	else
@@ -180,7 +201,9 @@ int cmd_report(int argc, char **argv)
 	r = (struct report){
 		.st = st, .tk = tracker_counters(t), .src = src,
 		.source = p.input ? p.input : "live tracing",
-		.name = p.input ? NULL : live_dev_name,
+		.name = p.topology ? topo_record_name : p.input ? NULL : live_dev_name,
+		.name_ctx = p.topology ? &topology : NULL,
+		.topology = p.topology ? &topology : NULL,
 		/* live, sysfs knows the stack: drawn as lsblk -s would, with dm targets */
 		.sysfs = !p.input,
 		.stack_devs = l.sel.n ? l.sel.devs : NULL, .nstack_devs = l.sel.n,
@@ -214,5 +237,6 @@ out:
 	stats_free(st);
 	tracefile_close(file);
 	live_close(&l);
+	topo_record_free(&topology);
 	return rc;
 }

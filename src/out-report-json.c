@@ -86,7 +86,7 @@ static json_object *jlayer_op(const struct st_layer_op *o)
 	return j;
 }
 
-/* The sysfs stack (live), as out-tree prints it in JSON: {"devices": [...]}. */
+/* The sysfs stack (live) or the recorded one, as out-tree prints it in JSON. */
 static json_object *jstack(const struct report *r)
 {
 	const uint32_t *devs = r->stack_devs;
@@ -96,7 +96,16 @@ static json_object *jstack(const struct report *r)
 	char *buf = NULL;
 	FILE *mem;
 
-	if (!devs) {
+	if (r->topology) {
+		/* a recorded stack, whole, as the text report draws it */
+		seen = calloc(r->topology->n ? r->topology->n : 1, sizeof(*seen));
+		if (!seen)
+			return NULL;
+		for (size_t i = 0; i < r->topology->n; i++)
+			seen[i] = r->topology->devs[i].dev;
+		devs = seen;
+		n = r->topology->n;
+	} else if (!devs) {
 		seen = calloc(r->st->nlayers ? r->st->nlayers : 1, sizeof(*seen));
 		if (!seen)
 			return NULL;
@@ -107,7 +116,9 @@ static json_object *jstack(const struct report *r)
 	}
 	mem = n ? open_memstream(&buf, &len) : NULL;
 	if (mem) {
-		int ret = out_tree_print(mem, "", devs, n, OUT_TREE_JSON | OUT_TREE_BYTES);
+		int ret = r->topology ? out_tree_print_recorded(mem, r->topology, devs, n,
+								OUT_TREE_JSON | OUT_TREE_BYTES)
+				      : out_tree_print(mem, "", devs, n, OUT_TREE_JSON | OUT_TREE_BYTES);
 
 		if (fclose(mem) == 0 && ret == 0)
 			tree = json_tokener_parse(buf);
@@ -158,7 +169,7 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(doc, "events_lost", json_object_new_uint64(report_lost(r->src)));
 	if (r->command)
 		json_object_object_add(doc, "command", jcommand(r));
-	if (r->sysfs) {
+	if (r->sysfs || r->topology) {
 		json_object *tree = jstack(r), *devs;
 
 		/* the "devices" array of out-tree's document, moved into ours */

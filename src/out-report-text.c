@@ -140,6 +140,26 @@ static void add_tree_line(struct libscols_table *tb, const struct report *r, siz
 			add_tree_line(tb, r, i, ln, depth + 1);
 }
 
+/* a recorded stack, whole: every device it describes */
+static int print_recorded_stack(FILE *fp, const struct report *r)
+{
+	const struct topo_record *rec = r->topology;
+	uint32_t *devs = calloc(rec->n ? rec->n : 1, sizeof(*devs));
+	int ret;
+
+	if (!devs)
+		return -ENOMEM;
+	for (size_t i = 0; i < rec->n; i++)
+		devs[i] = rec->devs[i].dev;
+	fprintf(fp, "Devices (recorded):\n");
+	ret = out_tree_print_recorded(fp, rec, devs, rec->n, 0);
+	free(devs);
+	if (ret)
+		return ret;
+	fputc('\n', fp);
+	return 0;
+}
+
 /* The stack as sysfs has it (live only: a recording's devices are not ours). */
 static int print_sysfs_stack(FILE *fp, const struct report *r)
 {
@@ -489,7 +509,9 @@ int out_report_text(FILE *fp, const struct report *r)
 			    "(see Tracking)\n\n", lost);
 	fprintf(fp, "blkstack report of %s: %.3f s of completed I/O\n\n", r->source,
 		(r->st->last_ts - r->st->first_ts) / 1e9);
-	if (r->sysfs)
+	if (r->topology)
+		ret = print_recorded_stack(fp, r);
+	else if (r->sysfs)
 		ret = print_sysfs_stack(fp, r);
 	if (!ret && !r->st->nlayers)
 		fprintf(fp, "No I/O completed.\n");

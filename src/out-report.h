@@ -11,6 +11,7 @@
 
 #include "source.h"
 #include "stats.h"
+#include "topo-record.h"
 #include "tracker.h"
 
 /* Names a device for display ("dm-2", or "253:2" when unknown). */
@@ -29,6 +30,8 @@ typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void 
  * @stack_devs: with @sysfs, the devices whose stack to draw (the selection
  *		of -d); NULL: the devices seen in the statistics
  * @nstack_devs: how many
+ * @topology: a recorded stack (report -i with --topology): drawn instead of
+ *	      sysfs's; NULL if none
  * @command: the COMMAND traced until it exited, NULL if none
  * @command_done: it was reaped, @command_status is its wait status
  * @command_status: as waitpid() gives it
@@ -44,6 +47,7 @@ struct report {
 	bool sysfs;
 	const uint32_t *stack_devs;
 	size_t nstack_devs;
+	const struct topo_record *topology;
 	const char *command;
 	bool command_done;
 	int command_status;

@@ -18,6 +18,7 @@
 
 #include "event.h"
 #include "out-tree.h"
+#include "topo-record.h"
 #include "topo.h"
 
 enum {
@@ -88,13 +89,40 @@ static void tree_free(struct tree *t)
 	free(t->path);
 }
 
+/* recorded_info - a copy of the recorded description of @dev (-ENOENT: none) */
+static int recorded_info(const struct topo_record *rec, uint32_t dev, struct topo_dev_info *out)
+{
+	const struct topo_dev_info *d = topo_record_find(rec, dev);
+
+	if (!d)
+		return -ENOENT;
+	*out = *d;
+	out->slaves = out->holders = NULL;
+	out->nslaves = out->nholders = 0;
+	if (d->nslaves && !(out->slaves = malloc(d->nslaves * sizeof(*d->slaves))))
+		return -ENOMEM;
+	if (d->nholders && !(out->holders = malloc(d->nholders * sizeof(*d->holders)))) {
+		topo_dev_info_free(out);
+		return -ENOMEM;
+	}
+	if (d->nslaves)
+		memcpy(out->slaves, d->slaves, d->nslaves * sizeof(*d->slaves));
+	if (d->nholders)
+		memcpy(out->holders, d->holders, d->nholders * sizeof(*d->holders));
+	out->nslaves = d->nslaves;
+	out->nholders = d->nholders;
+	return 0;
+}
+
 /*
- * tree_load - describe every device of @devs and mark the lower ones
+ * tree_load - describe every device of @devs (from sysfs under @root, or
+ * from @rec when set) and mark the lower ones
  *
  * The descriptions are made in dev_t order, duplicates dropped, so that a
  * device's index is found by binary search.
  */
-static int tree_load(struct tree *t, const char *root, const uint32_t *devs, size_t n)
+static int tree_load(struct tree *t, const char *root, const struct topo_record *rec,
+		     const uint32_t *devs, size_t n)
 {
 	uint32_t *sorted;
 	size_t i, j, m;
@@ -121,7 +149,7 @@ static int tree_load(struct tree *t, const char *root, const uint32_t *devs, siz
 	for (t->n = 0; t->n < m; t->n++) {
 		struct topo_dev_info *d = &t->info[t->n];
 
-		ret = topo_dev_info(root, sorted[t->n], d);
+		ret = rec ? recorded_info(rec, sorted[t->n], d) : topo_dev_info(root, sorted[t->n], d);
 		if (ret == -ENOENT) {
 			memset(d, 0, sizeof(*d));
 			d->dev = sorted[t->n];
@@ -335,8 +363,8 @@ out_unref:
 	return NULL;
 }
 
-/* out_tree_print - describe the set, then one tree per top. See out-tree.h. */
-int out_tree_print(FILE *fp, const char *root, const uint32_t *devs, size_t n, int flags)
+static int print_trees(FILE *fp, const char *root, const struct topo_record *rec,
+		       const uint32_t *devs, size_t n, int flags)
 {
 	struct tree t = { .flags = flags };
 	struct libscols_table *tb;
@@ -345,7 +373,7 @@ int out_tree_print(FILE *fp, const char *root, const uint32_t *devs, size_t n, i
 
 	if (!fp || (n && !devs))
 		return -EINVAL;
-	ret = tree_load(&t, root, devs, n);
+	ret = tree_load(&t, root, rec, devs, n);
 	if (ret)
 		goto out_free_tree;
 	tb = table_new(fp, flags);
@@ -364,4 +392,18 @@ int out_tree_print(FILE *fp, const char *root, const uint32_t *devs, size_t n, i
 out_free_tree:
 	tree_free(&t);
 	return ret;
+}
+
+/* out_tree_print - describe the set, then one tree per top. See out-tree.h. */
+int out_tree_print(FILE *fp, const char *root, const uint32_t *devs, size_t n, int flags)
+{
+	return print_trees(fp, root, NULL, devs, n, flags);
+}
+
+int out_tree_print_recorded(FILE *fp, const struct topo_record *rec, const uint32_t *devs,
+			    size_t n, int flags)
+{
+	if (!rec)
+		return -EINVAL;
+	return print_trees(fp, "", rec, devs, n, flags);
 }

@@ -67,4 +67,14 @@ enum out_tree_flags {
  */
 int out_tree_print(FILE *fp, const char *root, const uint32_t *devs, size_t n, int flags);
 
+struct topo_record;
+
+/**
+ * out_tree_print_recorded - out_tree_print() of a recorded stack (a trace
+ * from another machine, or a stack that is gone): the descriptions come
+ * from @rec (topo-record.h), not from sysfs
+ */
+int out_tree_print_recorded(FILE *fp, const struct topo_record *rec, const uint32_t *devs,
+			    size_t n, int flags);
+
 #endif /* BLKSTACK_OUT_TREE_H */

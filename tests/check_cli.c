@@ -210,6 +210,35 @@ START_TEST(report_errors)
 			 CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--help"), CLI_HELP);
 	ck_assert_ptr_nonnull(strstr(cli_usage_report(), "--max-inflight"));
+	/* a recorded stack describes a recording: live, sysfs does */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--topology", "s.topo"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "goes with -i"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--topology="),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat",
+				    "--topology", "s.topo"), CLI_RUN);
+	ck_assert_str_eq(p.topology, "s.topo");
+}
+END_TEST
+
+START_TEST(topology_options)
+{
+	struct topology_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_topology, &p, "topology"), CLI_RUN);
+	ck_assert_uint_eq(p.ndevs, 0);
+	ck_assert_ptr_null(p.output);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_topology, &p, "topology", "-d", "sda", "--device",
+				    "8:16", "-o", "s.topo"), CLI_RUN);
+	ck_assert_uint_eq(p.ndevs, 2);
+	ck_assert_str_eq(p.devs[1], "8:16");
+	ck_assert_str_eq(p.output, "s.topo");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_topology, &p, "topology", "sda"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "unexpected argument"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_topology, &p, "topology", "-x"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_topology, &p, "topology", "-h"), CLI_HELP);
+	ck_assert_ptr_nonnull(strstr(cli_usage_topology(), "--topology STACK"));
 }
 END_TEST
 
@@ -307,6 +336,7 @@ int main(void)
 	tc = tcase_create("report");
 	tcase_add_test(tc, report_options);
 	tcase_add_test(tc, report_errors);
+	tcase_add_test(tc, topology_options);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("top");
 	tcase_add_test(tc, top_options);

@@ -67,3 +67,21 @@ p_q=$(awk -v d="$A_MM" '$1 == d && $6 == "Q"' "$TMPD/parse.txt" | wc -l)
 [ "$tc_q" -eq "$p_q" ] ||
 	fail "trace-cmd report shows $tc_q block_bio_queue of $A_MM, parse $p_q Q lines"
 note "parse and trace agree on $(wc -l <"$TMPD/bs.fields") events; $p_q Q = trace-cmd report's block_bio_queue: ok"
+
+# The stack, written by blkstack topology, read back beside trace-cmd's
+# recording: the report draws the loop device and its partition by name
+"$BLKSTACK" topology -d "$A_PDEV" -o "$TMPD/stack.topo" || fail "blkstack topology -d $A_PDEV failed"
+grep -q "^blk name=$A_PNAME dev=${A_PMM/,/:} .*partition=1 start=$A_PSTART parent=$A_NAME " "$TMPD/stack.topo" ||
+	{ cat "$TMPD/stack.topo" >&2; fail "the topology does not describe $A_PNAME as a partition of $A_NAME"; }
+"$BLKSTACK" report -i "$dat" --topology "$TMPD/stack.topo" -o "$TMPD/rep.txt" ||
+	fail "report -i --topology failed"
+grep -Eq "^[^a-z]*$A_PNAME +${A_PMM/,/:} +part " "$TMPD/rep.txt" ||
+	{ cat "$TMPD/rep.txt" >&2; fail "the report does not draw $A_PNAME from the recorded stack"; }
+grep -Eq "^[^a-z]*$A_NAME +${A_MM/,/:} +loop " "$TMPD/rep.txt" ||
+	fail "the report does not draw $A_NAME as a loop device"
+# a device that does not exist: exit 1, the device named
+rc=0
+"$BLKSTACK" topology -d /dev/no-such-disk >/dev/null 2>"$TMPD/topo.err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q "no-such-disk" "$TMPD/topo.err" ||
+	fail "blkstack topology -d /dev/no-such-disk: exit $rc, $(cat "$TMPD/topo.err")"
+note "blkstack topology, and report -i --topology drawing the recorded stack: ok"

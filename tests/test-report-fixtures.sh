@@ -70,4 +70,63 @@ PY
 	fi
 done
 [ "$n" -gt 0 ] || { echo "FAIL: no fixtures in $FIXTURES/vm"; exit 1; }
+
+# With the stack the guest recorded beside each trace (--topology): the
+# recorded tree with its names and dm target types, and a disk that only a
+# layer above writes to without remapping (dm-thin's metadata disk) counted
+# as that layer's own I/O, not as top-level I/O.
+for dat in "$FIXTURES"/vm/*.dat; do
+	name=$(basename "$dat")
+	topo=${dat%.dat}.topo
+	[ -r "$topo" ] || { echo "FAIL $name: no ${topo##*/} beside it"; failed=1; continue; }
+	"$BLKSTACK" report -i "$dat" --topology "$topo" -o "$tmp/t.txt" 2>"$tmp/err" &&
+		"$BLKSTACK" report -i "$dat" --topology "$topo" --json -o "$tmp/t.json" 2>>"$tmp/err" &&
+		"$BLKSTACK" report -i "$dat" --json -o "$tmp/r.json" 2>>"$tmp/err" ||
+		{ echo "FAIL $name: report --topology failed: $(cat "$tmp/err")"; failed=1; continue; }
+	grep -q '^Devices (recorded):' "$tmp/t.txt" || { echo "FAIL $name: no recorded stack drawn"; failed=1; }
+	if ! python3 - "$tmp/t.json" "$tmp/r.json" "$topo" "$tmp/t.txt" "$name" <<'PY'; then
+import json, sys
+with_t, without = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+text, name = open(sys.argv[4]).read(), sys.argv[5]
+blk = [dict(f.split("=", 1) for f in l.split()[1:] if "=" in f)
+       for l in open(sys.argv[3]) if l.startswith("blk ")]
+targets = {}
+for l in open(sys.argv[3]):
+    if l.startswith("table "):
+        targets[l.split()[1].rstrip(":")] = l.split()[4]
+errors = []
+def walk(devs, out):
+    for d in devs:
+        out[d["maj:min"] if "maj:min" in d else d.get("dev")] = d
+        walk(d.get("children", []), out)
+    return out
+drawn = walk(with_t.get("devices", []), {})
+for b in blk:
+    if b["dev"] not in drawn and b["dev"].replace(":", ",") not in drawn:
+        errors.append("%s (%s) not in the JSON devices" % (b["name"], b["dev"]))
+    if b["name"] not in text:
+        errors.append("%s not in the text report" % b["name"])
+    if b.get("dm_name", "-") in targets and targets[b["dm_name"]] not in text:
+        errors.append("target %s of %s not drawn" % (targets[b["dm_name"]], b["name"]))
+# disks with holders that no remap leads into: their I/O is the holder's own
+layers = {l["dev"]: l for l in with_t["layers"]}
+meta = [b["dev"] for b in blk if b.get("holders", "-") != "-" and b["dev"] in layers
+        and not layers[b["dev"]].get("parent")]
+for dev in meta:
+    for op, o in layers[dev]["ops"].items():
+        if o["issued"] != o["ios"]:
+            errors.append("%s %s: %d of %d I/Os issued by a layer" % (dev, op, o["issued"], o["ios"]))
+e2e = lambda d: sum(e["ios"] for e in d["end_to_end"].values())
+if meta and not e2e(with_t) < e2e(without):
+    errors.append("top-level I/Os %d with the stack, %d without: the metadata disk's I/O is still top-level"
+                  % (e2e(with_t), e2e(without)))
+if errors:
+    print("FAIL %s --topology: %s" % (name, "; ".join(errors)))
+    sys.exit(1)
+print("ok   %s --topology: %d devices drawn, %d top-level I/Os (%d without the stack), metadata disks %s"
+      % (name, len(drawn), e2e(with_t), e2e(without), ",".join(meta) or "none"))
+PY
+		failed=1
+	fi
+done
 exit "$failed"

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * topo-record.h - a device stack recorded as text, for reading a trace on
+ * another machine (or after the stack is gone).
+ *
+ * The format is line based; blank lines, "#" comments and lines of other
+ * keywords are skipped, so that it can carry notes:
+ *
+ *   blk name=dm-0 dev=253:0 size=196608 partition=0 start=- parent=-
+ *       holders=dm-1 slaves=vda1,vdb1 dm_name=bsk-stripe dm_uuid=- scheduler=none
+ *       (one line; fields in any order, "-" for none; unknown fields ignored)
+ *   table bsk-stripe: 0 196608 striped 2 64 254:1 0 254:17 0
+ *       (a dm table line, as `dmsetup table` prints it after "NAME:";
+ *        its target type gives the device's kind)
+ *
+ * tests/vm's guest writes this for each stack it builds
+ * (tests/fixtures/vm/ *.topo); topo_record_write() writes it for this
+ * machine's devices.
+ */
+#ifndef BLKSTACK_TOPO_RECORD_H
+#define BLKSTACK_TOPO_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topo.h"
+
+/**
+ * struct topo_record - the devices of a recorded stack
+ * @devs: their descriptions, in dev_t order
+ * @n: how many
+ */
+struct topo_record {
+	struct topo_dev_info *devs;
+	size_t n;
+};
+
+/**
+ * topo_record_load - read a recorded stack
+ * @path: the file
+ * @out: filled on success; release with topo_record_free()
+ * @line: on a parse error, the number of the bad line (0 otherwise)
+ * Returns 0; -errno when the file cannot be read; -EINVAL when a "blk" line
+ * has no valid dev= or name=, or names a slave or holder no line
+ * describes; -ENODATA when the file describes no device.
+ */
+int topo_record_load(const char *path, struct topo_record *out, unsigned int *line);
+
+/** topo_record_free - release; a zeroed record is accepted */
+void topo_record_free(struct topo_record *r);
+
+/** topo_record_find - the description of @dev, or NULL */
+const struct topo_dev_info *topo_record_find(const struct topo_record *r, uint32_t dev);
+
+/**
+ * topo_record_name - the recorded kernel name of @dev into @buf (a
+ * report_name_fn: @ctx is the struct topo_record); NULL when not recorded
+ */
+const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx);
+
+/**
+ * topo_record_write - describe devices of this machine in the format above
+ * @fp: where to write
+ * @root: as for topo_resolve() ("" for this machine)
+ * @devs: the devices (a topo_stack_expand() selection)
+ * @n: how many
+ * Returns 0, -EIO when writing failed, or a negative errno from sysfs.
+ */
+int topo_record_write(FILE *fp, const char *root, const uint32_t *devs, size_t n);
+
+#endif /* BLKSTACK_TOPO_RECORD_H */

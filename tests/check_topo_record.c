@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_topo_record.c - recorded device stacks: reading what tests/vm's
+ * guest wrote for a real dm stack, writing a fixture sysfs tree and reading
+ * it back, and files that are not recorded stacks.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "topo-record.h"
+#include "check_run.h"
+
+#ifndef FIXTURES_DIR
+#error "FIXTURES_DIR must name tests/fixtures"
+#endif
+
+#define VM_TOPO		FIXTURES_DIR "/vm/6.1.0-56-amd64-ref-virtio.topo"
+#define DM_ROOT		FIXTURES_DIR "/sysfs/dm"
+
+static char tmp_path[] = "/tmp/check_topo_record.XXXXXX";
+
+static void write_tmp(const char *text)
+{
+	int fd = mkstemp(tmp_path);
+	FILE *f;
+
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void tmp_teardown(void)
+{
+	unlink(tmp_path);
+	strcpy(tmp_path, "/tmp/check_topo_record.XXXXXX");
+}
+
+/* dm-crypt -> thin -> thin-pool (striped data, vdc metadata) -> partitions */
+START_TEST(test_vm_stack)
+{
+	const struct topo_dev_info *d;
+	struct topo_record r;
+	unsigned int line;
+	char name[64];
+
+	ck_assert_int_eq(topo_record_load(VM_TOPO, &r, &line), 0);
+	ck_assert_uint_eq(r.n, 10);
+	for (size_t i = 1; i < r.n; i++)
+		ck_assert_uint_lt(r.devs[i - 1].dev, r.devs[i].dev);
+
+	d = topo_record_find(&r, KDEV_MKDEV(253, 1));
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(d->name, "dm-1");
+	ck_assert_int_eq(d->kind, TOPO_DM);
+	ck_assert_str_eq(d->dm_name, "bsk-pool");
+	ck_assert_str_eq(d->target, "thin-pool");	/* from its table line */
+	ck_assert_uint_eq(d->size_sectors, 196608);
+	ck_assert_uint_eq(d->nholders, 1);
+	ck_assert_uint_eq(d->holders[0], KDEV_MKDEV(253, 2));
+	ck_assert_uint_eq(d->nslaves, 2);
+	ck_assert_uint_eq(d->slaves[0], KDEV_MKDEV(253, 0));
+	ck_assert_uint_eq(d->slaves[1], KDEV_MKDEV(254, 32));
+	ck_assert_str_eq(topo_record_find(&r, KDEV_MKDEV(253, 3))->target, "crypt");
+	ck_assert_str_eq(topo_record_find(&r, KDEV_MKDEV(253, 0))->target, "striped");
+
+	d = topo_record_find(&r, KDEV_MKDEV(254, 17));
+	ck_assert_str_eq(d->name, "vdb1");
+	ck_assert_int_eq(d->kind, TOPO_PARTITION);
+	ck_assert_uint_eq(d->part_start, 4096);
+	ck_assert_uint_eq(d->parent, KDEV_MKDEV(254, 16));
+
+	/* the pool's metadata disk: a holder, no remap ever leads into it */
+	d = topo_record_find(&r, KDEV_MKDEV(254, 32));
+	ck_assert_int_eq(d->kind, TOPO_DISK);
+	ck_assert_uint_eq(d->nholders, 1);
+	ck_assert_uint_eq(d->holders[0], KDEV_MKDEV(253, 1));
+	ck_assert_str_eq(d->scheduler, "none");
+
+	ck_assert_ptr_null(topo_record_find(&r, KDEV_MKDEV(8, 0)));
+	ck_assert_str_eq(topo_record_name(KDEV_MKDEV(254, 0), name, sizeof(name), &r), "vda");
+	ck_assert_ptr_null(topo_record_name(KDEV_MKDEV(8, 0), name, sizeof(name), &r));
+	topo_record_free(&r);
+	ck_assert_uint_eq(r.n, 0);
+}
+END_TEST
+
+/* Every device of the dm fixture tree, written and read back, as sysfs says. */
+START_TEST(test_write_read_back)
+{
+	uint32_t devs[64];
+	size_t n = 0;
+	struct topo_record r;
+	unsigned int line;
+	struct dirent *de;
+	DIR *dir = opendir(DM_ROOT "/sys/dev/block");
+	FILE *f;
+	int fd;
+
+	ck_assert_ptr_nonnull(dir);
+	while ((de = readdir(dir)) && n < 64) {
+		unsigned int ma, mi;
+
+		if (sscanf(de->d_name, "%u:%u", &ma, &mi) == 2)
+			devs[n++] = KDEV_MKDEV(ma, mi);
+	}
+	closedir(dir);
+	ck_assert_uint_ge(n, 10);
+	fd = mkstemp(tmp_path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_int_eq(topo_record_write(f, DM_ROOT, devs, n), 0);
+	ck_assert_int_eq(fclose(f), 0);
+
+	ck_assert_int_eq(topo_record_load(tmp_path, &r, &line), 0);
+	ck_assert_uint_eq(r.n, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct topo_dev_info *got = topo_record_find(&r, devs[i]);
+		struct topo_dev_info want;
+
+		ck_assert_int_eq(topo_dev_info(DM_ROOT, devs[i], &want), 0);
+		ck_assert_ptr_nonnull(got);
+		ck_assert_str_eq(got->name, want.name);
+		ck_assert_int_eq(got->kind, want.kind);
+		ck_assert_str_eq(got->dm_name, want.dm_name);
+		ck_assert_str_eq(got->dm_uuid, want.dm_uuid);
+		ck_assert_str_eq(got->target, want.target);
+		ck_assert_uint_eq(got->part_start, want.part_start);
+		ck_assert_uint_eq(got->parent, want.parent);
+		ck_assert_uint_eq(got->size_sectors, want.size_sectors);
+		ck_assert_uint_eq(got->nslaves, want.nslaves);
+		ck_assert_uint_eq(got->nholders, want.nholders);
+		for (size_t j = 0; j < want.nslaves; j++)
+			ck_assert_uint_eq(got->slaves[j], want.slaves[j]);
+		for (size_t j = 0; j < want.nholders; j++)
+			ck_assert_uint_eq(got->holders[j], want.holders[j]);
+		topo_dev_info_free(&want);
+	}
+	topo_record_free(&r);
+}
+END_TEST
+
+static const struct {
+	const char *text;
+	int ret;
+	unsigned int line;
+} bad[] = {
+	/* a device line without its number */
+	{ "# blkstack topology v1\nblk name=sda size=8\n", -EINVAL, 2 },
+	/* a device number that is not MAJ:MIN */
+	{ "blk name=sda dev=8\n", -EINVAL, 1 },
+	{ "blk name=sda dev=8:0:1\n", -EINVAL, 1 },
+	/* no name */
+	{ "blk dev=8:0 name=-\n", -EINVAL, 1 },
+	/* a slave no line describes */
+	{ "blk name=dm-0 dev=253:0 slaves=sdz\n", -EINVAL, 0 },
+	/* a parent no line describes */
+	{ "blk name=sda1 dev=8:1 partition=1 start=2048 parent=sda\n", -EINVAL, 0 },
+	/* nothing but notes */
+	{ "# blkstack topology v1\nkernel 6.1\n\n", -ENODATA, 0 },
+	{ "", -ENODATA, 0 },
+	/* binary garbage */
+	{ "\x7f" "ELF\x02\x01\x01\n\x01\x02\x03", -ENODATA, 0 },
+};
+
+START_TEST(test_not_a_stack)
+{
+	struct topo_record r;
+	unsigned int line;
+
+	write_tmp(bad[_i].text);
+	ck_assert_int_eq(topo_record_load(tmp_path, &r, &line), bad[_i].ret);
+	if (bad[_i].line)
+		ck_assert_uint_eq(line, bad[_i].line);
+	ck_assert_ptr_null(r.devs);
+	ck_assert_uint_eq(r.n, 0);
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+	struct topo_record r;
+	unsigned int line;
+
+	ck_assert_int_eq(topo_record_load("/nonexistent/stack.topo", &r, &line), -ENOENT);
+}
+END_TEST
+
+/* Fields in any order, unknown ones and other keywords skipped. */
+START_TEST(test_free_order)
+{
+	struct topo_record r;
+	unsigned int line;
+
+	write_tmp("note whatever\n"
+		  "blk holders=- newfield=1 dev=8:16 name=sdb scheduler=mq-deadline\n"
+		  "blk slaves=sdb dm_name=vg-lv target=linear name=dm-4 dev=253:4\n");
+	ck_assert_int_eq(topo_record_load(tmp_path, &r, &line), 0);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_str_eq(topo_record_find(&r, KDEV_MKDEV(8, 16))->scheduler, "mq-deadline");
+	ck_assert_str_eq(topo_record_find(&r, KDEV_MKDEV(253, 4))->target, "linear");
+	ck_assert_uint_eq(topo_record_find(&r, KDEV_MKDEV(253, 4))->slaves[0], KDEV_MKDEV(8, 16));
+	topo_record_free(&r);
+}
+END_TEST
+
+static Suite *topo_record_suite(void)
+{
+	Suite *s = suite_create("topo-record");
+	TCase *tc = tcase_create("read");
+
+	tcase_add_checked_fixture(tc, NULL, tmp_teardown);
+	tcase_add_test(tc, test_vm_stack);
+	tcase_add_test(tc, test_write_read_back);
+	tcase_add_loop_test(tc, test_not_a_stack, 0, sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, test_missing_file);
+	tcase_add_test(tc, test_free_order);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(topo_record_suite());
+}
