@@ -83,6 +83,28 @@ blk_off()
 		{ cat "$TMPD/bp.err" >&2; fail "blkparse -d could not read the blk tracer's output"; }
 }
 
+# wait_quiet DEV: until DEV's I/O counters stay unchanged for a second (a
+# remount or a sync leaves work behind, such as a superblock write), so
+# that both tracers start on the same I/O
+wait_quiet()
+{
+	local stat=/sys/block/$1/stat last now same=0
+
+	last=$(cat "$stat")
+	for _ in $(seq 40); do
+		sleep 0.5
+		now=$(cat "$stat")
+		if [ "$now" = "$last" ]; then
+			same=$((same + 1))
+			[ "$same" -lt 2 ] || return 0
+		else
+			same=0
+			last=$now
+		fi
+	done
+	fail "$1 did not go quiet within 20 s"
+}
+
 # report_bg NAME DEV WORKLOAD: blkstack report -d DEV -- WORKLOAD in the
 # background, the workload held until report_go; returns once it traces
 report_bg()
@@ -171,6 +193,8 @@ sync
 echo 3 >/proc/sys/vm/drop_caches
 # nothing else may write while both trace: no periodic journal commit
 mount -o remount,commit=600 "$A_MNT"
+sync
+wait_quiet "$A_NAME"
 
 # blkstack first, the blk tracer second: each tracepoint calls its probes in
 # the order they were registered, and the blk tracer's probe is slow enough
