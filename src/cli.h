@@ -177,4 +177,32 @@ enum cli_result cli_parse_topology(int argc, char **argv, struct topology_params
 /** cli_usage_topology - the usage text of "blkstack topology" */
 const char *cli_usage_topology(void);
 
+/**
+ * struct record_params - blkstack record
+ * @devs: -d: devices whose stacks to record (none: every device)
+ * @ndevs: how many
+ * @duration_ns: -w, when @has_duration
+ * @command: the COMMAND ARGS after "--" (NULL-terminated), NULL if none
+ * @output: -o file (default "trace.dat")
+ * @buffer_kb: -b
+ * @debug: -D
+ */
+struct record_params {
+	const char *devs[CLI_MAX_DEVS];
+	size_t ndevs;
+	uint64_t duration_ns;
+	bool has_duration;
+	char **command;
+	const char *output;
+	unsigned int buffer_kb;
+	bool debug;
+};
+
+/** cli_parse_record - parse "blkstack record" arguments */
+enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
+				 char *err, size_t errlen);
+
+/** cli_usage_record - the usage text of "blkstack record" */
+const char *cli_usage_record(void);
+
 #endif /* BLKSTACK_CLI_H */

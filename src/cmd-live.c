@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cmd-live.h"
 #include "util.h"
@@ -313,4 +315,47 @@ void live_close(struct live *l)
 	session_close(&l->s);
 	topo_selection_free(&l->sel);
 	memset(l, 0, sizeof(*l));
+}
+
+int live_command_check(void *ctx)
+{
+	struct live_command *w = ctx;
+
+	if (w->pid <= 0 || w->exited)
+		return 0;
+	if (waitpid(w->pid, &w->status, WNOHANG) == w->pid) {
+		w->exited = true;
+		return 1;	/* stop tracing: the command is done */
+	}
+	return 0;
+}
+
+int live_command_start(struct live_command *w, char **command)
+{
+	fflush(NULL);
+	w->pid = fork();
+	if (w->pid < 0) {
+		err_msg("cannot start '%s': %s", command[0], strerror(errno));
+		return -1;
+	}
+	if (w->pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		execvp(command[0], command);
+		fprintf(stderr, PROGRAM_NAME ": cannot run '%s': %s\n", command[0], strerror(errno));
+		_exit(127);
+	}
+	return 0;
+}
+
+void live_command_end(struct live_command *w)
+{
+	if (w->pid <= 0 || w->exited)
+		return;
+	/* stopped by a signal while the command runs: pass it on and reap it */
+	kill(w->pid, live_stop ? live_stop : SIGTERM);
+	waitpid(w->pid, &w->status, 0);
+	w->exited = true;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "decode.h"
 #include "merge.h"
@@ -109,5 +110,29 @@ void live_mark_lower(const struct live *l, struct tracker *t);
 
 /** live_close - remove the instance and free everything; safe on a partial open */
 void live_close(struct live *l);
+
+/**
+ * struct live_command - the COMMAND of "-- COMMAND", run once tracing is on
+ * @pid: its pid (0 or less: none)
+ * @status: its wait status, once @exited
+ * @exited: it was reaped
+ */
+struct live_command {
+	pid_t pid;
+	int status;
+	bool exited;
+};
+
+/**
+ * live_command_start - run @command (it inherits stdin, stdout, stderr)
+ * Returns 0, or -1 after saying why.
+ */
+int live_command_start(struct live_command *w, char **command);
+
+/** live_command_check - live_loop()'s after-pass hook: 1 once it exited */
+int live_command_check(void *ctx);
+
+/** live_command_end - tracing stopped first: pass the signal on, reap it */
+void live_command_end(struct live_command *w);
 
 #endif /* BLKSTACK_CMD_LIVE_H */

@@ -25,47 +25,8 @@
 #include "tracker.h"
 #include "util.h"
 
-/* The traced command of "report -- COMMAND", watched after each pass. */
-struct watched {
-	pid_t pid;
-	int status;
-	bool exited;
-};
-
-static int after_pass(void *ctx)
-{
-	struct watched *w = ctx;
-
-	if (w->pid <= 0 || w->exited)
-		return 0;
-	if (waitpid(w->pid, &w->status, WNOHANG) == w->pid) {
-		w->exited = true;
-		return 1;	/* stop tracing: the command is done */
-	}
-	return 0;
-}
-
-/* Run COMMAND once tracing is on; it inherits our stdin, stdout and stderr. */
-static pid_t start_command(char **command)
-{
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		execvp(command[0], command);
-		fprintf(stderr, PROGRAM_NAME ": cannot run '%s': %s\n", command[0], strerror(errno));
-		_exit(127);
-	}
-	return pid;
-}
-
 static int run_live(const struct report_params *p, struct tracker *t,
-		    const struct source_stats **src, struct live *l, struct watched *w)
+		    const struct source_stats **src, struct live *l, struct live_command *w)
 {
 	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb };
 	int ret;
@@ -77,23 +38,16 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	if (live_start(l) < 0)
 		return -1;
 	if (p->command) {
-		w->pid = start_command(p->command);
-		if (w->pid < 0) {
-			err_msg("cannot start '%s': %s", p->command[0], strerror(errno));
+		if (live_command_start(w, p->command) < 0)
 			return -1;
-		}
 	} else if (isatty(STDERR_FILENO)) {
 		fprintf(stderr, PROGRAM_NAME ": tracing; Ctrl-C to stop and report\n");
 	}
-	ret = live_loop(l, p->has_duration ? p->duration_ns : 0, tracker_event, t, after_pass, w);
+	ret = live_loop(l, p->has_duration ? p->duration_ns : 0, tracker_event, t,
+			live_command_check, w);
 	if (ret == 0)
 		ret = live_finish(l, tracker_event, t);
-	if (w->pid > 0 && !w->exited) {
-		/* stopped by a signal while the command runs: pass it on and reap it */
-		kill(w->pid, live_stop ? live_stop : SIGTERM);
-		waitpid(w->pid, &w->status, 0);
-		w->exited = true;
-	}
+	live_command_end(w);
 	if (ret < 0)
 		return -1;
 	*src = live_stats(l);
@@ -137,7 +91,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 
 int cmd_report(int argc, char **argv)
 {
-	struct watched w = { .pid = -1 };
+	struct live_command w = { .pid = -1 };
 	const struct source_stats *src = NULL;
 	struct tracefile *file = NULL;
 	struct tracker *t = NULL;

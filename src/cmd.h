@@ -8,6 +8,7 @@
 
 int cmd_trace(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_topology(int argc, char **argv);

@@ -17,6 +17,7 @@ static const struct command {
 	{ "trace", cmd_trace, "trace block I/O live, one blkparse-format line per event" },
 	{ "parse", cmd_parse, "print a trace.dat recording in blkparse's format" },
 	{ "report", cmd_report, "follow every I/O through the stack: per layer and end to end" },
+	{ "record", cmd_record, "record the block events of a stack into a trace.dat" },
 	{ "top", cmd_top, "per-layer figures every interval, like iostat, down and up" },
 	{ "topology", cmd_topology, "write the device stack, for reports of its traces elsewhere" },
 };

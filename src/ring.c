@@ -40,6 +40,9 @@ struct ring {
 	struct ring_cpu *cpu;
 	struct pollfd *pfd;
 	struct source_stats st;
+	/* recording: raw pages go to the sink, undecoded */
+	ring_page_fn sink;
+	void *sink_ctx;
 };
 
 struct ring *ring_open(struct session *s, struct decoder *d, struct merge *m)
@@ -139,6 +142,18 @@ static int ring_page(struct ring *r, int cpu, void *page, int size)
 		cs->missed += rc->walk.missed;
 	else if (rc->walk.missed < 0)
 		cs->missed_unknown++;
+	if (r->sink) {
+		/* recorded as is; the records are only counted, not decoded */
+		while (pagewalk_next(&rc->walk, &ts, &len))
+			n++;
+		cs->events += n;
+		if (rc->walk.malformed)
+			cs->malformed++;
+		/* a partial read leaves the rest of the buffer as the last page had it */
+		if (size < r->subbuf_size)
+			memset((char *)page + size, 0, r->subbuf_size - size);
+		return r->sink(r->sink_ctx, cpu, page, r->subbuf_size) < 0 ? -EIO : n;
+	}
 
 	while ((rec = pagewalk_next(&rc->walk, &ts, &len))) {
 		/* decoded in place, into the merge's own slot */
@@ -219,7 +234,8 @@ int ring_read(struct ring *r, int timeout_ms)
 		if (ret < 0)
 			return ret;
 		total += ret;
-		if (pages)
+		/* a recording takes whole sub-buffers only, until the end */
+		if (pages || r->sink)
 			continue;
 		ret = ring_cpu_partial(r, c, &empty);
 		if (ret < 0)
@@ -253,6 +269,17 @@ int ring_flush(struct ring *r)
 		}
 	}
 	return total;
+}
+
+void ring_set_page_sink(struct ring *r, ring_page_fn fn, void *ctx)
+{
+	r->sink = fn;
+	r->sink_ctx = ctx;
+}
+
+int ring_subbuf_size(const struct ring *r)
+{
+	return r->subbuf_size;
 }
 
 const struct source_stats *ring_stats(struct ring *r)

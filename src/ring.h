@@ -12,6 +12,7 @@
 #ifndef BLKSTACK_RING_H
 #define BLKSTACK_RING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "decode.h"
@@ -44,6 +45,24 @@ int ring_read(struct ring *r, int timeout_ms);
  * Returns the number of events decoded, or a negative errno.
  */
 int ring_flush(struct ring *r);
+
+/**
+ * typedef ring_page_fn - takes one raw sub-buffer of @cpu (@size bytes, the
+ * sub-buffer size, however little it holds); returns 0, or < 0 to fail the
+ * read
+ */
+typedef int (*ring_page_fn)(void *ctx, int cpu, const void *page, size_t size);
+
+/**
+ * ring_set_page_sink - record instead of decode: every sub-buffer read goes
+ * to @fn as it is (its records counted, not decoded, nothing pushed to the
+ * merge), and ring_read() takes whole sub-buffers only, leaving partial
+ * ones to ring_flush()
+ */
+void ring_set_page_sink(struct ring *r, ring_page_fn fn, void *ctx);
+
+/** ring_subbuf_size - the size of one sub-buffer (a recording's page size) */
+int ring_subbuf_size(const struct ring *r);
 
 /**
  * ring_stats - per-CPU accounting, with the kernel's overrun and dropped

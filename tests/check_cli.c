@@ -222,6 +222,33 @@ START_TEST(report_errors)
 }
 END_TEST
 
+START_TEST(record_options)
+{
+	struct record_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record"), CLI_RUN);
+	ck_assert_str_eq(p.output, "trace.dat");
+	ck_assert_int_eq(p.buffer_kb, CLI_DEFAULT_BUFFER_KB);
+	ck_assert_ptr_null(p.command);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "-d", "sda", "-o", "r.dat",
+				    "-w", "5s", "-b", "4096"), CLI_RUN);
+	ck_assert_str_eq(p.output, "r.dat");
+	ck_assert(p.has_duration);
+	ck_assert_uint_eq(p.duration_ns, 5000000000ULL);
+	ck_assert_int_eq(p.buffer_kb, 4096);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "--", "fio", "-h"), CLI_RUN);
+	ck_assert_str_eq(p.command[0], "fio");
+	ck_assert_str_eq(p.command[1], "-h");
+	/* a recording is written with seeks: not to a pipe */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "-o", "-"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "give a file name"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "-w", "5", "--", "true"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "dd"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "-h"), CLI_HELP);
+}
+END_TEST
+
 START_TEST(topology_options)
 {
 	struct topology_params p;
@@ -337,6 +364,7 @@ int main(void)
 	tcase_add_test(tc, report_options);
 	tcase_add_test(tc, report_errors);
 	tcase_add_test(tc, topology_options);
+	tcase_add_test(tc, record_options);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("top");
 	tcase_add_test(tc, top_options);

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd-record.c - "blkstack record": the block events of a stack into a
+ * trace-cmd trace.dat (version 6), for analysis elsewhere.
+ *
+ * Nothing is decoded on the recording path: the ring's sub-buffers are
+ * appended as they are to one spill file per CPU (unnamed, in the output's
+ * directory: a run killed with SIGKILL leaves nothing behind), and
+ * datwrite.c assembles the file at the end, as FILE.partial renamed to
+ * FILE once complete. Memory stays flat however long the recording.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <tracefs.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "cmd-live.h"
+#include "datwrite.h"
+#include "outfile.h"
+#include "util.h"
+
+/* Refresh of the status line on a terminal. */
+#define STATUS_EVERY_NS 1000000000ULL
+
+struct recording {
+	struct live *l;
+	struct live_command *cmd;
+	const char *output;
+	int ncpu;
+	FILE **spill;
+	uint64_t *bytes;
+	int err;		/* first write error of a spill: recording stops */
+	bool status;		/* a live status line on stderr */
+	uint64_t started, last_status;
+};
+
+/* A spill file: unnamed in @dir when the filesystem allows, else unlinked. */
+static FILE *spill_open(const char *dir)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+	int fd;
+
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "%s/.blkstack-record.XXXXXX", dir);
+		fd = mkstemp(path);
+		if (fd < 0)
+			return NULL;
+		unlink(path);
+	}
+	f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+static int sink(void *ctx, int cpu, const void *page, size_t size)
+{
+	struct recording *rec = ctx;
+
+	if (rec->err || cpu < 0 || cpu >= rec->ncpu)
+		return 0;
+	if (fwrite(page, 1, size, rec->spill[cpu]) != size) {
+		rec->err = errno ? -errno : -EIO;
+		return 0;
+	}
+	rec->bytes[cpu] += size;
+	return 0;
+}
+
+static uint64_t total_bytes(const struct recording *rec)
+{
+	uint64_t b = 0;
+
+	for (int c = 0; c < rec->ncpu; c++)
+		b += rec->bytes[c];
+	return b;
+}
+
+static uint64_t total_lost(const struct source_stats *st)
+{
+	uint64_t lost = 0;
+
+	for (int c = 0; c < st->ncpu; c++)
+		lost += st->cpu[c].missed + st->cpu[c].overrun + st->cpu[c].dropped;
+	return lost;
+}
+
+/* After each pass: the status line, a write error, the command's end. */
+static int after_pass(void *ctx)
+{
+	struct recording *rec = ctx;
+	uint64_t now = mono_now_ns();
+
+	if (rec->err)
+		return 1;
+	if (rec->status && now - rec->last_status >= STATUS_EVERY_NS) {
+		rec->last_status = now;
+		fprintf(stderr, "\r" PROGRAM_NAME ": recording %.0f s, %.1f MiB, %llu events lost ",
+			(now - rec->started) / 1e9, total_bytes(rec) / 1048576.0,
+			(unsigned long long)total_lost(live_stats(rec->l)));
+	}
+	return live_command_check(rec->cmd);
+}
+
+static int ignore_event(const struct blk_event *ev, void *ctx)
+{
+	(void)ev;
+	(void)ctx;
+	return 0;
+}
+
+/* A tracefs file read whole into @t (freed by the caller). */
+static int read_text(struct tracefs_instance *inst, const char *file, struct dat_text *t)
+{
+	int size = 0;
+	char *data = tracefs_instance_file_read(inst, file, &size);
+
+	if (!data)
+		return errno ? -errno : -EIO;
+	t->data = data;
+	t->len = size;
+	return 0;
+}
+
+static void free_texts(struct dat_text *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free((char *)t[i].data);
+}
+
+/* Every block event's format: what the recording may hold. */
+static int read_formats(struct dat_text **out, size_t *n)
+{
+	char **events = tracefs_system_events(NULL, "block");
+	size_t count = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!events)
+		return -ENOENT;
+	while (events[count])
+		count++;
+	*out = calloc(count ? count : 1, sizeof(**out));
+	if (!*out) {
+		tracefs_list_free(events);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < count && !ret; i++) {
+		char file[256];
+
+		snprintf(file, sizeof(file), "events/block/%s/format", events[i]);
+		ret = read_text(NULL, file, &(*out)[*n]);
+		if (!ret)
+			(*n)++;
+	}
+	tracefs_list_free(events);
+	return ret;
+}
+
+static void print_summary(const struct recording *rec, const struct source_stats *st,
+			  const char *file)
+{
+	uint64_t events = 0, bytes = total_bytes(rec);
+
+	for (int c = 0; c < st->ncpu; c++)
+		events += st->cpu[c].events;
+	fprintf(stderr, PROGRAM_NAME ": %llu events, %.1f %s of pages in '%s'; lost:",
+		(unsigned long long)events, bytes >= 1048576 ? bytes / 1048576.0 : bytes / 1024.0,
+		bytes >= 1048576 ? "MiB" : "KiB", file);
+	for (int c = 0; c < st->ncpu; c++)
+		fprintf(stderr, " cpu%d %llu", c,
+			(unsigned long long)(st->cpu[c].missed + st->cpu[c].overrun +
+					     st->cpu[c].dropped));
+	fputc('\n', stderr);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct dat_text header_page = { 0 }, header_event = { 0 }, cmdlines = { 0 };
+	struct dat_text clock = { 0 }, *formats = NULL;
+	struct live_command cmd = { .pid = -1 };
+	struct recording rec = { 0 };
+	struct outfile of = { 0 };
+	struct record_params p;
+	struct live l = { 0 };
+	struct live_opts lo;
+	struct dat_source src;
+	const struct source_stats *st;
+	char err[CLI_ERR_LEN], dir[PATH_MAX];
+	size_t nformats = 0;
+	int rc = EXIT_RUNTIME;
+	int ret;
+
+	switch (cli_parse_record(argc, argv, &p, err, sizeof(err))) {
+	case CLI_HELP:
+		fputs(cli_usage_record(), stdout);
+		return EXIT_OK;
+	case CLI_USAGE_ERROR:
+		err_msg("%s", err);
+		fprintf(stderr, "see '" PROGRAM_NAME " record --help'\n");
+		return EXIT_USAGE;
+	case CLI_RUN:
+		break;
+	}
+	util_debug = p.debug;
+	snprintf(dir, sizeof(dir), "%s", p.output);
+	snprintf(dir, sizeof(dir), "%s", dirname(dir));
+
+	lo = (struct live_opts){ .devs = p.devs, .ndevs = p.ndevs, .buffer_kb = p.buffer_kb };
+	live_signals();
+	if (live_open(&l, &lo) < 0)
+		goto out;
+	rec.l = &l;
+	rec.cmd = &cmd;
+	rec.output = p.output;
+	rec.ncpu = l.s.ncpu;
+	rec.spill = calloc(rec.ncpu, sizeof(*rec.spill));
+	rec.bytes = calloc(rec.ncpu, sizeof(*rec.bytes));
+	if (!rec.spill || !rec.bytes) {
+		err_msg("out of memory");
+		goto out;
+	}
+	for (int c = 0; c < rec.ncpu; c++) {
+		rec.spill[c] = spill_open(dir);
+		if (!rec.spill[c]) {
+			err_msg("cannot create a temporary file in '%s' for the recording: %s", dir,
+				strerror(errno));
+			goto out;
+		}
+	}
+	/* the formats now: the file must describe what this kernel records */
+	ret = read_text(NULL, "events/header_page", &header_page);
+	if (!ret)
+		ret = read_text(NULL, "events/header_event", &header_event);
+	if (!ret)
+		ret = read_text(l.s.instance, "trace_clock", &clock);
+	if (!ret)
+		ret = read_formats(&formats, &nformats);
+	if (ret) {
+		err_msg("cannot read the event formats from tracefs: %s", strerror(-ret));
+		goto out;
+	}
+	ring_set_page_sink(l.r, sink, &rec);
+	if (live_start(&l) < 0)
+		goto out;
+	rec.started = rec.last_status = mono_now_ns();
+	rec.status = isatty(STDERR_FILENO);
+	if (p.command) {
+		if (live_command_start(&cmd, p.command) < 0)
+			goto out;
+	} else if (rec.status) {
+		fprintf(stderr, PROGRAM_NAME ": recording to '%s'; Ctrl-C to stop\n", p.output);
+	}
+	ret = live_loop(&l, p.has_duration ? p.duration_ns : 0, ignore_event, NULL, after_pass,
+			&rec);
+	if (ret == 0)
+		ret = live_finish(&l, ignore_event, NULL);
+	live_command_end(&cmd);
+	if (rec.status)
+		fputc('\n', stderr);
+	if (ret < 0)
+		goto out;
+	if (rec.err)
+		err_msg("writing the recording's pages in '%s' failed: %s; recording stopped "
+			"after %.1f s", dir, strerror(-rec.err), (mono_now_ns() - rec.started) / 1e9);
+
+	/* what the pids of the recording were called, as trace-cmd saves them */
+	if (read_text(NULL, "saved_cmdlines", &cmdlines))
+		cmdlines = (struct dat_text){ 0 };
+	st = live_stats(&l);
+	src = (struct dat_source){
+		.page_size = ring_subbuf_size(l.r), .header_page = header_page,
+		.header_event = header_event, .system = "block", .formats = formats,
+		.nformats = nformats, .cmdlines = cmdlines, .clock = clock, .ncpu = rec.ncpu,
+		.spill = rec.spill, .spill_bytes = rec.bytes,
+	};
+	ret = outfile_open(&of, p.output);
+	if (ret < 0) {
+		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
+		goto out;
+	}
+	ret = datwrite_v6(of.fp, &src);
+	if (!ret && !rec.err)
+		ret = outfile_commit(&of);
+	if (ret < 0) {
+		err_msg("cannot write '%s.partial': %s; it is incomplete", p.output, strerror(-ret));
+		goto out;
+	}
+	live_report_losses(st);
+	if (rec.err) {
+		/* readable, but cut short: it keeps the name that says so */
+		print_summary(&rec, st, of.tmp ? of.tmp : p.output);
+		note_msg("'%s' holds what was recorded before the write error; it is not renamed "
+			 "to '%s'", of.tmp ? of.tmp : p.output, p.output);
+		goto out;
+	}
+	print_summary(&rec, st, p.output);
+	rc = EXIT_OK;
+	if (cmd.exited && !(WIFEXITED(cmd.status) && WEXITSTATUS(cmd.status) == 0))
+		note_msg("'%s' exited with status %d", p.command[0],
+			 WIFEXITED(cmd.status) ? WEXITSTATUS(cmd.status) : 128 + WTERMSIG(cmd.status));
+out:
+	if (of.fp)
+		outfile_abort(&of);
+	live_command_end(&cmd);
+	for (int c = 0; rec.spill && c < rec.ncpu; c++)
+		if (rec.spill[c])
+			fclose(rec.spill[c]);
+	free(rec.spill);
+	free(rec.bytes);
+	free((char *)header_page.data);
+	free((char *)header_event.data);
+	free((char *)clock.data);
+	free((char *)cmdlines.data);
+	if (formats)
+		free_texts(formats, nformats);
+	free(formats);
+	live_close(&l);
+	return rc;
+}
