@@ -138,7 +138,8 @@ report_go()
 btt_avg()
 {
 	# btt -o NAME writes its tables to NAME.avg
-	btt -i "$1" -o "$TMPD/btt" >"$TMPD/btt.err" 2>&1 ||
+	# in $TMPD: btt writes its per-device *_iops_fp.dat files to the directory it runs in
+	(cd "$TMPD" && btt -i "$1" -o "$TMPD/btt") >"$TMPD/btt.err" 2>&1 ||
 		{ cat "$TMPD/btt.err" >&2; fail "btt failed on $1"; }
 	cp "$TMPD/btt.avg" "$TMPD/btt.out"
 	awk -v p="$2" '/^==================== All Devices ====================/ { all = 1 }

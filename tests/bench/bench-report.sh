@@ -114,7 +114,8 @@ bench()
 for name in long short; do
 	printf -v "r_text_$name" %s "$(bench "report $name" "$BLKSTACK" report -i "$WORK/$name.dat" -o /dev/null)"
 	printf -v "r_json_$name" %s "$(bench "report --json $name" "$BLKSTACK" report --json -i "$WORK/$name.dat" -o /dev/null)"
-	printf -v "r_btt_$name" %s "$(bench "btt $name" btt -i "$WORK/$name.dump" -o "$WORK/btt-$name")"
+	# in $WORK: btt writes its per-device *_iops_fp.dat files to the directory it runs in
+	printf -v "r_btt_$name" %s "$(cd "$WORK" && bench "btt $name" btt -i "$WORK/$name.dump" -o "$WORK/btt-$name")"
 done
 
 bench_header

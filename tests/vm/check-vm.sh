@@ -516,7 +516,9 @@ PY
 	fi
 	blkparse -q -i "$TMP/$STACK.bt" -d "$TMP/$STACK.dump" -o /dev/null >/dev/null 2>&1 ||
 		{ fail "blkparse -d of blktrace.bin failed"; return; }
-	btt -i "$TMP/$STACK.dump" -A -o "$TMP/$STACK.btt" >/dev/null 2>&1 || { fail "btt failed"; return; }
+	# in $TMP: btt writes its per-device *_iops_fp.dat files to the directory it runs in
+	(cd "$TMP" && btt -i "$TMP/$STACK.dump" -A -o "$TMP/$STACK.btt" >/dev/null 2>&1) ||
+		{ fail "btt failed"; return; }
 	# btt's per-device rows: "PHASE (MAJ,MIN) AVG_NS"; a disk that receives
 	# remaps is "dm-like" to btt, which calls its Q2C "Q2Cdm"
 	awk '/^==================== Per Device/ { pd = 1; next }
