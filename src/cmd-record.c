@@ -197,7 +197,7 @@ int cmd_record(int argc, char **argv)
 	struct live_opts lo;
 	struct dat_source src;
 	const struct source_stats *st;
-	char err[CLI_ERR_LEN], dir[PATH_MAX];
+	char err[CLI_ERR_LEN], dir[PATH_MAX], path[PATH_MAX];
 	size_t nformats = 0;
 	int rc = EXIT_RUNTIME;
 	int ret;
@@ -214,8 +214,8 @@ int cmd_record(int argc, char **argv)
 		break;
 	}
 	util_debug = p.debug;
-	snprintf(dir, sizeof(dir), "%s", p.output);
-	snprintf(dir, sizeof(dir), "%s", dirname(dir));
+	snprintf(path, sizeof(path), "%s", p.output);
+	snprintf(dir, sizeof(dir), "%s", dirname(path));	/* dirname may modify path */
 
 	lo = (struct live_opts){ .devs = p.devs, .ndevs = p.ndevs, .buffer_kb = p.buffer_kb };
 	live_signals();
