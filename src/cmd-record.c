@@ -25,6 +25,8 @@
 #include "cmd-live.h"
 #include "datwrite.h"
 #include "outfile.h"
+#include "topo-record.h"
+#include "topo.h"
 #include "util.h"
 
 /* Refresh of the status line on a terminal. */
@@ -119,6 +121,46 @@ static int ignore_event(const struct blk_event *ev, void *ctx)
 	return 0;
 }
 
+/*
+ * The stack being recorded, as markers in the instance's own buffer (one
+ * print event per line of blkstack topology's format), so that the file
+ * carries it to wherever it is read; trace-cmd report shows them too.
+ */
+static int write_topology_markers(struct live *l)
+{
+	struct topo_selection all = { 0 };
+	const struct topo_selection *sel = &l->sel;
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int ret;
+
+	if (!sel->n) {
+		ret = topo_all_devices("", &all);
+		if (ret < 0)
+			return ret;
+		sel = &all;
+	}
+	mem = open_memstream(&text, &len);
+	if (!mem) {
+		topo_selection_free(&all);
+		return -ENOMEM;
+	}
+	ret = topo_record_write(mem, "", sel->devs, sel->n);
+	if (fclose(mem) && !ret)
+		ret = -ENOMEM;
+	topo_selection_free(&all);
+	if (!ret && tracefs_print_init(l->s.instance) < 0)
+		ret = errno ? -errno : -EIO;
+	for (line = ret ? NULL : strtok_r(text, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save))
+		if (tracefs_printf(l->s.instance, "blkstack-topology: %s\n", line) < 0)
+			ret = errno ? -errno : -EIO;
+	tracefs_print_close(l->s.instance);
+	free(text);
+	return ret;
+}
+
 /* A tracefs file read whole into @t (freed by the caller). */
 static int read_text(struct tracefs_instance *inst, const char *file, struct dat_text *t)
 {
@@ -188,7 +230,7 @@ static void print_summary(const struct recording *rec, const struct source_stats
 int cmd_record(int argc, char **argv)
 {
 	struct dat_text header_page = { 0 }, header_event = { 0 }, cmdlines = { 0 };
-	struct dat_text clock = { 0 }, *formats = NULL;
+	struct dat_text clock = { 0 }, print_format = { 0 }, *formats = NULL;
 	struct live_command cmd = { .pid = -1 };
 	struct recording rec = { 0 };
 	struct outfile of = { 0 };
@@ -244,6 +286,8 @@ int cmd_record(int argc, char **argv)
 	if (!ret)
 		ret = read_text(NULL, "events/header_event", &header_event);
 	if (!ret)
+		ret = read_text(NULL, "events/ftrace/print/format", &print_format);
+	if (!ret)
 		ret = read_text(l.s.instance, "trace_clock", &clock);
 	if (!ret)
 		ret = read_formats(&formats, &nformats);
@@ -254,6 +298,10 @@ int cmd_record(int argc, char **argv)
 	ring_set_page_sink(l.r, sink, &rec);
 	if (live_start(&l) < 0)
 		goto out;
+	ret = write_topology_markers(&l);
+	if (ret < 0)
+		warn_msg("the device stack could not be written into the recording (%s): save it "
+			 "with 'blkstack topology' for report -i --topology", strerror(-ret));
 	rec.started = rec.last_status = mono_now_ns();
 	rec.status = isatty(STDERR_FILENO);
 	if (p.command) {
@@ -281,7 +329,8 @@ int cmd_record(int argc, char **argv)
 	st = live_stats(&l);
 	src = (struct dat_source){
 		.page_size = ring_subbuf_size(l.r), .header_page = header_page,
-		.header_event = header_event, .system = "block", .formats = formats,
+		.header_event = header_event, .ftrace_formats = &print_format,
+		.nftrace_formats = 1, .system = "block", .formats = formats,
 		.nformats = nformats, .cmdlines = cmdlines, .clock = clock, .ncpu = rec.ncpu,
 		.spill = rec.spill, .spill_bytes = rec.bytes,
 	};
@@ -322,6 +371,7 @@ out:
 	free((char *)header_page.data);
 	free((char *)header_event.data);
 	free((char *)clock.data);
+	free((char *)print_format.data);
 	free((char *)cmdlines.data);
 	if (formats)
 		free_texts(formats, nformats);

@@ -55,8 +55,19 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	return 0;
 }
 
+/* as live (live_mark_lower): I/O rooted at a device with holders is its
+ * holder's own, such as dm-thin's metadata I/O */
+static void mark_lower(struct tracker *t, const struct topo_record *rec)
+{
+	for (size_t i = 0; i < rec->n; i++)
+		if (rec->devs[i].nholders)
+			tracker_set_lower(t, rec->devs[i].dev);
+}
+
+/* @stack: the stack given with --topology, else the one the file carries */
 static int run_file(const struct report_params *p, struct tracker *t,
-		    const struct source_stats **src, struct tracefile **fp)
+		    const struct source_stats **src, struct tracefile **fp,
+		    const struct topo_record **stack)
 {
 	int ret;
 
@@ -73,6 +84,8 @@ static int run_file(const struct report_params *p, struct tracker *t,
 			err_msg("cannot open '%s': %s", p->input, strerror(-ret));
 		return -1;
 	}
+	if (!*stack && (*stack = tracefile_topology(*fp)))
+		mark_lower(t, *stack);
 	ret = tracefile_read(*fp, tracker_event, t);
 	*src = tracefile_stats(*fp);
 	if (ret == -EBADMSG) {
@@ -99,6 +112,7 @@ int cmd_report(int argc, char **argv)
 	struct outfile of = { 0 };
 	struct live l = { 0 };
 	struct topo_record topology = { 0 };
+	const struct topo_record *stack = NULL;
 	struct report_params p;
 	struct tk_params tp;
 	struct report r;
@@ -138,14 +152,11 @@ int cmd_report(int argc, char **argv)
 			err_msg("cannot read '%s': %s", p.topology, strerror(-ret));
 		if (ret)
 			goto out;
-		/* as live (live_mark_lower): I/O rooted at a device with holders is
-		 * its holder's own, such as dm-thin's metadata I/O */
-		for (size_t i = 0; i < topology.n; i++)
-			if (topology.devs[i].nholders)
-				tracker_set_lower(t, topology.devs[i].dev);
+		stack = &topology;
+		mark_lower(t, stack);
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file);
+		ret = run_file(&p, t, &src, &file, &stack);
 	else
 		ret = run_live(&p, t, &src, &l, &w);
 	if (ret < 0)
@@ -155,9 +166,9 @@ int cmd_report(int argc, char **argv)
 	r = (struct report){
 		.st = st, .tk = tracker_counters(t), .src = src,
 		.source = p.input ? p.input : "live tracing",
-		.name = p.topology ? topo_record_name : p.input ? NULL : live_dev_name,
-		.name_ctx = p.topology ? &topology : NULL,
-		.topology = p.topology ? &topology : NULL,
+		.name = stack ? topo_record_name : p.input ? NULL : live_dev_name,
+		.name_ctx = (void *)stack,
+		.topology = stack,
 		/* live, sysfs knows the stack: drawn as lsblk -s would, with dm targets */
 		.sysfs = !p.input,
 		.stack_devs = l.sel.n ? l.sel.devs : NULL, .nstack_devs = l.sel.n,

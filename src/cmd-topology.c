@@ -6,7 +6,6 @@
  * Glue only: the -d selection (cmd-live), or every block device, to
  * topo_record_write() through an outfile.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,39 +18,6 @@
 #include "topo-record.h"
 #include "topo.h"
 #include "util.h"
-
-/* Every block device of /sys/class/block, ascending. */
-static int all_devices(struct topo_selection *sel)
-{
-	uint32_t *devs = NULL, dev;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	DIR *dir = opendir("/sys/class/block");
-	int ret;
-
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.' || topo_resolve("", de->d_name, &dev))
-			continue;
-		if (n == cap) {
-			uint32_t *m = realloc(devs, (cap = cap ? cap * 2 : 64) * sizeof(*devs));
-
-			if (!m) {
-				free(devs);
-				closedir(dir);
-				return -ENOMEM;
-			}
-			devs = m;
-		}
-		devs[n++] = dev;
-	}
-	closedir(dir);
-	/* expanding the whole set adds nothing, but sorts and dedups it */
-	ret = topo_stack_expand("", devs, n, sel);
-	free(devs);
-	return ret;
-}
 
 int cmd_topology(int argc, char **argv)
 {
@@ -80,7 +46,7 @@ int cmd_topology(int argc, char **argv)
 		if (live_select_devices(&lo, &sel) < 0)
 			goto out;
 	} else {
-		ret = all_devices(&sel);
+		ret = topo_all_devices("", &sel);
 		if (ret < 0) {
 			err_msg("cannot list the block devices in /sys/class/block: %s",
 				strerror(-ret));

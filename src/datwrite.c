@@ -116,7 +116,9 @@ int datwrite_v6(FILE *out, const struct dat_source *src)
 	put_text64(&w, &src->header_page);
 	put(&w, "header_event", 13);
 	put_text64(&w, &src->header_event);
-	put_u32(&w, 0);				/* ftrace formats */
+	put_u32(&w, src->nftrace_formats);
+	for (size_t i = 0; i < src->nftrace_formats; i++)
+		put_text64(&w, &src->ftrace_formats[i]);
 	put_u32(&w, 1);				/* event systems */
 	put_str(&w, src->system);
 	put_u32(&w, src->nformats);

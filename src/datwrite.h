@@ -27,6 +27,9 @@ struct dat_text {
  * @page_size: ring-buffer sub-buffer size
  * @header_page: events/header_page
  * @header_event: events/header_event
+ * @ftrace_formats: events/ftrace/NAME/format of the ftrace events in the
+ *		    data (print: trace_marker writes)
+ * @nftrace_formats: how many
  * @system: the event system of @formats ("block")
  * @formats: events/SYSTEM/NAME/format of every event that may be recorded
  * @nformats: how many
@@ -40,6 +43,8 @@ struct dat_source {
 	uint32_t page_size;
 	struct dat_text header_page;
 	struct dat_text header_event;
+	const struct dat_text *ftrace_formats;
+	size_t nftrace_formats;
 	const char *system;
 	const struct dat_text *formats;
 	size_t nformats;

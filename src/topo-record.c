@@ -212,56 +212,62 @@ static int resolve_list(const struct topo_record *r, const char *names, uint32_t
 	return 0;
 }
 
-int topo_record_load(const char *path, struct topo_record *out, unsigned int *line)
+/* the next line of @text (NUL-terminated copy into @buf), false at the end */
+static bool next_line(const char **text, const char *end, char *buf, size_t len)
+{
+	const char *p = *text, *nl;
+	size_t n;
+
+	if (p >= end)
+		return false;
+	nl = memchr(p, '\n', end - p);
+	n = (nl ? nl : end) - p;
+	*text = nl ? nl + 1 : end;
+	if (n >= len)
+		n = len - 1;	/* longer than any field set: cut, still parsed */
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return true;
+}
+
+int topo_record_parse(const char *text, size_t len, struct topo_record *out, unsigned int *line)
 {
 	struct pending_links *links = NULL;
-	size_t cap = 0, len = 0;
-	char *buf = NULL;
+	const char *end = text + len, *p;
+	char buf[8192];
+	size_t cap = 0;
 	unsigned int no = 0;
 	int ret = 0;
-	FILE *f;
 
 	memset(out, 0, sizeof(*out));
 	*line = 0;
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (getline(&buf, &len, f) > 0) {
+	for (p = text; !ret && next_line(&p, end, buf, sizeof(buf));) {
 		no++;
-		if (!strncmp(buf, "blk ", 4)) {
-			if (out->n == cap) {
-				size_t c = cap ? cap * 2 : 16;
-				struct topo_dev_info *d = realloc(out->devs, c * sizeof(*d));
-				struct pending_links *p = d ? realloc(links, c * sizeof(*p)) : NULL;
+		if (strncmp(buf, "blk ", 4))
+			continue;
+		if (out->n == cap) {
+			size_t c = cap ? cap * 2 : 16;
+			struct topo_dev_info *d = realloc(out->devs, c * sizeof(*d));
+			struct pending_links *pl = d ? realloc(links, c * sizeof(*pl)) : NULL;
 
-				if (d)
-					out->devs = d;
-				if (!p) {
-					ret = -ENOMEM;
-					break;
-				}
-				links = p;
-				cap = c;
-			}
-			ret = parse_blk(buf, &out->devs[out->n], &links[out->n]);
-			out->n++;
-			if (ret) {
-				*line = no;
+			if (d)
+				out->devs = d;
+			if (!pl) {
+				ret = -ENOMEM;
 				break;
 			}
+			links = pl;
+			cap = c;
 		}
+		ret = parse_blk(buf, &out->devs[out->n], &links[out->n]);
+		out->n++;
+		if (ret)
+			*line = no;
 	}
-	if (!ret && ferror(f))
-		ret = -EIO;
 	/* the table lines, once every device is known */
-	if (!ret) {
-		rewind(f);
-		while (getline(&buf, &len, f) > 0)
-			if (!strncmp(buf, "table ", 6))
-				parse_table(out, buf);
-	}
-	fclose(f);
-	free(buf);
+	for (p = text; !ret && next_line(&p, end, buf, sizeof(buf));)
+		if (!strncmp(buf, "table ", 6))
+			parse_table(out, buf);
 	for (size_t i = 0; !ret && i < out->n; i++) {
 		struct topo_dev_info *d = &out->devs[i];
 
@@ -284,6 +290,40 @@ int topo_record_load(const char *path, struct topo_record *out, unsigned int *li
 	}
 	qsort(out->devs, out->n, sizeof(*out->devs), cmp_dev);
 	return 0;
+}
+
+int topo_record_load(const char *path, struct topo_record *out, unsigned int *line)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	FILE *f;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	*line = 0;
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	do {
+		if (len == cap) {
+			char *t = realloc(text, cap = cap ? cap * 2 : 65536);
+
+			if (!t) {
+				free(text);
+				fclose(f);
+				return -ENOMEM;
+			}
+			text = t;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	ret = ferror(f) ? -EIO : 0;
+	fclose(f);
+	if (!ret)
+		ret = topo_record_parse(text, len, out, line);
+	free(text);
+	return ret;
 }
 
 /* a list of device numbers as kernel names "a,b" ("-" when empty) */

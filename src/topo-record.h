@@ -47,6 +47,12 @@ struct topo_record {
  */
 int topo_record_load(const char *path, struct topo_record *out, unsigned int *line);
 
+/**
+ * topo_record_parse - topo_record_load() of @len bytes of text (the lines
+ * of a recording's markers, for instance)
+ */
+int topo_record_parse(const char *text, size_t len, struct topo_record *out, unsigned int *line);
+
 /** topo_record_free - release; a zeroed record is accepted */
 void topo_record_free(struct topo_record *r);
 

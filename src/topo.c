@@ -1141,3 +1141,41 @@ out_destroy:
 	dm_lib_release();
 	return ret;
 }
+
+int topo_all_devices(const char *root, struct topo_selection *out)
+{
+	uint32_t *devs = NULL, dev;
+	size_t n = 0, cap = 0;
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = mkpath(path, sizeof(path), root, "/sys/class/block");
+	if (ret)
+		return ret;
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		if (!valid_name(de->d_name) || topo_resolve(root, de->d_name, &dev))
+			continue;
+		if (n == cap) {
+			uint32_t *m = realloc(devs, (cap = cap ? cap * 2 : 64) * sizeof(*devs));
+
+			if (!m) {
+				free(devs);
+				closedir(dir);
+				return -ENOMEM;
+			}
+			devs = m;
+		}
+		devs[n++] = dev;
+	}
+	closedir(dir);
+	/* expanding the whole set adds nothing, but sorts and dedups it */
+	ret = topo_stack_expand(root, devs, n, out);
+	free(devs);
+	return ret;
+}

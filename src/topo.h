@@ -68,6 +68,13 @@ int topo_dev_name(const char *root, uint32_t dev, char *buf, size_t len);
 int topo_stack_expand(const char *root, const uint32_t *devs, size_t n,
 		      struct topo_selection *out);
 
+/**
+ * topo_all_devices - every block device of /sys/class/block under @root,
+ * as a selection (free with topo_selection_free())
+ * Returns 0 or a negative errno.
+ */
+int topo_all_devices(const char *root, struct topo_selection *out);
+
 /** topo_selection_free - release the set; a zeroed or NULL set is accepted */
 void topo_selection_free(struct topo_selection *s);
 

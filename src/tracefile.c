@@ -15,6 +15,7 @@
  * A file made by "trace-cmd record -B NAME -e block" holds its events in a
  * buffer instance, not in the top-level buffer: every buffer is read.
  */
+#include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include "datfile.h"
 #include "merge.h"
 #include "pagewalk.h"
+#include "topo-record.h"
 #include "tracefile.h"
 #include "util.h"
 
@@ -56,6 +58,10 @@ struct tracefile {
 	pid_t child;
 	int in_fd;
 	uint32_t has_kinds;	/* bit per enum blk_kind the file's formats have */
+
+	/* the stack blkstack record wrote as markers, when there is one */
+	struct topo_record topology;
+	bool has_topology;
 };
 
 /* Messages from the child: a type byte, then the payload. */
@@ -284,6 +290,85 @@ static int open_in_child(struct tracefile *f, const char *path)
 	return err;
 }
 
+/* ---- the recorded stack: markers at the start of a blkstack recording ---- */
+
+/* blkstack record writes each line of its stack as "PREFIX line" markers */
+#define MARKER_PREFIX		"blkstack-topology: "
+/* they are written as tracing starts: near the start of their CPU's pages */
+#define MARKER_SCAN_PAGES	64
+
+static void add_marker(char **text, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	size_t plen = strlen(MARKER_PREFIX);
+
+	if (n < plen || memcmp(s, MARKER_PREFIX, plen))
+		return;
+	s += plen;
+	n -= plen;
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\0'))
+		n--;
+	if (*len + n + 1 > *cap) {
+		size_t c = (*len + n + 1) * 2;
+		char *t = realloc(*text, c);
+
+		if (!t)
+			return;
+		*text = t;
+		*cap = c;
+	}
+	memcpy(*text + *len, s, n);
+	*len += n;
+	(*text)[(*len)++] = '\n';
+}
+
+static void scan_markers(struct tracefile *f)
+{
+	struct tep_handle *tep = tracecmd_get_tep(f->handle);
+	struct tep_event *print = tep_find_event_by_name(tep, "ftrace", "print");
+	struct tep_format_field *buf = print ? tep_find_field(print, "buf") : NULL;
+	const struct datfile_layout *l = &f->layout;
+	bool swap = l->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	size_t len = 0, cap = 0;
+	char *text = NULL;
+	unsigned int line;
+
+	if (!buf)
+		return;
+	for (int i = 0; i < l->nstreams; i++) {
+		const struct datfile_stream *ds = &l->streams[i];
+		struct pagewalk w;
+
+		pagewalk_init(&w, tep_get_header_page_size(tep) == 4 ? 4 : 8, l->big_endian);
+		for (uint64_t off = 0, n = 0; n < MARKER_SCAN_PAGES && off + l->page_size <= ds->avail;
+		     off += l->page_size, n++) {
+			const uint8_t *rec;
+			unsigned int size;
+			uint64_t ts;
+			uint16_t type;
+
+			if (pagewalk_load(&w, f->map + ds->offset + off, l->page_size) < 0)
+				continue;
+			while ((rec = pagewalk_next(&w, &ts, &size))) {
+				if (size < 2 || size <= (unsigned int)buf->offset)
+					continue;
+				memcpy(&type, rec, 2);
+				if ((swap ? bswap_16(type) : type) != print->id)
+					continue;
+				add_marker(&text, &len, &cap, (const char *)rec + buf->offset,
+					   strnlen((const char *)rec + buf->offset, size - buf->offset));
+			}
+		}
+	}
+	if (len)
+		f->has_topology = topo_record_parse(text, len, &f->topology, &line) == 0;
+	free(text);
+}
+
+const struct topo_record *tracefile_topology(const struct tracefile *f)
+{
+	return f && f->has_topology ? &f->topology : NULL;
+}
+
 struct tracefile *tracefile_open(const char *path, int *err)
 {
 	struct tracefile *f;
@@ -328,6 +413,7 @@ struct tracefile *tracefile_open(const char *path, int *err)
 	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
 		if (decoder_has(f->decoder, k))
 			f->has_kinds |= 1U << k;
+	scan_markers(f);
 	return f;
 fail:
 	tracefile_close(f);
@@ -613,5 +699,6 @@ void tracefile_close(struct tracefile *f)
 		waitpid(f->child, NULL, 0);
 	}
 	free(f->st.cpu);
+	topo_record_free(&f->topology);
 	free(f);
 }

@@ -13,6 +13,7 @@
 #include "source.h"
 
 struct tracefile;
+struct topo_record;
 
 /**
  * tracefile_open - open a trace.dat file and parse its headers
@@ -36,6 +37,13 @@ bool tracefile_has(const struct tracefile *f, enum blk_kind kind);
  * here: tracefile_stats() tells, per CPU, the bytes missing.
  */
 int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx);
+
+/**
+ * tracefile_topology - the device stack a blkstack recording carries (its
+ * "blkstack-topology: " markers, see blkstack-record(8)), or NULL: none, or
+ * a file of another kind
+ */
+const struct topo_record *tracefile_topology(const struct tracefile *f);
 
 /** tracefile_stats - per-CPU accounting of what tracefile_read() saw */
 const struct source_stats *tracefile_stats(struct tracefile *f);

@@ -4,7 +4,8 @@
 # blkstack record on this kernel: a loop device with a partition.
 #  - round trip: trace-cmd report reads the recording with no warning and
 #    shows, per event type, what blkstack parse shows; blkstack report -i of
-#    the recording equals the live report of the same run in I/Os and bytes;
+#    the recording equals the live report of the same run in I/Os and bytes,
+#    and draws the stack the recording carries as markers;
 #  - Ctrl-C while recording: exit 0, a complete, readable file;
 #  - a full disk (a small tmpfs): exit 1, a message naming the directory,
 #    the pages recorded so far kept as FILE.partial, never as FILE;
@@ -103,7 +104,14 @@ for e in errs:
 sys.exit(1 if errs else 0)
 PY
 	fail "report -i of the recording differs from the live report of the same run"
-note "round trip: trace-cmd report = blkstack parse per event type, report -i = live report: ok"
+# the recording carries its stack: the report draws it, by name
+"$BLKSTACK" report -i "$TMPD/rec.dat" -o "$TMPD/rec.txt" || fail "report -i (text) failed"
+grep -q '^Devices (recorded):' "$TMPD/rec.txt" || fail "the report of the recording draws no recorded stack"
+grep -Eq "^[^a-z]*$A_PNAME +$pmm +part " "$TMPD/rec.txt" ||
+	{ cat "$TMPD/rec.txt" >&2; fail "the recorded stack does not show $A_PNAME as a partition"; }
+grep -q "print: .*blkstack-topology: blk name=$A_PNAME " "$TMPD/tc.txt" ||
+	fail "trace-cmd report does not show the stack's markers"
+note "round trip: trace-cmd report = blkstack parse per event type, report -i = live report, the stack carried as markers: ok"
 
 # --- Ctrl-C: a complete file ------------------------------------------------
 
