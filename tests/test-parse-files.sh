@@ -65,8 +65,11 @@ for attempt in 1 2 3; do
 		>"$TMPD/tc.log" 2>&1 || true # lockdown makes its reset fail: see the file
 	remove_instance "$tc_inst" || fail "cannot remove trace-cmd's instance $tc_inst"
 	[ -s "$good" ] || { cat "$TMPD/tc.log" >&2; fail "trace-cmd record wrote no '$good'"; }
-	trace-cmd report "$good" >/dev/null 2>&1 && break
-	note "attempt $attempt: trace-cmd cannot read its own recording; recording again"
+	# and it must hold the writes (on a busy machine trace-cmd has once
+	# recorded none of them: that is trace-cmd's miss, not parse's)
+	trace-cmd report "$good" >"$TMPD/tc.report" 2>/dev/null &&
+		grep -q "block_bio_queue: *$A_MM W" "$TMPD/tc.report" && break
+	note "attempt $attempt: trace-cmd's own report of its recording lacks the writes; recording again"
 	cat "$TMPD/tc.log" >&2
 done
 size=$(stat -c %s "$good")
