@@ -12,5 +12,6 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_topology(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 #endif /* BLKSTACK_CMD_H */

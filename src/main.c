@@ -19,6 +19,7 @@ static const struct command {
 	{ "report", cmd_report, "follow every I/O through the stack: per layer and end to end" },
 	{ "record", cmd_record, "record the block events of a stack into a trace.dat" },
 	{ "top", cmd_top, "per-layer figures every interval, like iostat, down and up" },
+	{ "convert", cmd_convert, "a recording to blktrace files, CSV, JSON lines or Perfetto" },
 	{ "topology", cmd_topology, "write the device stack, for reports of its traces elsewhere" },
 };
 

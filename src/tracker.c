@@ -444,6 +444,7 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 		x->vidx = head;
 		*r = (struct tk_rec){
 			.dev = x->dev,
+			.sector = x->start,
 			.parent = parent,
 			.parent_dev = x->parent ? x->parent->dev : 0,
 			.depth = parent < 0 ? 0 : t->recs[parent].depth + 1,

@@ -39,6 +39,7 @@ enum tk_layer_kind {
 /**
  * struct tk_rec - one bio's passage through one layer
  * @dev: the layer's device
+ * @sector: its first sector when it entered the layer
  * @parent: index in tk_io.recs of the bio above it (-1 for the root)
  * @parent_dev: the layer above it in this tree (0 for the root)
  * @depth: 0 for the root of the tree, +1 per layer down
@@ -68,6 +69,7 @@ enum tk_layer_kind {
  */
 struct tk_rec {
 	uint32_t dev;
+	uint64_t sector;
 	int32_t parent;
 	uint32_t parent_dev;
 	uint8_t depth;

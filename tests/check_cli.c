@@ -343,6 +343,87 @@ START_TEST(top_help)
 }
 END_TEST
 
+START_TEST(convert_options)
+{
+	struct convert_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-i", "in.dat", "-F", "csv"),
+			 CLI_RUN);
+	ck_assert_str_eq(p.input, "in.dat");
+	ck_assert_int_eq(p.format, CONVERT_CSV);
+	ck_assert_ptr_null(p.output);
+	ck_assert_uint_eq(p.max_inflight, 0);
+	ck_assert_uint_eq(p.timeout_ns, 0);
+	ck_assert(!p.debug);
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "--input=a.dat",
+				    "--to=perfetto", "--output=a.json", "--max-inflight", "4096",
+				    "--timeout=2m", "-D"), CLI_RUN);
+	ck_assert_int_eq(p.format, CONVERT_PERFETTO);
+	ck_assert_str_eq(p.output, "a.json");
+	ck_assert_uint_eq(p.max_inflight, 4096);
+	ck_assert_uint_eq(p.timeout_ns, 120000000000ULL);
+	ck_assert(p.debug);
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-i", "a.dat", "--to",
+				    "blktrace", "-o", "out"), CLI_RUN);
+	ck_assert_int_eq(p.format, CONVERT_BLKTRACE);
+	ck_assert_str_eq(p.output, "out");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-ia.dat", "-Fjsonl",
+				    "-o-"), CLI_RUN);
+	ck_assert_int_eq(p.format, CONVERT_JSONL);
+	ck_assert_str_eq(p.output, "-");
+	ck_assert_str_eq(cli_convert_format_name(CONVERT_JSONL), "jsonl");
+	ck_assert_str_eq(cli_convert_format_name(CONVERT_BLKTRACE), "blktrace");
+}
+END_TEST
+
+static const struct {
+	const char *args[12];
+	const char *msg;
+} convert_errors[] = {
+	{ { "convert", "-F", "csv" }, "no input file" },
+	{ { "convert", "-i", "a.dat" }, "no output format" },
+	{ { "convert", "-i", "a.dat", "--to", "xml" }, "unknown format 'xml'" },
+	{ { "convert", "-i", "a.dat", "--to", "CSV" }, "unknown format 'CSV'" },
+	{ { "convert", "-i", "a.dat", "--to", "blktrace" }, "-o OUT" },
+	{ { "convert", "-i", "a.dat", "--to", "blktrace", "-o", "x", "--timeout", "1s" },
+	  "--max-inflight and --timeout" },
+	{ { "convert", "-i", "a.dat", "--to", "csv", "--max-inflight", "3" }, "--max-inflight '3'" },
+	{ { "convert", "-i", "a.dat", "--to", "csv", "extra" }, "unexpected argument 'extra'" },
+	{ { "convert", "-i", "a.dat", "--to" }, "needs an argument" },
+	{ { "convert", "-i", "a.dat", "--to", "csv", "-d", "8:0" }, "unknown option '-d'" },
+	{ { "convert", "-i", "", "--to", "csv" }, "-i needs a file name" },
+};
+
+START_TEST(convert_errors_exit_usage)
+{
+	struct convert_params p;
+	char *argv[12] = { NULL };
+	int argc = 0;
+
+	while (convert_errors[_i].args[argc]) {
+		argv[argc] = (char *)convert_errors[_i].args[argc];
+		argc++;
+	}
+	ck_assert_int_eq(cli_parse_convert(argc, argv, &p, err, sizeof(err)), CLI_USAGE_ERROR);
+	ck_assert_msg(strstr(err, convert_errors[_i].msg), "case %d: '%s' lacks '%s'", _i, err,
+		      convert_errors[_i].msg);
+}
+END_TEST
+
+START_TEST(convert_help)
+{
+	struct convert_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-h"), CLI_HELP);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "--to", "csv", "--help"),
+			 CLI_HELP);
+	ck_assert_ptr_nonnull(strstr(cli_usage_convert(), "blktrace, csv, jsonl or perfetto"));
+	ck_assert_ptr_nonnull(strstr(cli_usage_convert(), "See blkstack-convert(8)."));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -371,6 +452,12 @@ int main(void)
 	tcase_add_loop_test(tc, top_errors_exit_usage, 0,
 			    sizeof(top_errors) / sizeof(top_errors[0]));
 	tcase_add_test(tc, top_help);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("convert");
+	tcase_add_test(tc, convert_options);
+	tcase_add_loop_test(tc, convert_errors_exit_usage, 0,
+			    sizeof(convert_errors) / sizeof(convert_errors[0]));
+	tcase_add_test(tc, convert_help);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd-convert.c - "blkstack convert": a trace.dat recording to blktrace's
+ * binary files, to rows (CSV, JSON lines), or to a Perfetto trace.
+ *
+ * Glue only: tracefile -> blktrace writer; or tracefile -> tracker -> rows
+ * or Perfetto writer. Every output is written under a .partial name and
+ * renamed once complete: a recording cut short, or a write that fails,
+ * leaves the .partial files and exit status 1.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "out-blktrace.h"
+#include "out-perfetto.h"
+#include "out-rows.h"
+#include "outfile.h"
+#include "tracefile.h"
+#include "tracker.h"
+#include "util.h"
+
+static void open_error(const char *path, int err)
+{
+	switch (err) {
+	case -EINVAL:
+		err_msg("'%s' is not a trace.dat file", path);
+		hint_msg("record one with: trace-cmd record -e block -o FILE");
+		break;
+	case -EBADMSG:
+		err_msg("'%s' is a trace.dat file that cannot be read: it is truncated or corrupt",
+			path);
+		break;
+	case -ENODATA:
+		err_msg("'%s' holds no block events", path);
+		hint_msg("record them with: trace-cmd record -e block -o FILE");
+		break;
+	default:
+		err_msg("cannot open '%s': %s", path, strerror(-err));
+		break;
+	}
+}
+
+/*
+ * After the events were read: report what the recording lacks. Returns
+ * true when it is cut short or corrupt (the output is then incomplete).
+ */
+static bool input_damaged(const char *path, struct tracefile *f, int read_ret)
+{
+	const struct source_stats *st = tracefile_stats(f);
+	bool damaged = read_ret == -EBADMSG;
+
+	if (damaged)
+		err_msg("'%s' is corrupt: it could not be read to its end; the events before the damage were converted",
+			path);
+	for (int c = 0; c < st->ncpu; c++) {
+		if (st->cpu[c].truncated) {
+			err_msg("'%s' is truncated: cpu%d lacks %llu bytes of its data; the events before the cut were converted",
+				path, c, (unsigned long long)st->cpu[c].truncated);
+			damaged = true;
+		}
+		if (st->cpu[c].missed || st->cpu[c].missed_unknown)
+			warn_msg("the recording lost events on cpu%d: %llu%s", c,
+				 (unsigned long long)st->cpu[c].missed,
+				 st->cpu[c].missed_unknown ? " and more of unknown count" : "");
+		if (st->cpu[c].malformed)
+			warn_msg("%llu malformed records skipped on cpu%d",
+				 (unsigned long long)st->cpu[c].malformed, c);
+	}
+	return damaged;
+}
+
+static bool to_stdout(const char *out)
+{
+	return !out || strcmp(out, "-") == 0;
+}
+
+/* ---- blktrace ------------------------------------------------------------ */
+
+static int write_devmap(const struct convert_params *p, const struct bt_out *bt)
+{
+	struct outfile of;
+	char *path;
+	int ret;
+
+	if (asprintf(&path, "%s.devmap", p->output) < 0)
+		return -ENOMEM;
+	ret = outfile_open(&of, path);
+	if (ret < 0) {
+		err_msg("cannot create '%s.partial': %s", path, strerror(-ret));
+		goto out;
+	}
+	/* the names of a recorded topology are not read yet: MAJ:MIN */
+	ret = bt_out_devmap(bt, of.fp, NULL, NULL);
+	if (!ret)
+		ret = outfile_commit(&of);
+	if (ret < 0) {
+		err_msg("cannot write '%s.partial': %s", path, strerror(-ret));
+		outfile_abort(&of);
+	}
+out:
+	free(path);
+	return ret;
+}
+
+static int run_blktrace(const struct convert_params *p, struct tracefile *f)
+{
+	const struct bt_out_stats *bs;
+	struct bt_out *bt;
+	int rc = EXIT_RUNTIME;
+	bool damaged;
+	int ret;
+
+	bt = bt_out_alloc(p->output);
+	if (!bt) {
+		err_msg("out of memory");
+		return EXIT_RUNTIME;
+	}
+	ret = bt_out_open(bt, tracefile_stats(f)->ncpu);
+	if (ret < 0) {
+		err_msg("cannot create '%s': %s",
+			bt_out_failed_path(bt) ? bt_out_failed_path(bt) : p->output,
+			strerror(-ret));
+		goto out;
+	}
+	ret = tracefile_read(f, bt_out_event, bt);
+	damaged = input_damaged(p->input, f, ret);
+	/* the CPU count of a file is known once it is read: a file for each */
+	if (ret == 0 || ret == -EBADMSG)
+		ret = bt_out_open(bt, tracefile_stats(f)->ncpu);
+	if (ret == 0)
+		ret = bt_out_finish(bt);
+	if (ret == -EPIPE && to_stdout(p->output)) {
+		rc = EXIT_OK;	/* the reader of the stream went away */
+		goto out;
+	}
+	if (ret < 0) {
+		if (bt_out_failed_path(bt))
+			err_msg("cannot write '%s': %s; what was written is left there",
+				bt_out_failed_path(bt), strerror(-ret));
+		else
+			err_msg("cannot write to standard output: %s", strerror(-ret));
+		goto out;
+	}
+	bs = bt_out_stats(bt);
+	if (damaged) {
+		if (!to_stdout(p->output))
+			note_msg("the blktrace files of what could be read are '%s.blktrace.N.partial'",
+				 p->output);
+		goto out;
+	}
+	if (!to_stdout(p->output) && write_devmap(p, bt) < 0)
+		goto out;
+	ret = bt_out_commit(bt);
+	if (ret < 0) {
+		err_msg("cannot write '%s': %s",
+			bt_out_failed_path(bt) ? bt_out_failed_path(bt) : "standard output",
+			strerror(-ret));
+		goto out;
+	}
+	if (bs->unattributed)
+		note_msg("%llu plugs and unplugs of tasks never seen queueing were left out: their device is unknown",
+			 (unsigned long long)bs->unattributed);
+	if (!to_stdout(p->output))
+		fprintf(stderr, PROGRAM_NAME ": %llu records and %llu process notes in %d files %s.blktrace.N; device map %s.devmap\n",
+			(unsigned long long)bs->records, (unsigned long long)bs->notes, bs->ncpu,
+			p->output, p->output);
+	rc = EXIT_OK;
+out:
+	bt_out_free(bt);
+	return rc;
+}
+
+/* ---- rows and perfetto: through the tracker --------------------------------- */
+
+struct tracked {
+	struct tracker *t;
+	struct rows_out *rows;
+	struct perfetto_out *pf;
+	bool started;
+};
+
+/* An event to the tracker; a failed write stops the reading. */
+static int tracked_event(const struct blk_event *ev, void *ctx)
+{
+	struct tracked *tr = ctx;
+
+	if (!tr->started && tr->pf)
+		perfetto_out_base(tr->pf, ev->ts);
+	tr->started = true;
+	tracker_event(ev, tr->t);
+	return tr->rows ? rows_out_error(tr->rows) : perfetto_out_error(tr->pf);
+}
+
+static void tracking_notes(const struct tk_counters *k)
+{
+	if (k->ios_top && k->ios_top_matched < k->ios_top)
+		note_msg("%llu of %llu top-level I/Os were followed through every layer",
+			 (unsigned long long)k->ios_top_matched, (unsigned long long)k->ios_top);
+	if (k->expired)
+		note_msg("%llu bios never completed within the recording (or --timeout): no row",
+			 (unsigned long long)k->expired);
+	if (k->dropped_cap)
+		note_msg("%llu bios were not followed: more were in flight than --max-inflight",
+			 (unsigned long long)k->dropped_cap);
+}
+
+static int run_tracked(const struct convert_params *p, struct tracefile *f)
+{
+	struct tk_params tp = { .max_inflight = p->max_inflight, .timeout_ns = p->timeout_ns };
+	struct tracked tr = { 0 };
+	struct outfile of = { 0 };
+	int rc = EXIT_RUNTIME;
+	bool damaged;
+	int ret;
+
+	ret = outfile_open(&of, p->output);
+	if (ret < 0) {
+		err_msg("cannot create '%s.partial': %s", p->output, strerror(-ret));
+		return EXIT_RUNTIME;
+	}
+	if (p->format == CONVERT_PERFETTO) {
+		tr.pf = perfetto_out_alloc(of.fp, NULL, NULL);
+		tr.t = tr.pf ? tracker_alloc(&tp, perfetto_out_io, tr.pf) : NULL;
+	} else {
+		tr.rows = rows_out_alloc(of.fp, p->format == CONVERT_CSV ? ROWS_CSV : ROWS_JSONL);
+		tr.t = tr.rows ? tracker_alloc(&tp, rows_out_io, tr.rows) : NULL;
+	}
+	if (!tr.t) {
+		err_msg("out of memory");
+		goto out;
+	}
+	ret = tracefile_read(f, tracked_event, &tr);
+	damaged = input_damaged(p->input, f, ret);
+	if (ret == 0 || ret == -EBADMSG)
+		tracker_finish(tr.t);
+	ret = tr.pf ? perfetto_out_finish(tr.pf) : rows_out_finish(tr.rows);
+	if (ret == -EPIPE && to_stdout(p->output)) {
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (ret < 0) {
+		if (of.tmp)
+			err_msg("cannot write '%s': %s; what was written is left there", of.tmp,
+				strerror(-ret));
+		else if (to_stdout(p->output))
+			err_msg("cannot write to standard output: %s", strerror(-ret));
+		else
+			err_msg("cannot write '%s': %s", p->output, strerror(-ret));
+		goto out;
+	}
+	if (damaged) {
+		if (of.tmp)
+			note_msg("the %s of what could be read is in '%s'",
+				 cli_convert_format_name(p->format), of.tmp);
+		goto out;
+	}
+	ret = outfile_commit(&of);
+	if (ret < 0) {
+		if (to_stdout(p->output))
+			err_msg("cannot write to standard output: %s", strerror(-ret));
+		else
+			err_msg("cannot write '%s': %s", p->output, strerror(-ret));
+		goto out;
+	}
+	tracking_notes(tracker_counters(tr.t));
+	if (!to_stdout(p->output)) {
+		if (tr.pf)
+			fprintf(stderr, PROGRAM_NAME ": %llu I/Os on %llu devices in %s\n",
+				(unsigned long long)perfetto_out_stats(tr.pf)->ios,
+				(unsigned long long)perfetto_out_stats(tr.pf)->devices, p->output);
+		else
+			fprintf(stderr, PROGRAM_NAME ": %llu I/Os in %s\n",
+				(unsigned long long)rows_out_count(tr.rows), p->output);
+	}
+	rc = EXIT_OK;
+out:
+	if (of.fp)
+		outfile_abort(&of);
+	tracker_free(tr.t);
+	rows_out_free(tr.rows);
+	perfetto_out_free(tr.pf);
+	return rc;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_params p;
+	char err[CLI_ERR_LEN];
+	struct tracefile *f;
+	int rc, ret;
+
+	switch (cli_parse_convert(argc, argv, &p, err, sizeof(err))) {
+	case CLI_HELP:
+		fputs(cli_usage_convert(), stdout);
+		return EXIT_OK;
+	case CLI_USAGE_ERROR:
+		err_msg("%s", err);
+		fprintf(stderr, "see '" PROGRAM_NAME " convert --help'\n");
+		return EXIT_USAGE;
+	case CLI_RUN:
+		break;
+	}
+	util_debug = p.debug;
+	signal(SIGPIPE, SIG_IGN);
+
+	f = tracefile_open(p.input, &ret);
+	if (!f) {
+		open_error(p.input, ret);
+		return EXIT_RUNTIME;
+	}
+	if (p.format == CONVERT_BLKTRACE)
+		rc = run_blktrace(&p, f);
+	else
+		rc = run_tracked(&p, f);
+	tracefile_close(f);
+	return rc;
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * plugdev.c - the device of plug and unplug events, and U against UT.
+ *
+ * A plug follows the get-request of the first request its task adds, and
+ * an unplug flushes what the task plugged, possibly from another CPU after
+ * a migration: the task's last queue-side event names the device. An
+ * unplug's own queue shows in what follows it on its CPU: the requests it
+ * flushes are inserted (I) or merged by the scheduler (M) by the same
+ * task, then issued (D) at once when the flush was explicit, or left to
+ * kblockd when the task is going to sleep (UT). So an unplug, and the
+ * inserts, scheduler merges and interrupt completions right after it, wait
+ * for the next other event of that CPU. These are the rules of the text
+ * log in out-blkparse.c; both must name the same device.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugdev.h"
+
+/* Tasks remembered; a collision only costs the attribution of a plug. */
+#define TASK_SLOTS 4096
+
+/* Events held behind one unplug at most; more are handed on as they come. */
+#define HELD_MAX 32
+
+struct task_dev {
+	int32_t pid;
+	uint32_t dev;		/* device of its last queue-side event */
+	uint32_t getrq_dev;	/* device of its last get-request */
+};
+
+struct cpu_wait {
+	struct blk_event unplug;
+	uint32_t fallback;	/* the task's device when it unplugged */
+	bool waiting;
+	unsigned int nheld;
+	struct blk_event held[HELD_MAX];
+	/* the plug flush the last resolved unplug belonged to */
+	bool flush_open;
+	bool flush_explicit;
+	int32_t flush_pid;
+};
+
+struct plugdev {
+	plugdev_fn fn;
+	void *ctx;
+	struct task_dev task[TASK_SLOTS];
+	struct cpu_wait *cpu;
+	size_t ncpu;
+};
+
+struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx)
+{
+	struct plugdev *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->fn = fn;
+	p->ctx = ctx;
+	return p;
+}
+
+void plugdev_free(struct plugdev *p)
+{
+	if (!p)
+		return;
+	free(p->cpu);
+	free(p);
+}
+
+/* Follow the task's queue-side events; returns the device of @ev. */
+static uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
+{
+	struct task_dev *t = &p->task[(uint32_t)ev->pid & (TASK_SLOTS - 1)];
+	bool plug = ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG;
+
+	if (t->pid != ev->pid) {
+		/* a task not seen queueing: its plug's device is unknown */
+		if (plug)
+			return 0;
+		t->pid = ev->pid;
+		t->dev = t->getrq_dev = 0;
+	}
+	switch (ev->kind) {
+	case BLK_EV_PLUG:
+		/* a full plug may be flushed between the G and its P: G names it */
+		return t->getrq_dev ? t->getrq_dev : t->dev;
+	case BLK_EV_UNPLUG:
+		return t->dev;
+	case BLK_EV_GETRQ:
+		t->getrq_dev = t->dev = ev->dev;
+		break;
+	case BLK_EV_BIO_QUEUE:
+	case BLK_EV_BIO_BACKMERGE:
+	case BLK_EV_BIO_FRONTMERGE:
+	case BLK_EV_RQ_INSERT:
+		t->dev = ev->dev;
+		break;
+	default:
+		break;
+	}
+	return ev->dev;
+}
+
+static struct cpu_wait *cpu_wait_of(struct plugdev *p, unsigned int cpu)
+{
+	if (cpu >= p->ncpu) {
+		size_t n = cpu + 16;
+		struct cpu_wait *w = realloc(p->cpu, n * sizeof(*w));
+
+		if (!w)
+			return NULL;
+		memset(w + p->ncpu, 0, (n - p->ncpu) * sizeof(*w));
+		p->cpu = w;
+		p->ncpu = n;
+	}
+	return &p->cpu[cpu];
+}
+
+/* Resolve the waiting unplug of @w, given the event after it (NULL: none). */
+static int resolve(struct plugdev *p, struct cpu_wait *w, const struct blk_event *next)
+{
+	bool issued = next && next->kind == BLK_EV_RQ_ISSUE && next->pid == w->unplug.pid;
+	unsigned int inserts = 0;
+	uint32_t dev = 0;
+	bool timer;
+	int ret;
+
+	w->waiting = false;
+	for (unsigned int i = 0; i < w->nheld; i++) {
+		if (w->held[i].kind != BLK_EV_RQ_INSERT && w->held[i].kind != BLK_EV_RQ_MERGE)
+			continue;
+		if (!inserts++)
+			dev = w->held[i].dev;
+	}
+	if (!inserts)
+		dev = issued ? next->dev : w->fallback;
+	/*
+	 * One flush unplugs each queue of the plug in turn, and with a
+	 * scheduler a queue may keep what an explicit flush inserted: the
+	 * unplugs of one flush share what the first of them showed.
+	 */
+	if (w->flush_open && w->flush_pid == w->unplug.pid) {
+		timer = !w->flush_explicit;
+	} else {
+		timer = inserts && !issued;
+		w->flush_open = true;
+		w->flush_pid = w->unplug.pid;
+		w->flush_explicit = !timer;
+	}
+	ret = p->fn(&w->unplug, dev, timer, p->ctx);
+	for (unsigned int i = 0; i < w->nheld && !ret; i++)
+		ret = p->fn(&w->held[i], w->held[i].dev, false, p->ctx);
+	w->nheld = 0;
+	return ret;
+}
+
+int plugdev_event(const struct blk_event *ev, void *ctx)
+{
+	struct plugdev *p = ctx;
+	struct cpu_wait *w = cpu_wait_of(p, ev->cpu);
+	int ret;
+
+	if (w && w->waiting) {
+		/* what the flush inserts, and completions from interrupts, wait too */
+		bool hold = ((ev->kind == BLK_EV_RQ_INSERT || ev->kind == BLK_EV_RQ_MERGE) &&
+			     ev->pid == w->unplug.pid) ||
+			    ev->kind == BLK_EV_RQ_COMPLETE || ev->kind == BLK_EV_BIO_COMPLETE;
+
+		if (hold && w->nheld < HELD_MAX) {
+			task_device(p, ev);
+			w->held[w->nheld++] = *ev;
+			return 0;
+		}
+		ret = resolve(p, w, ev);
+		if (ret)
+			return ret;
+	}
+	/* a new submission by the task ends its plug flush */
+	if (w && w->flush_open && ev->pid == w->flush_pid &&
+	    (ev->kind == BLK_EV_BIO_QUEUE || ev->kind == BLK_EV_GETRQ || ev->kind == BLK_EV_PLUG ||
+	     ev->kind == BLK_EV_BIO_BACKMERGE || ev->kind == BLK_EV_BIO_FRONTMERGE))
+		w->flush_open = false;
+	if (ev->kind == BLK_EV_UNPLUG && w) {
+		w->unplug = *ev;
+		/* the task's device now: by resolution it may have moved on */
+		w->fallback = task_device(p, ev);
+		w->waiting = true;
+		return 0;
+	}
+	return p->fn(ev, task_device(p, ev), false, p->ctx);
+}
+
+int plugdev_finish(struct plugdev *p)
+{
+	for (size_t c = 0; c < p->ncpu; c++) {
+		if (p->cpu[c].waiting) {
+			int ret = resolve(p, &p->cpu[c], NULL);
+
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * plugdev.h - the device of plug and unplug events, and whether an unplug
+ * was explicit (blkparse's U) or a flush on the way to sleep (UT).
+ *
+ * block_plug and block_unplug name no device and no reason, where blktrace
+ * records both. This stage takes the merged event stream and hands each
+ * event on with the device it belongs to, holding an unplug back until the
+ * events after it tell which queue it flushed. The rules are those of the
+ * text log (out-blkparse.c), so that a blktrace file written from the
+ * stream shows blkparse the same plugs and unplugs as the text log.
+ */
+#ifndef BLKSTACK_PLUGDEV_H
+#define BLKSTACK_PLUGDEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+
+/**
+ * typedef plugdev_fn - consumer of the attributed stream
+ * @ev: the event (for held events, a copy valid during the call)
+ * @dev: its device: @ev->dev for most events, the inferred queue for plugs
+ *	 and unplugs, 0 when it could not be inferred
+ * @timer: an unplug that flushed a plug because its task went to sleep
+ * @ctx: as given to plugdev_alloc()
+ * Returns 0, or a negative errno that stops the stream.
+ */
+typedef int (*plugdev_fn)(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx);
+
+struct plugdev;
+
+/**
+ * plugdev_alloc - an attribution stage handing events to @fn
+ * Returns the stage, or NULL with errno set.
+ */
+struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx);
+
+/** plugdev_free - release the stage; NULL is accepted */
+void plugdev_free(struct plugdev *p);
+
+/**
+ * plugdev_event - take one event, in time order (a blk_event_fn)
+ * @ev: the event
+ * @ctx: the struct plugdev
+ * Returns 0 or the first negative value the consumer returned.
+ */
+int plugdev_event(const struct blk_event *ev, void *ctx);
+
+/**
+ * plugdev_finish - the end of the stream: hand on the unplugs still
+ * waiting for the event that would have told their queue
+ * Returns 0 or the consumer's negative value.
+ */
+int plugdev_finish(struct plugdev *p);
+
+#endif /* BLKSTACK_PLUGDEV_H */

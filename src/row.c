@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * row.c - one completed I/O as a row of an export.
+ *
+ * The tracker hands out every bio of the tree; a row folds them by device.
+ * Entry and leaving downward are the earliest of the device's bios (the
+ * I/O reached the layer, the layer started passing it down), the lower
+ * completion and the completion the latest (the layer waited for the last
+ * piece): the same reading as the report's per-layer latencies, for one I/O.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "row.h"
+
+static const char *const op_names[BLK_OP_MAX] = {
+	[BLK_OP_READ] = "read", [BLK_OP_WRITE] = "write", [BLK_OP_DISCARD] = "discard",
+	[BLK_OP_SECURE_ERASE] = "secure-erase", [BLK_OP_FLUSH] = "flush",
+	[BLK_OP_OTHER] = "other",
+};
+
+const char *row_op_name(uint8_t op)
+{
+	return op < BLK_OP_MAX ? op_names[op] : "other";
+}
+
+const char *row_kind_name(uint8_t kind)
+{
+	switch (kind) {
+	case TK_LAYER_BIO:
+		return "bio";
+	case TK_LAYER_REQUEST:
+		return "request";
+	case TK_LAYER_REMAP:
+		return "remap";
+	default:
+		return "?";
+	}
+}
+
+void row_release(struct row *r)
+{
+	free(r->layers);
+	r->layers = NULL;
+	r->nlayers = r->layers_cap = 0;
+}
+
+static uint64_t earliest(uint64_t a, uint64_t b)
+{
+	if (!a)
+		return b;
+	return b && b < a ? b : a;
+}
+
+static uint64_t latest(uint64_t a, uint64_t b)
+{
+	return b > a ? b : a;
+}
+
+static struct row_layer *layer_of(struct row *r, const struct tk_rec *rec)
+{
+	struct row_layer *l;
+
+	for (size_t i = 0; i < r->nlayers; i++)
+		if (r->layers[i].dev == rec->dev)
+			return &r->layers[i];
+	if (r->nlayers == r->layers_cap) {
+		size_t cap = r->layers_cap ? r->layers_cap * 2 : 8;
+
+		l = realloc(r->layers, cap * sizeof(*l));
+		if (!l)
+			return NULL;
+		r->layers = l;
+		r->layers_cap = cap;
+	}
+	l = &r->layers[r->nlayers++];
+	*l = (struct row_layer){
+		.dev = rec->dev, .parent_dev = rec->parent_dev, .depth = rec->depth,
+		.kind = rec->kind,
+	};
+	return l;
+}
+
+/* By depth, then by entry: the order in which the I/O went down. */
+static void sort_layers(struct row *r)
+{
+	for (size_t i = 1; i < r->nlayers; i++) {
+		struct row_layer x = r->layers[i];
+		size_t j = i;
+
+		while (j > 0 && (r->layers[j - 1].depth > x.depth ||
+				 (r->layers[j - 1].depth == x.depth && r->layers[j - 1].q > x.q))) {
+			r->layers[j] = r->layers[j - 1];
+			j--;
+		}
+		r->layers[j] = x;
+	}
+}
+
+int row_build(struct row *r, const struct tk_io *io, uint64_t seq)
+{
+	const struct tk_rec *root = io->root;
+
+	r->io = seq;
+	r->top = io->top;
+	r->matched = io->matched;
+	r->op = root->op;
+	r->dev = root->dev;
+	r->sector = root->sector;
+	r->bytes = (uint64_t)root->sectors << 9;
+	r->pid = io->pid;
+	memcpy(r->comm, io->comm, sizeof(r->comm));
+	r->comm[sizeof(r->comm) - 1] = '\0';
+	r->q = root->q;
+	r->c = root->c;
+	r->error = root->error;
+	r->nlayers = 0;
+	for (size_t i = 0; i < io->nrecs; i++) {
+		const struct tk_rec *rec = &io->recs[i];
+		struct row_layer *l = layer_of(r, rec);
+
+		if (!l)
+			return -ENOMEM;
+		if (rec->depth < l->depth) {
+			l->depth = rec->depth;
+			l->parent_dev = rec->parent_dev;
+		}
+		l->bios++;
+		l->bytes += (uint64_t)rec->sectors << 9;
+		l->q = earliest(l->q, rec->q);
+		l->down = earliest(l->down, rec->down);
+		l->up = latest(l->up, rec->up);
+		l->c = latest(l->c, rec->c);
+		l->splits += rec->splits;
+		l->requeues += rec->requeues;
+		if (rec->merge != TK_MERGE_NONE)
+			l->merges++;
+		if (rec->error && !l->error)
+			l->error = rec->error;
+	}
+	sort_layers(r);
+	return 0;
+}
