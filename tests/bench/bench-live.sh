@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Live tracing cost: what tracing does to the traced workload, what the tracer
-# costs, and what it loses, for blkstack trace, trace-cmd record and the
+# costs, and what it loses, for blkstack trace and record, trace-cmd record and the
 # kernel's blk tracer (blktrace's engine), side by side in one run.
 #
 # The workload is fio 4k random read, direct, queue depth 1, for SECS seconds,
@@ -11,6 +11,7 @@
 #
 #   none      fio alone
 #   blkstack  blkstack trace -d DEV -o FILE               (FILE on tmpfs)
+#   blkstack-record  blkstack record -d DEV -o FILE.dat   (raw pages, undecoded)
 #   trace-cmd trace-cmd record -B NAME -d --no-filter -e block -o FILE sleep N
 #   blk       cat trace_pipe | blkparse -i - -o FILE      (the blk tracer on DEV)
 #
@@ -30,7 +31,7 @@ set -euo pipefail
 SECS=10
 ROUNDS=3
 DEVKINDS="zram loop"
-TRACERS="none blkstack trace-cmd blk"
+TRACERS="none blkstack blkstack-record trace-cmd blk"
 while getopts "t:r:D:T:h" opt; do
 	case $opt in
 	t) SECS=$OPTARG ;;
@@ -87,6 +88,28 @@ m_blkstack()
 	UNREAD=-
 	Q=$(qc_count "$WORK/bs.txt" "$MM")
 	rm -f "$WORK/bs.txt"
+}
+
+# blkstack record: the same instance and filters as trace, pages kept
+# undecoded in a trace.dat (the "lost: cpu0 N cpu1 M" of its summary)
+m_blkstack_record()
+{
+	local dev=$1 pid
+
+	"$GNU_TIME" -f '%e %U %S %M' -o "$WORK/time" \
+		"$BLKSTACK" record -d "$dev" -w "$TRACE_SECS" -o "$WORK/rec.dat" 2>"$WORK/rec.err" &
+	pid=$!
+	_clean_pids+=("$pid")
+	bs_wait_ready "$pid"
+	INFO="buffer $(cat "$TRACEFS/instances/blkstack-$(pgrep -P "$pid" -x blkstack)/buffer_size_kb") KiB/CPU"
+	run_fio "$dev" "$SECS" "$WORK/fio"
+	wait "$pid" || { cat "$WORK/rec.err" >&2; die "blkstack record failed"; }
+	CPU=$(cpu_secs "$WORK/time")
+	LOST=$(sed -n 's/.*; lost:\(.*\)$/\1/p' "$WORK/rec.err" | awk '{ for (i = 2; i <= NF; i += 2) n += $i } END { print n + 0 }')
+	grep -q '; lost:' "$WORK/rec.err" || { cat "$WORK/rec.err" >&2; die "no summary line from blkstack record"; }
+	UNREAD=-
+	Q=$("$BLKSTACK" parse -i "$WORK/rec.dat" -d "${MM/,/:}" -o "$WORK/rec.txt" && qc_count "$WORK/rec.txt" "$MM")
+	rm -f "$WORK/rec.dat" "$WORK/rec.txt"
 }
 
 # Diagnostic variants, not run by default (-T): blkstack without -d (no
