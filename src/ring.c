@@ -80,7 +80,10 @@ struct ring *ring_open(struct session *s, struct decoder *d, struct merge *m)
 		char file[64];
 
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", c);
-		rc->fd = tracefs_instance_file_open(s->instance, file, O_RDONLY | O_NONBLOCK);
+		/* not inherited by "-- COMMAND": an orphan of it would keep the
+		 * buffer open and the instance could not be removed */
+		rc->fd = tracefs_instance_file_open(s->instance, file,
+						    O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (rc->fd < 0) {
 			/* a possible-but-offline CPU has no buffer: nothing to read */
 			if (errno == ENOENT)
