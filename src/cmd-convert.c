@@ -25,27 +25,6 @@
 #include "tracker.h"
 #include "util.h"
 
-static void open_error(const char *path, int err)
-{
-	switch (err) {
-	case -EINVAL:
-		err_msg("'%s' is not a trace.dat file", path);
-		hint_msg("record one with: trace-cmd record -e block -o FILE");
-		break;
-	case -EBADMSG:
-		err_msg("'%s' is a trace.dat file that cannot be read: it is truncated or corrupt",
-			path);
-		break;
-	case -ENODATA:
-		err_msg("'%s' holds no block events", path);
-		hint_msg("record them with: trace-cmd record -e block -o FILE");
-		break;
-	default:
-		err_msg("cannot open '%s': %s", path, strerror(-err));
-		break;
-	}
-}
-
 /*
  * After the events were read: report what the recording lacks. Returns
  * true when it is cut short or corrupt (the output is then incomplete).
@@ -311,7 +290,7 @@ int cmd_convert(int argc, char **argv)
 
 	f = tracefile_open(p.input, &ret);
 	if (!f) {
-		open_error(p.input, ret);
+		tracefile_open_error(p.input, ret);
 		return EXIT_RUNTIME;
 	}
 	if (p.format == CONVERT_BLKTRACE)

@@ -31,27 +31,6 @@ static int in_list(const void *ctx, uint32_t dev)
 	return 0;
 }
 
-static void report_open_error(const char *path, int err)
-{
-	switch (err) {
-	case -EINVAL:
-		err_msg("'%s' is not a trace.dat file", path);
-		hint_msg("record one with: trace-cmd record -e block -o FILE");
-		break;
-	case -EBADMSG:
-		err_msg("'%s' is a trace.dat file that cannot be read: it is truncated or corrupt",
-			path);
-		break;
-	case -ENODATA:
-		err_msg("'%s' holds no block events", path);
-		hint_msg("record them with: trace-cmd record -e block -o FILE");
-		break;
-	default:
-		err_msg("cannot open '%s': %s", path, strerror(-err));
-		break;
-	}
-}
-
 int cmd_parse(int argc, char **argv)
 {
 	struct blkparse_filter filter = { 0 };
@@ -92,7 +71,7 @@ int cmd_parse(int argc, char **argv)
 
 	f = tracefile_open(p.input, &ret);
 	if (!f) {
-		report_open_error(p.input, ret);
+		tracefile_open_error(p.input, ret);
 		return EXIT_RUNTIME;
 	}
 	if (!tracefile_has(f, BLK_EV_BIO_QUEUE))

@@ -73,15 +73,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 
 	*fp = tracefile_open(p->input, &ret);
 	if (!*fp) {
-		if (ret == -EINVAL)
-			err_msg("'%s' is not a trace.dat file", p->input);
-		else if (ret == -EBADMSG)
-			err_msg("'%s' is a trace.dat file that cannot be read: it is truncated or corrupt",
-				p->input);
-		else if (ret == -ENODATA)
-			err_msg("'%s' holds no block events", p->input);
-		else
-			err_msg("cannot open '%s': %s", p->input, strerror(-ret));
+		tracefile_open_error(p->input, ret);
 		return -1;
 	}
 	if (!*stack && (*stack = tracefile_topology(*fp)))

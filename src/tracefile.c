@@ -420,6 +420,27 @@ fail:
 	return NULL;
 }
 
+void tracefile_open_error(const char *path, int err)
+{
+	switch (err) {
+	case -EINVAL:
+		err_msg("'%s' is not a trace.dat file", path);
+		hint_msg("record one with: trace-cmd record -e block -o FILE");
+		break;
+	case -EBADMSG:
+		err_msg("'%s' is a trace.dat file that cannot be read: it is truncated or corrupt",
+			path);
+		break;
+	case -ENODATA:
+		err_msg("'%s' holds no block events", path);
+		hint_msg("record them with: trace-cmd record -e block -o FILE");
+		break;
+	default:
+		err_msg("cannot open '%s': %s", path, strerror(-err));
+		break;
+	}
+}
+
 bool tracefile_has(const struct tracefile *f, enum blk_kind kind)
 {
 	return kind > BLK_EV_NONE && kind < BLK_EV_KIND_MAX && (f->has_kinds & (1U << kind));

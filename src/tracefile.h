@@ -39,6 +39,12 @@ bool tracefile_has(const struct tracefile *f, enum blk_kind kind);
 int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx);
 
 /**
+ * tracefile_open_error - say, naming @path, why tracefile_open() failed
+ * with @err, and what to do
+ */
+void tracefile_open_error(const char *path, int err);
+
+/**
  * tracefile_topology - the device stack a blkstack recording carries (its
  * "blkstack-topology: " markers, see blkstack-record(8)), or NULL: none, or
  * a file of another kind
