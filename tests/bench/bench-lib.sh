@@ -327,3 +327,28 @@ qc_count()
 	awk -v d="$2" '$1 == d && $6 == "Q" { q++ } $1 == d && $6 == "C" { c++ }
 		END { printf "%d/%d\n", q, c }' "$1"
 }
+
+# --- timing ----------------------------------------------------------------
+
+# count_events: event lines of a blkparse-format text on stdin
+# ("maj,min cpu seq time pid ACTION ...")
+count_events()
+{
+	awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 ~ /^[A-Z]+$/ { n++ } END { print n + 0 }'
+}
+
+# bench LABEL CMD...: best (lowest wall) of RUNS; prints "wall cpu rss_kb".
+bench()
+{
+	local label=$1 i best=
+
+	shift
+	for i in $(seq "$RUNS"); do
+		"$GNU_TIME" -f '%e %U %S %M' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/err" ||
+			{ cat "$WORK/err" >&2; die "$label failed"; }
+		note "$label run $i: $(cat "$WORK/time")"
+		best=$(printf '%s\n%s\n' "$best" "$(cat "$WORK/time")" | awk 'NF == 4' |
+			sort -n -k1,1 | head -1)
+	done
+	awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }' <<<"$best"
+}

@@ -94,11 +94,6 @@ fi
 
 # --- event counts (not timed) ------------------------------------------------
 
-# event lines of a blkparse-format text: "maj,min cpu seq time pid ACTION ..."
-count_events()
-{
-	awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 ~ /^[A-Z]+$/ { n++ } END { print n + 0 }'
-}
 n_v6=$("$BLKSTACK" parse -i "$WORK/v6.dat" --no-summary | count_events)
 n_v7=$("$BLKSTACK" parse -i "$WORK/v7.dat" --no-summary | count_events)
 n_bt=$(blkparse -i - <"$WORK/bt.bin" 2>/dev/null | count_events)
@@ -107,22 +102,6 @@ q_tc=$("$BLKSTACK" parse -i "$WORK/v6.dat" -d "${MM/,/:}" | q_count /dev/stdin "
 q_bt=$(blkparse -i - <"$WORK/bt.bin" 2>/dev/null | q_count /dev/stdin "$MM")
 
 # --- timing ----------------------------------------------------------------
-
-# bench LABEL CMD...: best (lowest wall) of RUNS; prints "wall cpu rss_kb".
-bench()
-{
-	local label=$1 i best=
-
-	shift
-	for i in $(seq "$RUNS"); do
-		"$GNU_TIME" -f '%e %U %S %M' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/err" ||
-			{ cat "$WORK/err" >&2; die "$label failed"; }
-		note "$label run $i: $(cat "$WORK/time")"
-		best=$(printf '%s\n%s\n' "$best" "$(cat "$WORK/time")" | awk 'NF == 4' |
-			sort -n -k1,1 | head -1)
-	done
-	awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }' <<<"$best"
-}
 
 # blkparse has to read its standard input (-i -): wrap the redirection
 blkparse_stdin()

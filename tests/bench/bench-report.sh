@@ -84,32 +84,12 @@ read -r iops ios <"$WORK/long.fio"
 
 # --- event counts (not timed) ------------------------------------------------
 
-count_events()
-{
-	awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 ~ /^[A-Z]+$/ { n++ } END { print n + 0 }'
-}
 for name in long short; do
 	printf -v "n_tc_$name" %s "$("$BLKSTACK" parse -i "$WORK/$name.dat" --no-summary | count_events)"
 	printf -v "n_bt_$name" %s "$(blkparse -i - <"$WORK/$name.bin" 2>/dev/null | count_events)"
 done
 
 # --- timing ----------------------------------------------------------------
-
-# bench LABEL CMD...: best (lowest wall) of RUNS; prints "wall cpu rss_kb".
-bench()
-{
-	local label=$1 i best=
-
-	shift
-	for i in $(seq "$RUNS"); do
-		"$GNU_TIME" -f '%e %U %S %M' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/err" ||
-			{ cat "$WORK/err" >&2; die "$label failed"; }
-		note "$label run $i: $(cat "$WORK/time")"
-		best=$(printf '%s\n%s\n' "$best" "$(cat "$WORK/time")" | awk 'NF == 4' |
-			sort -n -k1,1 | head -1)
-	done
-	awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }' <<<"$best"
-}
 
 for name in long short; do
 	printf -v "r_text_$name" %s "$(bench "report $name" "$BLKSTACK" report -i "$WORK/$name.dat" -o /dev/null)"
