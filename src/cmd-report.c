@@ -17,8 +17,10 @@
 #include "cli.h"
 #include "cmd.h"
 #include "cmd-live.h"
+#include "cmd-report-files.h"
 #include "out-report.h"
 #include "outfile.h"
+#include "pcevent.h"
 #include "stats.h"
 #include "tracefile.h"
 #include "tracker.h"
@@ -29,12 +31,15 @@ struct watched {
 	pid_t pid;
 	int status;
 	bool exited;
+	struct pc_run *run;	/* with the page cache: files named after each pass */
 };
 
 static int after_pass(void *ctx)
 {
 	struct watched *w = ctx;
 
+	if (w->run)
+		pc_run_pass(w->run);
 	if (w->pid <= 0 || w->exited)
 		return 0;
 	if (waitpid(w->pid, &w->status, WNOHANG) == w->pid) {
@@ -67,8 +72,14 @@ static int run_live(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct live *l, struct watched *w)
 {
 	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb };
+	blk_event_fn fn = w->run ? pc_run_event : tracker_event;
+	void *ctx = w->run ? (void *)w->run : (void *)t;
 	int ret;
 
+	if (w->run) {
+		lo.pagecache = true;
+		lo.fsmap = &w->run->map;
+	}
 	live_signals();
 	if (live_open(l, &lo) < 0)
 		return -1;
@@ -84,9 +95,9 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	} else if (isatty(STDERR_FILENO)) {
 		fprintf(stderr, PROGRAM_NAME ": tracing; Ctrl-C to stop and report\n");
 	}
-	ret = live_loop(l, p->has_duration ? p->duration_ns : 0, tracker_event, t, after_pass, w);
+	ret = live_loop(l, p->has_duration ? p->duration_ns : 0, fn, ctx, after_pass, w);
 	if (ret == 0)
-		ret = live_finish(l, tracker_event, t);
+		ret = live_finish(l, fn, ctx);
 	if (w->pid > 0 && !w->exited) {
 		/* stopped by a signal while the command runs: pass it on and reap it */
 		kill(w->pid, live_stop ? live_stop : SIGTERM);
@@ -100,8 +111,14 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	return 0;
 }
 
+/* A recording may hold page-cache events: without the file options, only block events count. */
+static int block_event(const struct blk_event *ev, void *ctx)
+{
+	return pc_kind_is(ev->kind) ? 0 : tracker_event(ev, ctx);
+}
+
 static int run_file(const struct report_params *p, struct tracker *t,
-		    const struct source_stats **src, struct tracefile **fp)
+		    const struct source_stats **src, struct tracefile **fp, struct pc_run *run)
 {
 	int ret;
 
@@ -118,7 +135,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 			err_msg("cannot open '%s': %s", p->input, strerror(-ret));
 		return -1;
 	}
-	ret = tracefile_read(*fp, tracker_event, t);
+	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
 	*src = tracefile_stats(*fp);
 	if (ret == -EBADMSG) {
 		err_msg("'%s' is corrupt: it could not be read to its end", p->input);
@@ -137,6 +154,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 int cmd_report(int argc, char **argv)
 {
 	struct watched w = { .pid = -1 };
+	struct pc_run run = { 0 };
 	const struct source_stats *src = NULL;
 	struct tracefile *file = NULL;
 	struct tracker *t = NULL;
@@ -164,18 +182,28 @@ int cmd_report(int argc, char **argv)
 	util_debug = p.debug;
 	tp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	st = stats_alloc();
-	t = st ? tracker_alloc(&tp, stats_io, st) : NULL;
+	if (st && p.page_cache) {
+		/* the files' side owns the tracker: completed I/O gives files their latency */
+		if (pc_run_init(&run, !p.input, p.resolve, &tp, st) < 0)
+			goto out;
+		t = run.t;
+		w.run = &run;
+	} else if (st) {
+		t = tracker_alloc(&tp, stats_io, st);
+	}
 	if (!t) {
 		err_msg("out of memory");
 		goto out;
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file);
+		ret = run_file(&p, t, &src, &file, &run);
 	else
 		ret = run_live(&p, t, &src, &l, &w);
 	if (ret < 0)
 		goto out;
 	tracker_finish(t);
+	if (run.pc && pc_run_finish(&run) < 0)
+		goto out;
 
 	r = (struct report){
 		.st = st, .tk = tracker_counters(t), .src = src,
@@ -192,7 +220,15 @@ int cmd_report(int argc, char **argv)
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
 		goto out;
 	}
-	ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
+	if (p.by != CLI_BY_NONE || p.folded) {
+		ret = report_files_output(of.fp, &p, &run, r.source, src, false);
+	} else {
+		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
+		if (!ret && run.pc)
+			ret = report_files_output(of.fp, &p, &run, r.source, src, !p.json);
+	}
+	if (ret == -ECANCELED)
+		goto out;
 	if (!ret)
 		ret = outfile_commit(&of);
 	if (ret < 0) {
@@ -210,7 +246,10 @@ int cmd_report(int argc, char **argv)
 out:
 	if (of.fp)
 		outfile_abort(&of);
-	tracker_free(t);
+	if (run.pc)
+		pc_run_destroy(&run);
+	else
+		tracker_free(t);
 	stats_free(st);
 	tracefile_close(file);
 	live_close(&l);

@@ -10,5 +10,6 @@ int cmd_trace(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif /* BLKSTACK_CMD_H */

@@ -18,6 +18,7 @@ static const struct command {
 	{ "parse", cmd_parse, "print a trace.dat recording in blkparse's format" },
 	{ "report", cmd_report, "follow every I/O through the stack: per layer and end to end" },
 	{ "top", cmd_top, "per-layer figures every interval, like iostat, down and up" },
+	{ "cache", cmd_cache, "the page cache per file, live: misses, readahead, evictions" },
 };
 
 static void usage(FILE *fp)
