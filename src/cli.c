@@ -20,7 +20,20 @@ enum {
 	OPT_MAX_INFLIGHT,
 	OPT_TIMEOUT,
 	OPT_TOPOLOGY,
+	/* page cache and files (report, cache) */
+	OPT_PAGE_CACHE,
+	OPT_BY,
+	OPT_TOP,
+	OPT_FOLDED,
+	OPT_FLAME,
+	OPT_RESOLVE_PATHS,
+	OPT_LOG,
 };
+
+static enum cli_result opt_by(const char *arg, int *by, char *err, size_t errlen);
+static enum cli_result opt_top(const char *arg, unsigned long long *top, char *err,
+			       size_t errlen);
+static enum cli_result opt_resolve(const char *arg, int *mode, char *err, size_t errlen);
 
 static enum cli_result usage_error(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -306,6 +319,19 @@ const char *cli_usage_report(void)
 	       " -o, --output FILE       write the report to FILE instead of standard output\n"
 	       "     --json              one JSON document instead of text tables\n"
 	       "\n"
+	       "Files (page cache; live, these trace the page-cache events too):\n"
+	       "     --page-cache        add the files that caused the disk I/O to the report\n"
+	       "     --by file|dir|process  report per file, per directory (everything beneath\n"
+	       "                         it) or per process instead of per layer\n"
+	       "     --top N             rows of that table (default 20)\n"
+	       "     --folded            folded stacks of disk bytes per path (flamegraph.pl,\n"
+	       "                         inferno, speedscope) instead of a table\n"
+	       "     --flame FILE.svg    also write an SVG flame graph of bytes per directory\n"
+	       "     --resolve-paths MODE  inode to path: proc (open files and maps of live\n"
+	       "                         processes; the default live), walk (proc, then a walk\n"
+	       "                         of the filesystems), none (MAJ:MIN:ino; the default\n"
+	       "                         for a recording)\n"
+	       "\n"
 	       "General:\n"
 	       " -D, --debug             print debugging messages\n"
 	       " -h, --help              display this help\n"
@@ -326,15 +352,23 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
 		{ "topology",	  required_argument, NULL, OPT_TOPOLOGY },
+		{ "page-cache",	  no_argument,	     NULL, OPT_PAGE_CACHE },
+		{ "by",		  required_argument, NULL, OPT_BY },
+		{ "top",	  required_argument, NULL, OPT_TOP },
+		{ "folded",	  no_argument,	     NULL, OPT_FOLDED },
+		{ "flame",	  required_argument, NULL, OPT_FLAME },
+		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	bool page_cache_opt = false;
 	enum cli_result r;
 	int c;
 
 	memset(p, 0, sizeof(*p));
 	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	p->by = CLI_BY_NONE;
 	optind = 0;
 	opterr = 0;
 	/* "+": stop at the first non-option, so COMMAND's own options stay its own */
@@ -370,6 +404,26 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 				return usage_error(err, errlen, "--topology needs a file name");
 			p->topology = optarg;
 			break;
+		case OPT_PAGE_CACHE:
+			page_cache_opt = true;
+			break;
+		case OPT_BY:
+			r = opt_by(optarg, &p->by, err, errlen);
+			break;
+		case OPT_TOP:
+			r = opt_top(optarg, &p->top, err, errlen);
+			break;
+		case OPT_FOLDED:
+			p->folded = true;
+			break;
+		case OPT_FLAME:
+			if (!*optarg)
+				return usage_error(err, errlen, "--flame needs a file name");
+			p->flame = optarg;
+			break;
+		case OPT_RESOLVE_PATHS:
+			r = opt_resolve(optarg, &p->resolve, err, errlen);
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -381,6 +435,23 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		if (r != CLI_RUN)
 			return r;
 	}
+	p->page_cache = page_cache_opt || p->by != CLI_BY_NONE || p->folded || p->flame;
+	if (p->input && page_cache_opt)
+		return usage_error(err, errlen,
+				   "--page-cache is for live tracing: a recording has the events it was made with");
+	if (p->top && p->by == CLI_BY_NONE)
+		return usage_error(err, errlen, "--top goes with --by");
+	if (p->folded && (p->json || p->by == CLI_BY_PROCESS))
+		return usage_error(err, errlen,
+				   "--folded prints stacks of paths: not with --json or --by process");
+	if (p->folded && p->by != CLI_BY_NONE && p->by != CLI_BY_DIR)
+		return usage_error(err, errlen, "--folded goes with --by dir (or alone)");
+	if (p->json && page_cache_opt && p->by == CLI_BY_NONE)
+		return usage_error(err, errlen,
+				   "--json and --page-cache: choose the table with --by file, dir or process");
+	if (p->resolve && !p->page_cache)
+		return usage_error(err, errlen,
+				   "--resolve-paths goes with --page-cache, --by, --folded or --flame");
 	if (optind < argc) {
 		/* getopt stops at "--" or at the first non-option: COMMAND starts here */
 		if (strcmp(argv[optind - 1], "--") != 0)
@@ -769,5 +840,164 @@ enum cli_result cli_parse_convert(int argc, char **argv, struct convert_params *
 	if (p->format == CONVERT_BLKTRACE && tracking)
 		return usage_error(err, errlen,
 				   "--max-inflight and --timeout tune the I/O tracking of csv, jsonl and perfetto; blktrace copies events");
+	return CLI_RUN;
+}
+
+/* ---- page cache and files: report's options and "blkstack cache" -------- */
+
+/* --by file|dir|process */
+static enum cli_result opt_by(const char *arg, int *by, char *err, size_t errlen)
+{
+	if (!strcmp(arg, "file"))
+		*by = CLI_BY_FILE;
+	else if (!strcmp(arg, "dir"))
+		*by = CLI_BY_DIR;
+	else if (!strcmp(arg, "process"))
+		*by = CLI_BY_PROCESS;
+	else
+		return usage_error(err, errlen, "invalid --by '%s' (file, dir or process)", arg);
+	return CLI_RUN;
+}
+
+/* --top N: rows of a table */
+static enum cli_result opt_top(const char *arg, unsigned long long *top, char *err,
+			       size_t errlen)
+{
+	if (parse_uint(arg, 1, 1ULL << 30, top))
+		return usage_error(err, errlen, "invalid --top '%s' (a number of rows, at least 1)",
+				   arg);
+	return CLI_RUN;
+}
+
+/* --resolve-paths proc|walk|none */
+static enum cli_result opt_resolve(const char *arg, int *mode, char *err, size_t errlen)
+{
+	if (!strcmp(arg, "proc"))
+		*mode = CLI_RESOLVE_PROC;
+	else if (!strcmp(arg, "walk"))
+		*mode = CLI_RESOLVE_WALK;
+	else if (!strcmp(arg, "none"))
+		*mode = CLI_RESOLVE_NONE;
+	else
+		return usage_error(err, errlen, "invalid --resolve-paths '%s' (proc, walk or none)",
+				   arg);
+	return CLI_RUN;
+}
+
+const char *cli_usage_cache(void)
+{
+	return "Usage:\n"
+	       " blkstack cache [options] [interval [count]]\n"
+	       " blkstack cache --log [options]\n"
+	       "\n"
+	       "Every interval (default 1s), print per file the pages inserted into the page\n"
+	       "cache (misses), those inserted by synchronous and asynchronous readahead, the\n"
+	       "pages evicted, the pages asked of the cache and the share of those it served.\n"
+	       "With --log, print one line per run of pages a task inserted into a file instead:\n"
+	       "\"path ino first..last [RA sync|async]\". Works on any filesystem.\n"
+	       "\n"
+	       "Source:\n"
+	       " -d, --device DEV|DIR    watch the filesystems on DEV's stack, or the one mounted\n"
+	       "                         at DIR (repeatable); default: every filesystem\n"
+	       " -w, --duration TIME     stop after TIME (10, 10s, 500ms, 2m); default: Ctrl-C,\n"
+	       "                         or count intervals\n"
+	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write to FILE instead of standard output\n"
+	       "     --log               one line per run of inserted pages, not tables\n"
+	       "     --top N             files per interval (default 20)\n"
+	       "     --resolve-paths MODE  proc (open files and maps of live processes, the\n"
+	       "                         default), walk (proc, then a walk of the filesystems),\n"
+	       "                         none (MAJ:MIN:ino)\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-cache(8).\n";
+}
+
+enum cli_result cli_parse_cache(int argc, char **argv, struct cache_params *p,
+				char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "device",	   required_argument, NULL, 'd' },
+		{ "duration",	   required_argument, NULL, 'w' },
+		{ "buffer-size",   required_argument, NULL, 'b' },
+		{ "output",	   required_argument, NULL, 'o' },
+		{ "log",	   no_argument,	      NULL, OPT_LOG },
+		{ "top",	   required_argument, NULL, OPT_TOP },
+		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
+		{ "debug",	   no_argument,	      NULL, 'D' },
+		{ "help",	   no_argument,	      NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	p->interval_ns = 1000000000ULL;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:w:b:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'd':
+			r = add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			break;
+		case 'w':
+			r = opt_duration(optarg, &p->duration_ns, &p->has_duration, err, errlen);
+			break;
+		case 'b':
+			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_LOG:
+			p->log = true;
+			break;
+		case OPT_TOP:
+			r = opt_top(optarg, &p->top, err, errlen);
+			break;
+		case OPT_RESOLVE_PATHS:
+			r = opt_resolve(optarg, &p->resolve, err, errlen);
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return bad_option(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	if (optind < argc && p->log)
+		return usage_error(err, errlen,
+				   "--log prints as it goes: no interval (stop it with -w or Ctrl-C)");
+	if (optind < argc) {
+		const char *arg = argv[optind++];
+
+		if (parse_duration(arg, &p->interval_ns) || p->interval_ns < 1000000ULL)
+			return usage_error(err, errlen,
+					   "invalid interval '%s' (at least 1ms; examples: 1, 2s, 500ms)",
+					   arg);
+	}
+	if (optind < argc) {
+		const char *arg = argv[optind++];
+
+		if (parse_uint(arg, 1, ULLONG_MAX, &p->count))
+			return usage_error(err, errlen,
+					   "invalid count '%s' (a number of intervals, at least 1)", arg);
+		p->has_count = true;
+	}
+	if (optind < argc)
+		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (p->log && p->top)
+		return usage_error(err, errlen, "--top is for the tables: not with --log");
 	return CLI_RUN;
 }

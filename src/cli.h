@@ -19,6 +19,17 @@
  * the IOPS this tool is built for, while the reader sleeps between wake-ups. */
 #define CLI_DEFAULT_BUFFER_KB 8192
 
+/* --by of report: the values of enum files_by (out-files.h), or none */
+enum { CLI_BY_NONE = -1, CLI_BY_FILE = 0, CLI_BY_DIR, CLI_BY_PROCESS };
+
+/* --resolve-paths: how inode numbers become paths */
+enum cli_resolve {
+	CLI_RESOLVE_DEFAULT = 0,	/* proc when live, none for a recording */
+	CLI_RESOLVE_NONE,		/* dev:ino only */
+	CLI_RESOLVE_PROC,		/* open files and maps of live processes */
+	CLI_RESOLVE_WALK,		/* those, then a walk of the filesystems */
+};
+
 enum cli_result {
 	CLI_RUN = 0,		/* parsed: run the command */
 	CLI_HELP,		/* -h/--help: print usage to stdout, exit 0 */
@@ -80,6 +91,12 @@ struct parse_params {
  * @timeout_ns: --timeout, 0 for the default
  * @topology: --topology FILE (with -i), NULL if none
  * @debug: -D
+ * @page_cache: --page-cache, or implied by @by, @folded, @flame (live)
+ * @by: --by, the file table instead of the per-layer report; CLI_BY_NONE
+ * @top: --top, rows of that table (0: the default)
+ * @folded: --folded, folded stacks of bytes per path instead
+ * @flame: --flame FILE.svg, NULL if none
+ * @resolve: --resolve-paths, or CLI_RESOLVE_DEFAULT
  */
 struct report_params {
 	const char *input;
@@ -95,6 +112,12 @@ struct report_params {
 	uint64_t timeout_ns;
 	const char *topology;
 	bool debug;
+	bool page_cache;
+	int by;
+	unsigned long long top;
+	bool folded;
+	const char *flame;
+	int resolve;
 };
 
 /** cli_parse_report - parse "blkstack report" arguments */
@@ -242,5 +265,41 @@ const char *cli_usage_convert(void);
 /** cli_convert_format_name - "blktrace", "csv", "jsonl", "perfetto" */
 const char *cli_convert_format_name(int format);
 
+/**
+ * struct cache_params - blkstack cache
+ * @devs: -d (devices or mounted directories whose filesystems to watch)
+ * @ndevs: how many; 0 watches every filesystem
+ * @interval_ns: the interval argument (default 1 s)
+ * @count: the count argument, when @has_count
+ * @duration_ns: -w, when @has_duration
+ * @output: -o file, NULL for stdout
+ * @buffer_kb: -b
+ * @log: --log, one line per run of pages inserted instead of tables
+ * @top: --top, files per interval (0: the default)
+ * @resolve: --resolve-paths (CLI_RESOLVE_DEFAULT: proc)
+ * @debug: -D
+ */
+struct cache_params {
+	const char *devs[CLI_MAX_DEVS];
+	size_t ndevs;
+	uint64_t interval_ns;
+	unsigned long long count;
+	bool has_count;
+	uint64_t duration_ns;
+	bool has_duration;
+	const char *output;
+	unsigned int buffer_kb;
+	bool log;
+	unsigned long long top;
+	int resolve;
+	bool debug;
+};
+
+/** cli_parse_cache - parse "blkstack cache" arguments */
+enum cli_result cli_parse_cache(int argc, char **argv, struct cache_params *p,
+				char *err, size_t errlen);
+
+/** cli_usage_cache - the usage text of "blkstack cache" */
+const char *cli_usage_cache(void);
 
 #endif /* BLKSTACK_CLI_H */

@@ -105,6 +105,29 @@ static void report_tracefs_problem(int ret)
 	}
 }
 
+/* The page-cache events, filtered to the filesystems on the selected devices. */
+static int live_pagecache_params(struct live *l, const struct live_opts *o,
+				 struct session_params *sp)
+{
+	if (pc_filter_from(o->fsmap, &l->sel, &l->pcf) < 0) {
+		err_msg("out of memory");
+		return -1;
+	}
+	if (l->sel.n && !l->pcf.nsdevs) {
+		note_msg("no filesystem is mounted on the selected devices: no page-cache events to trace");
+		return 0;
+	}
+	for (size_t i = 0; i < l->pcf.nsdevs; i++)
+		debug_msg("page cache of the filesystem on %u:%u", KDEV_MAJOR(l->pcf.sdevs[i]),
+			  KDEV_MINOR(l->pcf.sdevs[i]));
+	sp->pagecache = true;
+	sp->pc_sdevs = l->pcf.sdevs;
+	sp->pc_nsdevs = l->pcf.nsdevs;
+	sp->pc_bdis = (const char *const *)l->pcf.bdis;
+	sp->pc_nbdis = l->pcf.nbdis;
+	return 0;
+}
+
 int live_open(struct live *l, const struct live_opts *o)
 {
 	struct session_params sp = { 0 };
@@ -125,6 +148,8 @@ int live_open(struct live *l, const struct live_opts *o)
 	sp.devs = l->sel.devs;
 	sp.ndevs = l->sel.n;
 	sp.plugs = o->plugs;
+	if (o->pagecache && live_pagecache_params(l, o, &sp) < 0)
+		return -1;
 	ret = session_open(&sp, &l->s, &what);
 	if (ret < 0) {
 		if (ret == -EACCES || ret == -EPERM) {
@@ -144,6 +169,8 @@ int live_open(struct live *l, const struct live_opts *o)
 			debug_msg("block:%s names no device: not traced with -d (see --plugs)",
 				  blk_kind_name(k));
 	}
+	if (sp.pagecache)
+		pc_session_notes(&l->s);
 	if (l->s.missing[BLK_EV_BIO_QUEUE] || l->s.missing[BLK_EV_RQ_COMPLETE])
 		note_msg("this kernel lacks %s: the output will have no such events",
 			 l->s.missing[BLK_EV_BIO_QUEUE] ? "block:block_bio_queue"
@@ -314,6 +341,7 @@ void live_close(struct live *l)
 	decoder_free(l->dec);
 	session_close(&l->s);
 	topo_selection_free(&l->sel);
+	pc_filter_free(&l->pcf);
 	memset(l, 0, sizeof(*l));
 }
 

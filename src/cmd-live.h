@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "cmd-pagecache.h"
 #include "decode.h"
 #include "merge.h"
 #include "ring.h"
@@ -30,12 +31,17 @@ extern volatile sig_atomic_t live_stop;
  * @ndevs: how many; 0 traces every device
  * @buffer_kb: per-CPU ring buffer
  * @plugs: with devices, trace plug/unplug too (see session_params)
+ * @pagecache: trace the page-cache events too, of the filesystems on the
+ *	       selected devices (all without devices)
+ * @fsmap: with @pagecache, this machine's filesystems
  */
 struct live_opts {
 	const char *const *devs;
 	size_t ndevs;
 	unsigned int buffer_kb;
 	bool plugs;
+	bool pagecache;
+	const struct fsmap *fsmap;
 };
 
 /**
@@ -44,6 +50,7 @@ struct live_opts {
  */
 struct live {
 	struct topo_selection sel;
+	struct pc_filter pcf;
 	struct session s;
 	struct decoder *dec;
 	struct merge *m;

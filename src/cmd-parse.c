@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "out-blkparse.h"
 #include "outfile.h"
+#include "pcevent.h"
 #include "tracefile.h"
 #include "util.h"
 
@@ -20,6 +21,12 @@ struct dev_list {
 	uint32_t devs[CLI_MAX_DEVS];
 	size_t n;
 };
+
+/* A recording may hold page-cache events: blkparse's format has no line for them. */
+static int block_event(const struct blk_event *ev, void *ctx)
+{
+	return pc_kind_is(ev->kind) ? 0 : blkparse_out_event(ev, ctx);
+}
 
 static int in_list(const void *ctx, uint32_t dev)
 {
@@ -87,7 +94,7 @@ int cmd_parse(int argc, char **argv)
 		err_msg("out of memory");
 		goto out;
 	}
-	ret = tracefile_read(f, blkparse_out_event, out);
+	ret = tracefile_read(f, block_event, out);
 	if (ret == -EBADMSG) {
 		blkparse_out_finish(out);
 		err_msg("'%s' is corrupt: it could not be read to its end; the events before the damage were printed",

@@ -17,20 +17,43 @@
 #include "cli.h"
 #include "cmd.h"
 #include "cmd-live.h"
+#include "cmd-report-files.h"
 #include "out-report.h"
 #include "outfile.h"
+#include "pcevent.h"
 #include "stats.h"
 #include "tracefile.h"
 #include "topo-record.h"
 #include "tracker.h"
 #include "util.h"
 
+/* The traced command of "report -- COMMAND", and the page-cache side to name files after each pass. */
+struct watched {
+	struct live_command cmd;
+	struct pc_run *run;
+};
+
+static int after_pass(void *ctx)
+{
+	struct watched *w = ctx;
+
+	if (w->run)
+		pc_run_pass(w->run);
+	return live_command_check(&w->cmd);
+}
+
 static int run_live(const struct report_params *p, struct tracker *t,
-		    const struct source_stats **src, struct live *l, struct live_command *w)
+		    const struct source_stats **src, struct live *l, struct watched *w)
 {
 	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb };
+	blk_event_fn fn = w->run ? pc_run_event : tracker_event;
+	void *ctx = w->run ? (void *)w->run : (void *)t;
 	int ret;
 
+	if (w->run) {
+		lo.pagecache = true;
+		lo.fsmap = &w->run->map;
+	}
 	live_signals();
 	if (live_open(l, &lo) < 0)
 		return -1;
@@ -38,16 +61,15 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	if (live_start(l) < 0)
 		return -1;
 	if (p->command) {
-		if (live_command_start(w, p->command) < 0)
+		if (live_command_start(&w->cmd, p->command) < 0)
 			return -1;
 	} else if (isatty(STDERR_FILENO)) {
 		fprintf(stderr, PROGRAM_NAME ": tracing; Ctrl-C to stop and report\n");
 	}
-	ret = live_loop(l, p->has_duration ? p->duration_ns : 0, tracker_event, t,
-			live_command_check, w);
+	ret = live_loop(l, p->has_duration ? p->duration_ns : 0, fn, ctx, after_pass, w);
 	if (ret == 0)
-		ret = live_finish(l, tracker_event, t);
-	live_command_end(w);
+		ret = live_finish(l, fn, ctx);
+	live_command_end(&w->cmd);
 	if (ret < 0)
 		return -1;
 	*src = live_stats(l);
@@ -65,9 +87,15 @@ static void mark_lower(struct tracker *t, const struct topo_record *rec)
 }
 
 /* @stack: the stack given with --topology, else the one the file carries */
+/* A recording may hold page-cache events: without the file options, only block events count. */
+static int block_event(const struct blk_event *ev, void *ctx)
+{
+	return pc_kind_is(ev->kind) ? 0 : tracker_event(ev, ctx);
+}
+
 static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct tracefile **fp,
-		    const struct topo_record **stack)
+		    const struct topo_record **stack, struct pc_run *run)
 {
 	int ret;
 
@@ -78,7 +106,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	}
 	if (!*stack && (*stack = tracefile_topology(*fp)))
 		mark_lower(t, *stack);
-	ret = tracefile_read(*fp, tracker_event, t);
+	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
 	*src = tracefile_stats(*fp);
 	if (ret == -EBADMSG) {
 		err_msg("'%s' is corrupt: it could not be read to its end", p->input);
@@ -96,7 +124,8 @@ static int run_file(const struct report_params *p, struct tracker *t,
 
 int cmd_report(int argc, char **argv)
 {
-	struct live_command w = { .pid = -1 };
+	struct watched w = { .cmd = { .pid = -1 } };
+	struct pc_run run = { 0 };
 	const struct source_stats *src = NULL;
 	struct tracefile *file = NULL;
 	struct tracker *t = NULL;
@@ -126,7 +155,15 @@ int cmd_report(int argc, char **argv)
 	util_debug = p.debug;
 	tp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	st = stats_alloc();
-	t = st ? tracker_alloc(&tp, stats_io, st) : NULL;
+	if (st && p.page_cache) {
+		/* the files' side owns the tracker: completed I/O gives files their latency */
+		if (pc_run_init(&run, !p.input, p.resolve, &tp, st) < 0)
+			goto out;
+		t = run.t;
+		w.run = &run;
+	} else if (st) {
+		t = tracker_alloc(&tp, stats_io, st);
+	}
 	if (!t) {
 		err_msg("out of memory");
 		goto out;
@@ -148,12 +185,14 @@ int cmd_report(int argc, char **argv)
 		mark_lower(t, stack);
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file, &stack);
+		ret = run_file(&p, t, &src, &file, &stack, &run);
 	else
 		ret = run_live(&p, t, &src, &l, &w);
 	if (ret < 0)
 		goto out;
 	tracker_finish(t);
+	if (run.pc && pc_run_finish(&run) < 0)
+		goto out;
 
 	r = (struct report){
 		.st = st, .tk = tracker_counters(t), .src = src,
@@ -165,14 +204,22 @@ int cmd_report(int argc, char **argv)
 		.sysfs = !p.input,
 		.stack_devs = l.sel.n ? l.sel.devs : NULL, .nstack_devs = l.sel.n,
 		.command = p.command ? p.command[0] : NULL,
-		.command_done = w.exited, .command_status = w.status,
+		.command_done = w.cmd.exited, .command_status = w.cmd.status,
 	};
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
 		goto out;
 	}
-	ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
+	if (p.by != CLI_BY_NONE || p.folded) {
+		ret = report_files_output(of.fp, &p, &run, r.source, src, false);
+	} else {
+		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
+		if (!ret && run.pc)
+			ret = report_files_output(of.fp, &p, &run, r.source, src, !p.json);
+	}
+	if (ret == -ECANCELED)
+		goto out;
 	if (!ret)
 		ret = outfile_commit(&of);
 	if (ret < 0) {
@@ -181,16 +228,19 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	rc = EXIT_OK;
-	if (w.exited && !(WIFEXITED(w.status) && WEXITSTATUS(w.status) == 0)) {
-		if (WIFEXITED(w.status))
-			note_msg("'%s' exited with status %d", p.command[0], WEXITSTATUS(w.status));
-		else if (WIFSIGNALED(w.status))
-			note_msg("'%s' was killed by signal %d", p.command[0], WTERMSIG(w.status));
+	if (w.cmd.exited && !(WIFEXITED(w.cmd.status) && WEXITSTATUS(w.cmd.status) == 0)) {
+		if (WIFEXITED(w.cmd.status))
+			note_msg("'%s' exited with status %d", p.command[0], WEXITSTATUS(w.cmd.status));
+		else if (WIFSIGNALED(w.cmd.status))
+			note_msg("'%s' was killed by signal %d", p.command[0], WTERMSIG(w.cmd.status));
 	}
 out:
 	if (of.fp)
 		outfile_abort(&of);
-	tracker_free(t);
+	if (run.pc)
+		pc_run_destroy(&run);
+	else
+		tracker_free(t);
 	stats_free(st);
 	tracefile_close(file);
 	live_close(&l);

@@ -24,6 +24,7 @@
 #include "cmd-live.h"
 #include "out-report.h"
 #include "outfile.h"
+#include "pcevent.h"
 #include "stats.h"
 #include "tracefile.h"
 #include "tracker.h"
@@ -102,6 +103,8 @@ static int replay_event(const struct blk_event *ev, void *ctx)
 {
 	struct top *tp = ctx;
 
+	if (pc_kind_is(ev->kind))
+		return 0;	/* a recording's page-cache events: not the layers' */
 	if (!tp->origin) {
 		tp->origin = tp->start = ev->ts;
 	}

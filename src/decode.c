@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "pcdecode.h"
 
 /* The fields blkstack reads, by the names the kernel gives them. */
 enum field {
@@ -50,7 +51,7 @@ struct decoder {
 	struct field_loc pid;	/* common_pid */
 	int min_id;
 	int nr_ids;
-	uint8_t *kind_of_id;	/* dense: id - min_id -> enum blk_kind */
+	uint8_t *kind_of_id;	/* dense: id - min_id -> enum blk_kind or pc_kind */
 	struct kind_layout kinds[BLK_EV_KIND_MAX];
 	/* rwbs strings are few ("R", "WS", "FWFS"...): parsed once each */
 	struct rwbs_memo {
@@ -59,6 +60,7 @@ struct decoder {
 		uint8_t op;
 		bool used;
 	} rwbs_memo[RWBS_MEMO_SLOTS];
+	struct pcdecoder *pc;	/* the page-cache events (pcdecode.c) */
 };
 
 /*
@@ -198,9 +200,27 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 		errno = ENOENT;
 		return NULL;
 	}
+	/* page-cache events share the id table: one lookup decides for both */
+	d->pc = pcdecoder_alloc(tep, d->swap);
+	if (!d->pc) {
+		free(d);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++) {
+		int id = pcdecoder_event_id(d->pc, k);
+
+		if (id < 0)
+			continue;
+		if (id < d->min_id)
+			d->min_id = id;
+		if (id > max_id)
+			max_id = id;
+	}
 	d->nr_ids = max_id - d->min_id + 1;
 	d->kind_of_id = calloc(d->nr_ids, 1);
 	if (!d->kind_of_id) {
+		pcdecoder_free(d->pc);
 		free(d);
 		errno = ENOMEM;
 		return NULL;
@@ -208,6 +228,9 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
 		if (d->kinds[k].present)
 			d->kind_of_id[d->kinds[k].id - d->min_id] = k;
+	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++)
+		if (pcdecoder_has(d->pc, k))
+			d->kind_of_id[pcdecoder_event_id(d->pc, k) - d->min_id] = k;
 	return d;
 }
 
@@ -216,16 +239,21 @@ void decoder_free(struct decoder *d)
 	if (!d)
 		return;
 	free(d->kind_of_id);
+	pcdecoder_free(d->pc);
 	free(d);
 }
 
 bool decoder_has(const struct decoder *d, enum blk_kind kind)
 {
+	if (pc_kind_is(kind))
+		return pcdecoder_has(d->pc, kind);
 	return kind > BLK_EV_NONE && kind < BLK_EV_KIND_MAX && d->kinds[kind].present;
 }
 
 int decoder_event_id(const struct decoder *d, enum blk_kind kind)
 {
+	if (pc_kind_is(kind))
+		return pcdecoder_event_id(d->pc, kind);
 	return decoder_has(d, kind) ? d->kinds[kind].id : -1;
 }
 
@@ -258,6 +286,15 @@ int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 	kind = d->kind_of_id[id];
 	if (!kind)
 		return 0;
+	if (kind >= BLK_EV_KIND_MAX) {
+		if (size < (unsigned int)d->pid.offset + d->pid.size)
+			return -EINVAL;
+		ev->ts = ts;
+		ev->cpu = cpu;
+		ev->kind = kind;
+		ev->pid = (int32_t)load(d, p, d->pid);
+		return pcdecoder_decode(d->pc, kind, p, size, ev);
+	}
 	kl = &d->kinds[kind];
 	if (size < kl->min_size || size < (unsigned int)d->pid.offset + d->pid.size)
 		return -EINVAL;

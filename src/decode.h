@@ -57,9 +57,10 @@ int decoder_event_id(const struct decoder *d, enum blk_kind kind);
  * @cpu: the CPU whose buffer held it
  * @ev: filled on success
  *
- * Returns 1 when @ev holds a block event, 0 when the record is of another
- * event type (skip it), -EINVAL when it is a block event too short for its
- * format (malformed; count it and skip it).
+ * Returns 1 when @ev holds a block event or a page-cache event (an enum
+ * pc_kind, see pcevent.h), 0 when the record is of another event type (skip
+ * it), -EINVAL when it is one of ours too short for its format (malformed;
+ * count it and skip it).
  */
 int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 		   unsigned long long ts, int cpu, struct blk_event *ev);

@@ -21,6 +21,7 @@ static const struct command {
 	{ "top", cmd_top, "per-layer figures every interval, like iostat, down and up" },
 	{ "convert", cmd_convert, "a recording to blktrace files, CSV, JSON lines or Perfetto" },
 	{ "topology", cmd_topology, "write the device stack, for reports of its traces elsewhere" },
+	{ "cache", cmd_cache, "the page cache per file, live: misses, readahead, evictions" },
 };
 
 static void usage(FILE *fp)

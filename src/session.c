@@ -111,6 +111,9 @@ static char *dev_filter(const uint32_t *devs, size_t n)
 int session_open(const struct session_params *p, struct session *s, const char **what)
 {
 	static const char *const systems[] = { "block", NULL };
+	static const char *const pc_systems[] = {
+		"block", "filemap", "readahead", "writeback", "iomap", NULL
+	};
 	char name[64];
 	char *filter = NULL;
 	int ret;
@@ -134,7 +137,7 @@ int session_open(const struct session_params *p, struct session *s, const char *
 		goto fail_errno;
 
 	*what = "the block event formats";
-	s->tep = tracefs_local_events_system(NULL, systems);
+	s->tep = tracefs_local_events_system(NULL, p->pagecache ? pc_systems : systems);
 	if (!s->tep)
 		goto fail_errno;
 	s->ncpu = tep_get_cpus(s->tep);
@@ -184,6 +187,8 @@ int session_open(const struct session_params *p, struct session *s, const char *
 		if (tracefs_event_enable(s->instance, "block", ev) < 0)
 			goto fail_errno;
 	}
+	if (p->pagecache && session_pagecache_enable(p, s, what) < 0)
+		goto fail_errno;
 	free(filter);
 	*what = NULL;
 	return 0;

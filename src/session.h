@@ -16,6 +16,7 @@
 #include <tracefs.h>
 
 #include "event.h"
+#include "pcevent.h"
 
 #define SESSION_PREFIX "blkstack-"
 
@@ -26,12 +27,24 @@
  * @ndevs: number of @devs; 0 traces every device
  * @plugs: with @devs, trace plug/unplug too: they name no device, so the
  *	   kernel cannot filter them and every device's are committed
+ * @pagecache: enable the page-cache events too (pcevent.h)
+ * @pc_sdevs: with @pagecache, the superblock devices (s_dev) of the
+ *	      filesystems to trace, written into their filters; none: all
+ * @pc_nsdevs: how many
+ * @pc_bdis: with @pc_sdevs, the names of those filesystems' backing
+ *	     devices ("7:0", "btrfs-1"), the filter of the writeback events
+ * @pc_nbdis: how many
  */
 struct session_params {
 	unsigned int buffer_kb;
 	const uint32_t *devs;
 	size_t ndevs;
 	bool plugs;
+	bool pagecache;
+	const uint32_t *pc_sdevs;
+	size_t pc_nsdevs;
+	const char *const *pc_bdis;
+	size_t pc_nbdis;
 };
 
 /**
@@ -43,6 +56,10 @@ struct session_params {
  * @filtered: per enum blk_kind, true when a device filter was written
  * @skipped: per enum blk_kind, true when left off because it cannot be
  *	     filtered by device (see session_params.plugs)
+ * @pc_missing: per enum pc_kind (index kind - PC_EV_ADD), with @pagecache:
+ *		true when this kernel has no such event
+ * @pc_unfiltered: likewise, true when enabled without the filter asked for
+ *		   (the event lacks the field): every filesystem's are committed
  */
 struct session {
 	struct tracefs_instance *instance;
@@ -51,6 +68,8 @@ struct session {
 	bool missing[BLK_EV_KIND_MAX];
 	bool filtered[BLK_EV_KIND_MAX];
 	bool skipped[BLK_EV_KIND_MAX];
+	bool pc_missing[PC_NKINDS];
+	bool pc_unfiltered[PC_NKINDS];
 };
 
 /**
@@ -81,6 +100,24 @@ int session_tracefs_ready(void);
  * Returns 0 or a negative errno.
  */
 int session_open(const struct session_params *p, struct session *s, const char **what);
+
+/**
+ * session_pagecache_enable - write the filters of the page-cache events and
+ * enable them (session-pagecache.c); called by session_open()
+ * @what: on failure, the event that failed
+ * Returns 0 or a negative errno.
+ */
+int session_pagecache_enable(const struct session_params *p, struct session *s,
+			     const char **what);
+
+/**
+ * session_saved_comms - the names of recently traced tasks, from the
+ * kernel's saved_cmdlines (read only; the events of every instance record
+ * their task's name there, so a task that has exited is still named)
+ * @fn: called with each pid and name
+ * Returns 0 or a negative errno.
+ */
+int session_saved_comms(void (*fn)(int pid, const char *comm, void *ctx), void *ctx);
 
 /** session_start - turn tracing on in the instance. Returns 0 or -errno. */
 int session_start(struct session *s);

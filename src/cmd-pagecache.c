@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cmd-pagecache.c - the page-cache glue the commands share.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd-pagecache.h"
+#include "pcevent.h"
+#include "util.h"
+
+/* Tasks whose files are looked up in one pass at most. */
+#define PASS_PIDS 256
+
+static int add_sdev(struct pc_filter *f, const struct fsmap_fs *fs)
+{
+	uint32_t *v;
+	char **b;
+
+	for (size_t i = 0; i < f->nsdevs; i++)
+		if (f->sdevs[i] == fs->sdev)
+			return 0;
+	v = realloc(f->sdevs, (f->nsdevs + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	f->sdevs = v;
+	v[f->nsdevs++] = fs->sdev;
+	if (!fs->bdi[0])
+		return 0;
+	for (size_t i = 0; i < f->nbdis; i++)
+		if (!strcmp(f->bdis[i], fs->bdi))
+			return 0;
+	b = realloc(f->bdis, (f->nbdis + 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	f->bdis = b;
+	b[f->nbdis] = strdup(fs->bdi);
+	if (!b[f->nbdis])
+		return -ENOMEM;
+	f->nbdis++;
+	return 0;
+}
+
+int pc_filter_from(const struct fsmap *map, const struct topo_selection *sel,
+		   struct pc_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (size_t i = 0; i < map->nfs; i++) {
+		const struct fsmap_fs *fs = &map->fs[i];
+
+		for (size_t d = 0; d < fs->ndevs; d++) {
+			if (!topo_selection_has(sel, fs->devs[d]))
+				continue;
+			if (add_sdev(f, fs)) {
+				pc_filter_free(f);
+				return -ENOMEM;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+void pc_filter_free(struct pc_filter *f)
+{
+	for (size_t i = 0; i < f->nbdis; i++)
+		free(f->bdis[i]);
+	free(f->bdis);
+	free(f->sdevs);
+	memset(f, 0, sizeof(*f));
+}
+
+void pc_session_notes(const struct session *s)
+{
+	static const struct {
+		unsigned int kind;
+		const char *lost;
+	} needed[] = {
+		{ PC_EV_ADD, "page-cache misses, and with them the reads of files" },
+		{ PC_EV_DELETE, "evictions" },
+		{ PC_EV_RA_SYNC, "synchronous readahead (shown as plain misses)" },
+		{ PC_EV_RA_ASYNC, "asynchronous readahead (shown as plain misses)" },
+		{ PC_EV_GET_PAGES, "the pages read() asks of the cache, and the hit share" },
+		{ PC_EV_WB_START, "the writeback of each file by the flusher" },
+		{ PC_EV_WB_MARK, "the writeback of each file by fsync" },
+		{ PC_EV_DIO_BEGIN, "direct I/O per file" },
+	};
+
+	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++) {
+		if (s->pc_missing[k - PC_EV_ADD])
+			debug_msg("this kernel has no %s:%s event", pc_kind_system(k),
+				  pc_kind_name(k));
+		if (s->pc_unfiltered[k - PC_EV_ADD])
+			debug_msg("%s:%s cannot be filtered by filesystem: every filesystem's are traced",
+				  pc_kind_system(k), pc_kind_name(k));
+	}
+	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
+		if (s->pc_missing[needed[i].kind - PC_EV_ADD])
+			note_msg("this kernel has no %s:%s event: no %s", pc_kind_system(needed[i].kind),
+				 pc_kind_name(needed[i].kind), needed[i].lost);
+}
+
+static void run_io(const struct tk_io *io, void *ctx)
+{
+	struct pc_run *r = ctx;
+
+	if (r->st)
+		stats_io(io, r->st);
+	pagecache_io(r->pc, io);
+}
+
+int pc_run_init(struct pc_run *r, bool live, int resolve, const struct tk_params *tk,
+		struct stats *st)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->live = live;
+	r->resolve = resolve != CLI_RESOLVE_DEFAULT ? resolve
+		     : live ? CLI_RESOLVE_PROC : CLI_RESOLVE_NONE;
+	r->st = st;
+	ret = fsmap_load("", &r->map);
+	if (ret < 0) {
+		/* without it every queue event still counts, as unattributed */
+		warn_msg("cannot read the mounted filesystems from /proc/self/mountinfo: %s",
+			 strerror(-ret));
+	}
+	r->pc = pagecache_alloc(&r->map);
+	r->pr = pathres_alloc("");
+	if (tk)
+		r->t = tracker_alloc(tk, run_io, r);
+	if (!r->pc || !r->pr || (tk && !r->t)) {
+		err_msg("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int pc_run_event(const struct blk_event *ev, void *ctx)
+{
+	struct pc_run *r = ctx;
+	int ret;
+
+	if (r->t && !pc_kind_is(ev->kind))
+		tracker_event(ev, r->t);
+	ret = pagecache_event(ev, r->pc);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+/* /proc/PID/comm of a task still alive, for the tasks no block event named. */
+static void name_tasks(struct pc_run *r)
+{
+	const struct pc_proc *p;
+	size_t n;
+
+	p = pagecache_procs(r->pc, &n);
+	for (size_t i = 0; i < n; i++) {
+		char path[64], comm[32];
+		FILE *fp;
+
+		if (p[i].comm[0])
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)p[i].pid);
+		fp = fopen(path, "r");
+		if (!fp)
+			continue;
+		if (fgets(comm, sizeof(comm), fp)) {
+			comm[strcspn(comm, "\n")] = '\0';
+			pagecache_set_comm(r->pc, p[i].pid, comm);
+		}
+		fclose(fp);
+		p = pagecache_procs(r->pc, &n);
+	}
+}
+
+/* Files waiting for a name at most: past it, the oldest are given up. */
+#define WAITING_MAX 65536
+
+static void wait_for_name(struct pc_run *r, const struct pc_new *nw)
+{
+	if (r->nwaiting == r->waiting_cap) {
+		size_t cap = r->waiting_cap ? r->waiting_cap * 2 : 256;
+		struct pc_new *v;
+
+		if (cap > WAITING_MAX) {
+			memmove(r->waiting, r->waiting + 1, (r->nwaiting - 1) * sizeof(*v));
+			r->nwaiting--;
+		} else {
+			v = realloc(r->waiting, cap * sizeof(*v));
+			if (!v)
+				return;
+			r->waiting = v;
+			r->waiting_cap = cap;
+		}
+	}
+	r->waiting[r->nwaiting++] = *nw;
+}
+
+void pc_run_pass(struct pc_run *r)
+{
+	struct pc_new news[64];
+	int32_t pids[PASS_PIDS];
+	size_t npids = 0, n, kept = 0;
+
+	while ((n = pagecache_take_new(r->pc, news, 64)))
+		for (size_t i = 0; r->live && r->resolve != CLI_RESOLVE_NONE && i < n; i++)
+			wait_for_name(r, &news[i]);
+	for (size_t i = 0; i < r->nwaiting; i++) {
+		const struct pc_new *w = &r->waiting[i];
+		size_t k;
+
+		if (pathres_lookup(r->pr, w->sdev, w->ino, NULL))
+			continue;
+		for (k = 0; k < npids && pids[k] != w->pid; k++)
+			;
+		if (k == npids && npids < PASS_PIDS) {
+			pids[npids++] = w->pid;
+			if (pathres_scan_pid(r->pr, w->pid) == -ENOMEM)
+				break;
+		}
+		/* still nameless: try again next pass, while the task lives */
+		if (!pathres_lookup(r->pr, w->sdev, w->ino, NULL) &&
+		    !(kill(w->pid, 0) < 0 && errno == ESRCH))
+			r->waiting[kept++] = *w;
+	}
+	r->nwaiting = kept;
+	if (r->live)
+		name_tasks(r);
+}
+
+/* Whether the interval counts of a file show any activity. */
+static bool active(const struct pc_counts *c)
+{
+	return c->misses || c->evicted || c->lookups || c->dirtied || c->read_bytes ||
+	       c->write_bytes;
+}
+
+int pc_run_walk_unnamed(struct pc_run *r, bool interval)
+{
+	struct pathres_key *want;
+	const struct pc_file *f;
+	size_t n, m = 0;
+	int ret;
+
+	f = pagecache_files(r->pc, &n);
+	want = malloc((n + 1) * sizeof(*want));
+	if (!want)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if ((!interval || active(&f[i].iv)) &&
+		    !pathres_lookup(r->pr, f[i].sdev, f[i].ino, NULL))
+			want[m++] = (struct pathres_key){ .sdev = f[i].sdev, .ino = f[i].ino };
+	ret = m ? pathres_walk(r->pr, &r->map, want, m) : 0;
+	free(want);
+	if (ret >= 0)
+		debug_msg("walk: %d of %zu files named", ret, m);
+	return ret < 0 ? ret : 0;
+}
+
+static void saved_comm(int pid, const char *comm, void *ctx)
+{
+	pagecache_set_comm(ctx, pid, comm);
+}
+
+int pc_run_finish(struct pc_run *r)
+{
+	pagecache_flush_log(r->pc);
+	if (r->t)
+		tracker_finish(r->t);
+	pc_run_pass(r);
+	/* tasks gone before /proc could name them: the kernel kept their names */
+	if (r->live && session_saved_comms(saved_comm, r->pc) < 0)
+		debug_msg("cannot read saved_cmdlines: task names may be missing");
+	if (r->resolve == CLI_RESOLVE_NONE)
+		return 0;
+	if (pathres_scan_all(r->pr) == -ENOMEM ||
+	    (r->resolve == CLI_RESOLVE_WALK && pc_run_walk_unnamed(r, false) == -ENOMEM)) {
+		err_msg("out of memory resolving file names");
+		return -1;
+	}
+	return 0;
+}
+
+const char *pc_run_names(const struct pc_run *r)
+{
+	switch (r->resolve) {
+	case CLI_RESOLVE_WALK:
+		return "open files and maps of processes, then a walk of the filesystems";
+	case CLI_RESOLVE_PROC:
+		return "open files and maps of processes";
+	default:
+		return "nothing (--resolve-paths=none): files are MAJ:MIN:ino";
+	}
+}
+
+void pc_run_destroy(struct pc_run *r)
+{
+	free(r->waiting);
+	tracker_free(r->t);
+	pathres_free(r->pr);
+	pagecache_free(r->pc);
+	fsmap_free(&r->map);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pagecache.h - which file every disk I/O belongs to, from the generic
+ * page-cache events and the block queue events, in time order.
+ *
+ * The rules (a task's "context" is the file it last worked on):
+ *  - reads: the pages a task adds to the page cache for an inode, followed
+ *    by the reads the same task queues on that filesystem's device, belong
+ *    to that inode (readahead submits its bios in the task that inserted
+ *    the pages);
+ *  - writeback: the writes a flusher queues between
+ *    writeback_single_inode_start and writeback_single_inode, and those a
+ *    task queues after sb_mark_inode_writeback (fsync, sync_file_range),
+ *    belong to that inode;
+ *  - direct I/O: the I/O a task queues after its iomap_dio_rw_begin, until
+ *    its iomap_dio_complete;
+ *  - the rest is named by what it is: journal (jbd2), metadata (REQ_META,
+ *    or a filesystem's own buffer cache), swap, raw device access, and
+ *    "unattributed" filesystem I/O that no rule explains. Nothing is dropped.
+ * Only top-level I/O counts: a queue event on a device that receives remaps
+ * from a device above it is that I/O again, one layer down.
+ *
+ * Pure logic: no tracefs, no /proc, no printing. Memory grows with the
+ * files seen, not with the trace.
+ */
+#ifndef BLKSTACK_PAGECACHE_H
+#define BLKSTACK_PAGECACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "fsmap.h"
+#include "tracker.h"
+
+/* What I/O that belongs to no file is. */
+enum pc_cat {
+	PC_CAT_JOURNAL = 0,	/* jbd2's commits */
+	PC_CAT_METADATA,	/* REQ_META, or a filesystem's buffer cache */
+	PC_CAT_SWAP,		/* a device in use as swap */
+	PC_CAT_RAW,		/* a device without a mounted filesystem */
+	PC_CAT_UNATTRIBUTED,	/* filesystem I/O no rule explains */
+	PC_NCATS
+};
+
+/** pc_cat_name - "journal", "metadata", "swap", "raw", "unattributed" */
+const char *pc_cat_name(enum pc_cat cat);
+
+/**
+ * struct pc_counts - what happened to a file (or a category, a process)
+ * @read_bytes, @write_bytes: bytes of top-level I/O queued on its disk
+ * @read_ios, @write_ios: that I/O, in bios
+ * @direct_bytes: of those bytes, direct I/O
+ * @misses: pages inserted into the page cache
+ * @ra_sync, @ra_async: of those, inserted by synchronous or asynchronous
+ *			readahead
+ * @evicted: pages deleted from the page cache
+ * @lookups: pages asked of the page cache by read() and page faults, where
+ *	     the kernel has mm_filemap_get_pages / _fault / _map_pages
+ * @dirtied: folios dirtied (the event names a folio, which may hold several
+ *	     pages)
+ * @lat_n, @lat_sum, @lat_max: latency of its I/O through the stack (queue
+ *			       to completion of the top-level I/O), ns
+ */
+struct pc_counts {
+	uint64_t read_bytes, write_bytes;
+	uint64_t read_ios, write_ios;
+	uint64_t direct_bytes;
+	uint64_t misses;
+	uint64_t ra_sync, ra_async;
+	uint64_t evicted;
+	uint64_t lookups;
+	uint64_t dirtied;
+	uint64_t lat_n, lat_sum, lat_max;
+};
+
+/** pc_counts_add - add @from into @to (roll-ups) */
+void pc_counts_add(struct pc_counts *to, const struct pc_counts *from);
+
+/**
+ * struct pc_file - one file
+ * @sdev: superblock device of its filesystem
+ * @ino: inode number
+ * @tot: since the start
+ * @iv: since the last pc_interval_reset()
+ */
+struct pc_file {
+	uint32_t sdev;
+	uint64_t ino;
+	struct pc_counts tot;
+	struct pc_counts iv;
+	int32_t dirtier;	/* the task that dirtied it last: its writeback's owner */
+	int32_t first_pid;	/* the task that brought it to our notice */
+};
+
+/**
+ * struct pc_proc - one task, by what it caused: its reads and direct I/O,
+ * the writeback of the files it dirtied, the pages it inserted
+ * @comm: its name where a block event told it, else ""
+ */
+struct pc_proc {
+	int32_t pid;
+	char comm[16];
+	struct pc_counts tot;
+};
+
+/**
+ * struct pc_log_range - a run of pages one task inserted into one file,
+ * for "blkstack cache --log"
+ * @ts: when the first was inserted
+ * @pid: the task
+ * @sdev, @ino: the file
+ * @first, @last: page indexes, inclusive
+ * @ra: 0 none, PC_EV_RA_SYNC or PC_EV_RA_ASYNC: inserted by readahead
+ */
+struct pc_log_range {
+	uint64_t ts;
+	int32_t pid;
+	uint32_t sdev;
+	uint64_t ino;
+	uint64_t first, last;
+	unsigned int ra;
+};
+
+typedef void (*pc_log_fn)(const struct pc_log_range *r, void *ctx);
+
+struct pagecache;
+
+/**
+ * pagecache_alloc - an empty attribution
+ * @map: the filesystems (may be empty: a recording from elsewhere; then a
+ *	 superblock device that is a block device is taken as the device
+ *	 itself); kept by reference
+ * Returns it, or NULL with errno set.
+ */
+struct pagecache *pagecache_alloc(const struct fsmap *map);
+
+/** pagecache_free - NULL is accepted */
+void pagecache_free(struct pagecache *pc);
+
+/**
+ * pagecache_set_log - hand every run of inserted pages to @fn (NULL: off)
+ */
+void pagecache_set_log(struct pagecache *pc, pc_log_fn fn, void *ctx);
+
+/**
+ * pagecache_set_lower - tell that @dev is a lower layer (it has holders):
+ * its queue events are I/O already counted above it
+ */
+void pagecache_set_lower(struct pagecache *pc, uint32_t dev);
+
+/**
+ * pagecache_event - take one event, block or page-cache, in time order
+ * (a blk_event_fn). Returns 0, or -ENOMEM.
+ */
+int pagecache_event(const struct blk_event *ev, void *ctx);
+
+/**
+ * pagecache_io - take one completed I/O tree of the tracker: the latency
+ * of the top-level I/O goes to the file it was attributed to
+ */
+void pagecache_io(struct pagecache *pc, const struct tk_io *io);
+
+/** pagecache_flush_log - hand out the runs still open (end of a pass or of the trace) */
+void pagecache_flush_log(struct pagecache *pc);
+
+/** pagecache_interval_reset - zero every @iv count */
+void pagecache_interval_reset(struct pagecache *pc);
+
+/** pagecache_files - the files seen, @n of them (valid until the next event) */
+const struct pc_file *pagecache_files(const struct pagecache *pc, size_t *n);
+
+/** pagecache_cat - the counts of a category */
+const struct pc_counts *pagecache_cat(const struct pagecache *pc, enum pc_cat cat);
+
+/** pagecache_cat_iv - the counts of a category since the last interval reset */
+const struct pc_counts *pagecache_cat_iv(const struct pagecache *pc, enum pc_cat cat);
+
+/** pagecache_procs - the tasks seen, @n of them (valid until the next event) */
+const struct pc_proc *pagecache_procs(const struct pagecache *pc, size_t *n);
+
+/**
+ * pagecache_set_comm - name a task that no block event named (from
+ * /proc/PID/comm while it lives)
+ */
+void pagecache_set_comm(struct pagecache *pc, int32_t pid, const char *comm);
+
+/**
+ * struct pc_new - a file first seen, and the task that touched it: the
+ * task whose open files may name it
+ */
+struct pc_new {
+	uint32_t sdev;
+	uint64_t ino;
+	int32_t pid;
+};
+
+/**
+ * pagecache_take_new - the files first seen since the last call
+ * @out: where to copy them
+ * @max: room in @out
+ * Returns how many were copied; call again until 0.
+ */
+size_t pagecache_take_new(struct pagecache *pc, struct pc_new *out, size_t max);
+
+/**
+ * pagecache_has_events - whether any page-cache event was taken (a trace
+ * without them attributes nothing to files)
+ */
+bool pagecache_has_events(const struct pagecache *pc);
+
+#endif /* BLKSTACK_PAGECACHE_H */

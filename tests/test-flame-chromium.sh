@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The flame graph of "blkstack report --flame" in a browser: files read in
+# a tree of directories on ext4 over a loop device, the SVG opened in
+# headless Chromium. In the rendered page every directory's box must show
+# its name where the browser drew it (elementFromPoint finds the label's
+# box there) with its path as the hover title; the screenshot must be the
+# picture of boxes, not a blank or an error page.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+setup
+need_tool python3 mkfs.ext4
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$CHROMIUM" ] || skip "missing tool 'chromium' (Debian: apt-get install chromium)"
+[ -d "$TRACEFS/events/filemap/mm_filemap_add_to_page_cache" ] ||
+	skip "this kernel has no filemap:mm_filemap_add_to_page_cache event"
+
+make_loop A 256 ext4
+M=$A_MNT
+mkdir -p "$M/alpha/beta" "$M/gamma"
+head -c 2000000 /dev/urandom >"$M/alpha/beta/big.dat"
+head -c 1000000 /dev/urandom >"$M/gamma/g.dat"
+head -c 600000 /dev/urandom >"$M/alpha/a.dat"
+# a cold cache for this filesystem only: mount it again
+sync
+umount "$M" && mount -t ext4 "$A_PDEV" "$M" || fail "mounting $A_PDEV again failed"
+"$BLKSTACK" report -d "$M" --folded --flame "$TMPD/io.svg" --resolve-paths=walk \
+	-o "$TMPD/folded.txt" -- sh -c 'cat "$@" >/dev/null' sh \
+	"$M/alpha/beta/big.dat" "$M/gamma/g.dat" "$M/alpha/a.dat" ||
+	fail "report --flame failed"
+[ -s "$TMPD/io.svg" ] || fail "no SVG written"
+
+# Chromium wants a home and a profile of its own; as root it runs unsandboxed.
+export HOME=$TMPD/home
+mkdir -p "$HOME"
+chrome()
+{
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$TMPD/profile" "$@" 2>>"$TMPD/chromium.err"
+}
+
+# The page: the SVG inline, and a script that looks at what was drawn.
+python3 - "$TMPD/io.svg" "$TMPD/check.html" "$M" <<'PY'
+import json, sys
+svg = open(sys.argv[1]).read()
+svg = svg[svg.index("<svg"):]
+want = ["alpha", "beta", "gamma", "big.dat", "g.dat", "all"]
+page = """<!DOCTYPE html><html><body style="margin:0">%s
+<pre id="want">%s</pre><pre id="mnt">%s</pre><pre id="result">not run</pre>
+<script>
+const want = JSON.parse(document.getElementById("want").textContent);
+const mnt = document.getElementById("mnt").textContent;
+const res = {};
+for (const name of want) {
+  const t = [...document.querySelectorAll("svg text")].find(e => e.textContent === name);
+  if (!t) { res[name] = "no label"; continue; }
+  const b = t.getBoundingClientRect();
+  const hit = document.elementFromPoint(b.left + Math.min(b.width / 2, 8), b.top + b.height / 2);
+  const g = t.closest("g");
+  const title = g.querySelector("title").textContent;
+  if (!(b.width > 0 && b.height > 0)) res[name] = "not drawn";
+  else if (!hit || hit.closest("g") !== g) res[name] = "covered by " + (hit ? hit.tagName : "nothing");
+  else if (name !== "all" && !title.startsWith(mnt + "/")) res[name] = "title " + title;
+  else res[name] = "ok";
+}
+document.getElementById("result").textContent = JSON.stringify(res);
+</script></body></html>""" % (svg, json.dumps(want), sys.argv[3])
+open(sys.argv[2], "w").write(page)
+PY
+# a window wider than the graph: elementFromPoint sees the viewport only
+chrome --window-size=1300,600 --virtual-time-budget=2000 --dump-dom "file://$TMPD/check.html" \
+	>"$TMPD/dom.html" ||
+	{ cat "$TMPD/chromium.err" >&2; fail "chromium could not load the page"; }
+python3 - "$TMPD/dom.html" <<'PY' || fail "the flame graph did not render the directory names (see above)"
+import html, json, re, sys
+m = re.search(r'<pre id="result">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
+assert m, "no result in the page"
+res = json.loads(html.unescape(m.group(1)))
+bad = {k: v for k, v in res.items() if v != "ok"}
+for k, v in bad.items():
+    print("  %s: %s" % (k, v))
+sys.exit(1 if bad else 0)
+PY
+note "rendered labels and hover titles: ok"
+
+chrome --window-size=1200,200 --screenshot="$TMPD/shot.png" "file://$TMPD/io.svg" >/dev/null ||
+	{ cat "$TMPD/chromium.err" >&2; fail "chromium could not take a screenshot"; }
+python3 - "$TMPD/shot.png" <<'PY' || fail "the screenshot is not a picture of the flame graph"
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat, hdr = 8, b"", None
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        hdr = struct.unpack(">IIBBBBB", body)
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+w, h, depth, ctype = hdr[:4]
+assert depth == 8 and ctype in (2, 6), "unexpected PNG format %s" % (hdr,)
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+rows, prev, i = [], bytearray(stride), 0
+for _ in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(line)
+    prev = line
+# the warm boxes of files and directories: red high, blue low
+warm = sum(1 for r in rows for x in range(0, stride, bpp) if r[x] >= 200 and r[x + 2] <= 60)
+colours = {bytes(r[x:x + 3]) for r in rows for x in range(0, stride, bpp)}
+print("  screenshot %dx%d: %d warm pixels, %d colours" % (w, h, warm, len(colours)))
+assert warm > w * 20, "too few box pixels"
+assert len(colours) > 20, "too few colours"
+PY
+note "screenshot of the SVG: ok"
