@@ -119,11 +119,13 @@ int datwrite_v6(FILE *out, const struct dat_source *src)
 	put_u32(&w, src->nftrace_formats);
 	for (size_t i = 0; i < src->nftrace_formats; i++)
 		put_text64(&w, &src->ftrace_formats[i]);
-	put_u32(&w, 1);				/* event systems */
-	put_str(&w, src->system);
-	put_u32(&w, src->nformats);
-	for (size_t i = 0; i < src->nformats; i++)
-		put_text64(&w, &src->formats[i]);
+	put_u32(&w, src->nsystems);
+	for (size_t s = 0; s < src->nsystems; s++) {
+		put_str(&w, src->systems[s].name);
+		put_u32(&w, src->systems[s].n);
+		for (size_t i = 0; i < src->systems[s].n; i++)
+			put_text64(&w, &src->systems[s].formats[i]);
+	}
 	put_u32(&w, 0);				/* kallsyms: block events need none */
 	put_u32(&w, 0);				/* printk formats */
 	put_text64(&w, &src->cmdlines);

@@ -23,6 +23,18 @@ struct dat_text {
 };
 
 /**
+ * struct dat_system - an event system and the formats of its events
+ * @name: "block", "filemap"...
+ * @formats: events/SYSTEM/NAME/format of every event of it that may be recorded
+ * @n: how many
+ */
+struct dat_system {
+	const char *name;
+	const struct dat_text *formats;
+	size_t n;
+};
+
+/**
  * struct dat_source - what a recording holds
  * @page_size: ring-buffer sub-buffer size
  * @header_page: events/header_page
@@ -30,9 +42,8 @@ struct dat_text {
  * @ftrace_formats: events/ftrace/NAME/format of the ftrace events in the
  *		    data (print: trace_marker writes)
  * @nftrace_formats: how many
- * @system: the event system of @formats ("block")
- * @formats: events/SYSTEM/NAME/format of every event that may be recorded
- * @nformats: how many
+ * @systems: the event systems that may be recorded, with their formats
+ * @nsystems: how many
  * @cmdlines: saved_cmdlines ("PID COMM" lines)
  * @clock: the instance's trace_clock file ("local global [mono] ...")
  * @ncpu: CPUs
@@ -45,9 +56,8 @@ struct dat_source {
 	struct dat_text header_event;
 	const struct dat_text *ftrace_formats;
 	size_t nftrace_formats;
-	const char *system;
-	const struct dat_text *formats;
-	size_t nformats;
+	const struct dat_system *systems;
+	size_t nsystems;
 	struct dat_text cmdlines;
 	struct dat_text clock;
 	int ncpu;

@@ -46,7 +46,8 @@ static char *slurp(const char *path, size_t *len)
 }
 
 struct fixture {
-	struct dat_text header_page, header_event, formats[2], cmdlines, clock;
+	struct dat_text header_page, header_event, formats[2], pc_format, cmdlines, clock;
+	struct dat_system systems[2];
 	char *pages[2];
 	size_t pages_len[2];
 	FILE *spill[2];
@@ -74,12 +75,17 @@ static void fixture_load(struct fixture *fx)
 				  fx->pages_len[i]);
 		fx->spill_bytes[i] = fx->pages_len[i];
 	}
+	/* a second system, as record --page-cache writes */
+	fx->pc_format.data = slurp(FIXTURES_DIR "/events/6.18.44-fc-v657/filemap/"
+				   "mm_filemap_add_to_page_cache/format", &fx->pc_format.len);
+	fx->systems[0] = (struct dat_system){ "block", fx->formats, 2 };
+	fx->systems[1] = (struct dat_system){ "filemap", &fx->pc_format, 1 };
 	fx->cmdlines = (struct dat_text){ "42 dd\n", 6 };
 	fx->clock = (struct dat_text){ "local global counter [mono]\n", 28 };
 	fx->src = (struct dat_source){
 		.page_size = 4096, .header_page = fx->header_page,
-		.header_event = fx->header_event, .system = "block", .formats = fx->formats,
-		.nformats = 2, .cmdlines = fx->cmdlines, .clock = fx->clock, .ncpu = 2,
+		.header_event = fx->header_event, .systems = fx->systems,
+		.nsystems = 2, .cmdlines = fx->cmdlines, .clock = fx->clock, .ncpu = 2,
 		.spill = fx->spill, .spill_bytes = fx->spill_bytes,
 	};
 }
@@ -88,6 +94,7 @@ static void fixture_free(struct fixture *fx)
 {
 	free((char *)fx->header_page.data);
 	free((char *)fx->header_event.data);
+	free((char *)fx->pc_format.data);
 	for (int i = 0; i < 2; i++) {
 		free((char *)fx->formats[i].data);
 		free(fx->pages[i]);
@@ -139,6 +146,8 @@ START_TEST(test_round_trip)
 	ck_assert_int_eq(tep_get_cpus(tracecmd_get_tep(h)), 2);
 	ck_assert_ptr_nonnull(tep_find_event_by_name(tracecmd_get_tep(h), "block",
 						     "block_bio_queue"));
+	ck_assert_ptr_nonnull(tep_find_event_by_name(tracecmd_get_tep(h), "filemap",
+						     "mm_filemap_add_to_page_cache"));
 	ck_assert_int_eq(tep_get_header_page_size(tracecmd_get_tep(h)), 8);
 	tracecmd_close(h);
 	unlink(path);
