@@ -657,6 +657,12 @@ const char *cli_usage_record(void)
 	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
 	       " -o, --output FILE       the recording (default trace.dat; written as\n"
 	       "                         FILE.partial and renamed when complete)\n"
+	       "     --page-cache        the page-cache, readahead, writeback and direct-I/O\n"
+	       "                         events of the stack's filesystems too, and the names\n"
+	       "                         of the files they touched (for report -i --by file)\n"
+	       "     --resolve-paths MODE  how those files are named at the end: proc (open\n"
+	       "                         files and maps of live processes, the default), walk\n"
+	       "                         (proc, then a walk of the filesystems), none\n"
 	       " -D, --debug             print debugging messages\n"
 	       " -h, --help              display this help\n"
 	       "\n"
@@ -671,6 +677,8 @@ enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
 		{ "duration",	 required_argument, NULL, 'w' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "output",	 required_argument, NULL, 'o' },
+		{ "page-cache",	 no_argument,	    NULL, OPT_PAGE_CACHE },
+		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
 		{ "debug",	 no_argument,	    NULL, 'D' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -699,6 +707,12 @@ enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
 		case 'o':
 			r = opt_file(optarg, &p->output, 'o', err, errlen);
 			break;
+		case OPT_PAGE_CACHE:
+			p->page_cache = true;
+			break;
+		case OPT_RESOLVE_PATHS:
+			r = opt_resolve(optarg, &p->resolve, err, errlen);
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -717,6 +731,8 @@ enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
 					   argv[optind]);
 		p->command = &argv[optind];
 	}
+	if (p->resolve && !p->page_cache)
+		return usage_error(err, errlen, "--resolve-paths goes with --page-cache");
 	if (p->has_duration && p->command)
 		return usage_error(err, errlen, "-w and a command are mutually exclusive");
 	if (!strcmp(p->output, "-"))

@@ -208,6 +208,9 @@ const char *cli_usage_topology(void);
  * @command: the COMMAND ARGS after "--" (NULL-terminated), NULL if none
  * @output: -o file (default "trace.dat")
  * @buffer_kb: -b
+ * @page_cache: --page-cache: the page-cache events too, and the names of
+ *		the files they touched
+ * @resolve: --resolve-paths (CLI_RESOLVE_DEFAULT: proc)
  * @debug: -D
  */
 struct record_params {
@@ -218,6 +221,8 @@ struct record_params {
 	char **command;
 	const char *output;
 	unsigned int buffer_kb;
+	bool page_cache;
+	int resolve;
 	bool debug;
 };
 

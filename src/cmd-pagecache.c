@@ -286,15 +286,33 @@ int pc_run_finish(struct pc_run *r)
 	return 0;
 }
 
+int pc_run_recorded_names(struct pc_run *r, const struct tracefile *f)
+{
+	const struct tracefile_name *names;
+	size_t n;
+
+	names = tracefile_file_names(f, &n);
+	for (size_t i = 0; i < n; i++)
+		if (pathres_set(r->pr, names[i].sdev, names[i].ino, names[i].path,
+				names[i].deleted) < 0)
+			return -ENOMEM;
+	r->recorded = n;
+	return 0;
+}
+
 const char *pc_run_names(const struct pc_run *r)
 {
 	switch (r->resolve) {
 	case CLI_RESOLVE_WALK:
-		return "open files and maps of processes, then a walk of the filesystems";
+		return r->recorded ? "the recording, then open files and maps of processes, "
+				     "then a walk of the filesystems"
+				   : "open files and maps of processes, then a walk of the filesystems";
 	case CLI_RESOLVE_PROC:
-		return "open files and maps of processes";
+		return r->recorded ? "the recording, then open files and maps of processes"
+				   : "open files and maps of processes";
 	default:
-		return "nothing (--resolve-paths=none): files are MAJ:MIN:ino";
+		return r->recorded ? "the recording (blkstack record --page-cache)"
+				   : "nothing (--resolve-paths=none): files are MAJ:MIN:ino";
 	}
 }
 

@@ -19,6 +19,7 @@
 #include "session.h"
 #include "stats.h"
 #include "topo.h"
+#include "tracefile.h"
 #include "tracker.h"
 
 /**
@@ -59,6 +60,7 @@ void pc_session_notes(const struct session *s);
  * @st: the statistics completed trees also go to (NULL: none)
  * @resolve: enum cli_resolve, CLI_RESOLVE_DEFAULT already settled
  * @live: the processes of the trace are this machine's, alive
+ * @recorded: names a recording carried (pc_run_recorded_names())
  * @waiting: files without a name yet, with the task whose open files may
  *	     name them while it lives; @nwaiting of them
  */
@@ -70,6 +72,7 @@ struct pc_run {
 	struct stats *st;
 	int resolve;
 	bool live;
+	size_t recorded;
 	struct pc_new *waiting;
 	size_t nwaiting, waiting_cap;
 };
@@ -106,6 +109,13 @@ int pc_run_finish(struct pc_run *r);
  * Returns 0 or -ENOMEM.
  */
 int pc_run_walk_unnamed(struct pc_run *r, bool interval);
+
+/**
+ * pc_run_recorded_names - take the file names a recording carries (they
+ * come before any found on this machine)
+ * Returns 0 or -ENOMEM.
+ */
+int pc_run_recorded_names(struct pc_run *r, const struct tracefile *f);
 
 /** pc_run_names - how the names were found, for the report's heading */
 const char *pc_run_names(const struct pc_run *r);

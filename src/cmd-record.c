@@ -10,6 +10,7 @@
  * FILE once complete. Memory stays flat however long the recording.
  */
 #include <errno.h>
+#include <event-parse.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -23,8 +24,11 @@
 #include "cli.h"
 #include "cmd.h"
 #include "cmd-live.h"
+#include "cmd-pagecache.h"
 #include "datwrite.h"
 #include "outfile.h"
+#include "pcevent.h"
+#include "record-names.h"
 #include "topo-record.h"
 #include "topo.h"
 #include "util.h"
@@ -180,34 +184,111 @@ static void free_texts(struct dat_text *t, size_t n)
 		free((char *)t[i].data);
 }
 
-/* Every block event's format: what the recording may hold. */
-static int read_formats(struct dat_text **out, size_t *n)
+/* The format of every event of @system: what the recording may hold. */
+static int read_formats(const char *system, struct dat_system *out)
 {
-	char **events = tracefs_system_events(NULL, "block");
+	char **events = tracefs_system_events(NULL, system);
+	struct dat_text *formats;
 	size_t count = 0;
 	int ret = 0;
 
-	*out = NULL;
-	*n = 0;
+	out->name = system;
+	out->formats = NULL;
+	out->n = 0;
 	if (!events)
 		return -ENOENT;
 	while (events[count])
 		count++;
-	*out = calloc(count ? count : 1, sizeof(**out));
-	if (!*out) {
+	formats = calloc(count ? count : 1, sizeof(*formats));
+	if (!formats) {
 		tracefs_list_free(events);
 		return -ENOMEM;
 	}
+	out->formats = formats;
 	for (size_t i = 0; i < count && !ret; i++) {
 		char file[256];
 
-		snprintf(file, sizeof(file), "events/block/%s/format", events[i]);
-		ret = read_text(NULL, file, &(*out)[*n]);
+		snprintf(file, sizeof(file), "events/%s/%s/format", system, events[i]);
+		ret = read_text(NULL, file, &formats[out->n]);
 		if (!ret)
-			(*n)++;
+			out->n++;
 	}
 	tracefs_list_free(events);
 	return ret;
+}
+
+/*
+ * The event systems to describe: block, and with the page cache those of
+ * its events this kernel has (filemap, readahead, writeback, iomap).
+ */
+static int read_systems(bool page_cache, struct dat_system *sys, size_t max, size_t *n)
+{
+	int ret;
+
+	*n = 0;
+	ret = read_formats("block", &sys[(*n)++]);
+	for (unsigned int k = PC_EV_ADD; page_cache && k < PC_EV_KIND_MAX && !ret; k++) {
+		const char *name = pc_kind_system(k);
+		size_t i;
+
+		for (i = 0; i < *n && strcmp(sys[i].name, name); i++)
+			;
+		if (i < *n || *n == max)
+			continue;
+		ret = read_formats(name, &sys[*n]);
+		if (ret == -ENOENT)	/* a system this kernel lacks (iomap before 5.17) */
+			ret = 0;
+		else
+			(*n)++;
+	}
+	return ret;
+}
+
+static void free_systems(struct dat_system *sys, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free_texts((struct dat_text *)sys[i].formats, sys[i].n);
+		free((struct dat_text *)sys[i].formats);
+	}
+}
+
+/*
+ * Tracing stopped: read the recorded pages back for the files the
+ * page-cache events touched, name them, and append one marker per name
+ * (the events off, tracing on again for the markers alone).
+ */
+static int record_file_names(struct recording *rec, struct pc_run *run)
+{
+	struct live *l = rec->l;
+	size_t written, skipped;
+	int ret;
+
+	ret = record_names_scan(run, rec->spill, rec->bytes, rec->ncpu, ring_subbuf_size(l->r),
+				tep_get_header_page_size(l->s.tep) == 4 ? 4 : 8, l->dec);
+	if (ret < 0) {
+		err_msg("cannot read back the recorded pages for the file names: %s",
+			strerror(-ret));
+		return ret;
+	}
+	if (pc_run_finish(run) < 0)
+		return -ENOMEM;
+	if (tracefs_event_disable(l->s.instance, NULL, NULL) < 0 || session_start(&l->s) < 0) {
+		ret = errno ? -errno : -EIO;
+		err_msg("cannot write the file names into the recording: %s", strerror(-ret));
+		return ret;
+	}
+	ret = record_names_write(l->s.instance, run, &written, &skipped);
+	if (ret == 0)
+		ret = live_finish(l, ignore_event, NULL);
+	if (ret < 0) {
+		err_msg("cannot write the file names into the recording: %s", strerror(-ret));
+		return ret;
+	}
+	debug_msg("%zu file names in the recording", written);
+	if (skipped)
+		note_msg("%zu file names too long for a marker: those files show as MAJ:MIN:ino",
+			 skipped);
+	return 0;
 }
 
 static void print_summary(const struct recording *rec, const struct source_stats *st,
@@ -230,8 +311,10 @@ static void print_summary(const struct recording *rec, const struct source_stats
 int cmd_record(int argc, char **argv)
 {
 	struct dat_text header_page = { 0 }, header_event = { 0 }, cmdlines = { 0 };
-	struct dat_text clock = { 0 }, print_format = { 0 }, *formats = NULL;
+	struct dat_text clock = { 0 }, print_format = { 0 };
+	struct dat_system systems[1 + PC_NKINDS];
 	struct live_command cmd = { .pid = -1 };
+	struct pc_run run = { 0 };
 	struct recording rec = { 0 };
 	struct outfile of = { 0 };
 	struct record_params p;
@@ -240,7 +323,7 @@ int cmd_record(int argc, char **argv)
 	struct dat_source src;
 	const struct source_stats *st;
 	char err[CLI_ERR_LEN], dir[PATH_MAX], path[PATH_MAX];
-	size_t nformats = 0;
+	size_t nsystems = 0;
 	int rc = EXIT_RUNTIME;
 	int ret;
 
@@ -260,6 +343,13 @@ int cmd_record(int argc, char **argv)
 	snprintf(dir, sizeof(dir), "%s", dirname(path));	/* dirname may modify path */
 
 	lo = (struct live_opts){ .devs = p.devs, .ndevs = p.ndevs, .buffer_kb = p.buffer_kb };
+	if (p.page_cache) {
+		/* no tracker: the run only learns which files the recording touched */
+		if (pc_run_init(&run, true, p.resolve, NULL, NULL) < 0)
+			goto out;
+		lo.pagecache = true;
+		lo.fsmap = &run.map;
+	}
 	live_signals();
 	if (live_open(&l, &lo) < 0)
 		goto out;
@@ -290,7 +380,8 @@ int cmd_record(int argc, char **argv)
 	if (!ret)
 		ret = read_text(l.s.instance, "trace_clock", &clock);
 	if (!ret)
-		ret = read_formats(&formats, &nformats);
+		ret = read_systems(p.page_cache, systems, sizeof(systems) / sizeof(systems[0]),
+				   &nsystems);
 	if (ret) {
 		err_msg("cannot read the event formats from tracefs: %s", strerror(-ret));
 		goto out;
@@ -322,6 +413,8 @@ int cmd_record(int argc, char **argv)
 	if (rec.err)
 		err_msg("writing the recording's pages in '%s' failed: %s; recording stopped "
 			"after %.1f s", dir, strerror(-rec.err), (mono_now_ns() - rec.started) / 1e9);
+	else if (p.page_cache && record_file_names(&rec, &run) < 0)
+		goto out;
 
 	/* what the pids of the recording were called, as trace-cmd saves them */
 	if (read_text(NULL, "saved_cmdlines", &cmdlines))
@@ -330,8 +423,8 @@ int cmd_record(int argc, char **argv)
 	src = (struct dat_source){
 		.page_size = ring_subbuf_size(l.r), .header_page = header_page,
 		.header_event = header_event, .ftrace_formats = &print_format,
-		.nftrace_formats = 1, .system = "block", .formats = formats,
-		.nformats = nformats, .cmdlines = cmdlines, .clock = clock, .ncpu = rec.ncpu,
+		.nftrace_formats = 1, .systems = systems, .nsystems = nsystems,
+		.cmdlines = cmdlines, .clock = clock, .ncpu = rec.ncpu,
 		.spill = rec.spill, .spill_bytes = rec.bytes,
 	};
 	ret = outfile_open(&of, p.output);
@@ -373,9 +466,8 @@ out:
 	free((char *)clock.data);
 	free((char *)print_format.data);
 	free((char *)cmdlines.data);
-	if (formats)
-		free_texts(formats, nformats);
-	free(formats);
+	free_systems(systems, nsystems);
 	live_close(&l);
+	pc_run_destroy(&run);
 	return rc;
 }

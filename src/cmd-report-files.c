@@ -87,7 +87,7 @@ int report_files_output(FILE *fp, const struct report_params *p, struct pc_run *
 		}
 	}
 	if (!pagecache_has_events(run->pc))
-		notes[0] = p->input ? "the recording has no page-cache event (record with -e filemap -e readahead -e writeback -e iomap)"
+		notes[0] = p->input ? "the recording has no page-cache event (record with blkstack record --page-cache, or trace-cmd record -e filemap -e readahead -e writeback -e iomap)"
 				    : "no page-cache event was traced";
 	else if (run->resolve == CLI_RESOLVE_PROC && (unnamed = count_unnamed(run))) {
 		snprintf(unnamed_note, sizeof(unnamed_note),

@@ -106,6 +106,10 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	}
 	if (!*stack && (*stack = tracefile_topology(*fp)))
 		mark_lower(t, *stack);
+	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
+		err_msg("out of memory");
+		return -1;
+	}
 	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
 	*src = tracefile_stats(*fp);
 	if (ret == -EBADMSG) {

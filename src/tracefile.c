@@ -30,6 +30,7 @@
 #include "datfile.h"
 #include "merge.h"
 #include "pagewalk.h"
+#include "record-names.h"
 #include "topo-record.h"
 #include "tracefile.h"
 #include "util.h"
@@ -62,6 +63,9 @@ struct tracefile {
 	/* the stack blkstack record wrote as markers, when there is one */
 	struct topo_record topology;
 	bool has_topology;
+	/* and the names of the files its page-cache events touched */
+	struct tracefile_name *names;
+	size_t nnames, names_cap;
 };
 
 /* Messages from the child: a type byte, then the payload. */
@@ -290,35 +294,101 @@ static int open_in_child(struct tracefile *f, const char *path)
 	return err;
 }
 
-/* ---- the recorded stack: markers at the start of a blkstack recording ---- */
+/* ---- what a blkstack recording carries as markers: its stack, file names ---- */
 
 /* blkstack record writes each line of its stack as "PREFIX line" markers */
 #define MARKER_PREFIX		"blkstack-topology: "
-/* they are written as tracing starts: near the start of their CPU's pages */
+/*
+ * the stack is written as tracing starts, the file names (record-names.h)
+ * after the events: near the start and the end of their CPU's pages
+ */
 #define MARKER_SCAN_PAGES	64
 
-static void add_marker(char **text, size_t *len, size_t *cap, const char *s, size_t n)
-{
-	size_t plen = strlen(MARKER_PREFIX);
+struct markers {
+	char *text;		/* the stack's lines */
+	size_t len, cap;
+	int err;		/* -ENOMEM */
+};
 
-	if (n < plen || memcmp(s, MARKER_PREFIX, plen))
+static void add_topology_line(struct markers *m, const char *s, size_t n)
+{
+	if (m->len + n + 1 > m->cap) {
+		size_t c = (m->len + n + 1) * 2;
+		char *t = realloc(m->text, c);
+
+		if (!t) {
+			m->err = -ENOMEM;
+			return;
+		}
+		m->text = t;
+		m->cap = c;
+	}
+	memcpy(m->text + m->len, s, n);
+	m->len += n;
+	m->text[m->len++] = '\n';
+}
+
+static void add_file_name(struct tracefile *f, struct markers *m, const char *s, size_t n)
+{
+	struct tracefile_name *nm;
+	const char *path;
+	size_t pathlen;
+
+	if (f->nnames == f->names_cap) {
+		size_t c = f->names_cap ? f->names_cap * 2 : 64;
+		struct tracefile_name *t = realloc(f->names, c * sizeof(*t));
+
+		if (!t) {
+			m->err = -ENOMEM;
+			return;
+		}
+		f->names = t;
+		f->names_cap = c;
+	}
+	nm = &f->names[f->nnames];
+	if (record_names_parse(s, n, &nm->sdev, &nm->ino, &nm->deleted, &path, &pathlen) < 0)
+		return;		/* a marker of someone else's */
+	nm->path = strndup(path, pathlen);
+	if (!nm->path) {
+		m->err = -ENOMEM;
 		return;
-	s += plen;
-	n -= plen;
+	}
+	f->nnames++;
+}
+
+static void add_marker(struct tracefile *f, struct markers *m, const char *s, size_t n)
+{
+	size_t tlen = strlen(MARKER_PREFIX), flen = strlen(RECORD_NAME_PREFIX);
+
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\0'))
 		n--;
-	if (*len + n + 1 > *cap) {
-		size_t c = (*len + n + 1) * 2;
-		char *t = realloc(*text, c);
+	if (n >= tlen && !memcmp(s, MARKER_PREFIX, tlen))
+		add_topology_line(m, s + tlen, n - tlen);
+	else if (n >= flen && !memcmp(s, RECORD_NAME_PREFIX, flen))
+		add_file_name(f, m, s + flen, n - flen);
+}
 
-		if (!t)
-			return;
-		*text = t;
-		*cap = c;
+/* The print events (trace_marker writes) of the page at @off of stream @ds. */
+static void scan_page(struct tracefile *f, struct markers *m, struct pagewalk *w,
+		      const struct datfile_stream *ds, uint64_t off, const struct tep_event *print,
+		      const struct tep_format_field *buf, bool swap)
+{
+	const uint8_t *rec;
+	unsigned int size;
+	uint64_t ts;
+	uint16_t type;
+
+	if (pagewalk_load(w, f->map + ds->offset + off, f->layout.page_size) < 0)
+		return;
+	while ((rec = pagewalk_next(w, &ts, &size))) {
+		if (size < 2 || size <= (unsigned int)buf->offset)
+			continue;
+		memcpy(&type, rec, 2);
+		if ((swap ? bswap_16(type) : type) != print->id)
+			continue;
+		add_marker(f, m, (const char *)rec + buf->offset,
+			   strnlen((const char *)rec + buf->offset, size - buf->offset));
 	}
-	memcpy(*text + *len, s, n);
-	*len += n;
-	(*text)[(*len)++] = '\n';
 }
 
 static void scan_markers(struct tracefile *f)
@@ -328,45 +398,40 @@ static void scan_markers(struct tracefile *f)
 	struct tep_format_field *buf = print ? tep_find_field(print, "buf") : NULL;
 	const struct datfile_layout *l = &f->layout;
 	bool swap = l->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	size_t len = 0, cap = 0;
-	char *text = NULL;
+	struct markers m = { 0 };
 	unsigned int line;
 
 	if (!buf)
 		return;
 	for (int i = 0; i < l->nstreams; i++) {
 		const struct datfile_stream *ds = &l->streams[i];
+		uint64_t pages = ds->avail / l->page_size;
 		struct pagewalk w;
 
 		pagewalk_init(&w, tep_get_header_page_size(tep) == 4 ? 4 : 8, l->big_endian);
-		for (uint64_t off = 0, n = 0; n < MARKER_SCAN_PAGES && off + l->page_size <= ds->avail;
-		     off += l->page_size, n++) {
-			const uint8_t *rec;
-			unsigned int size;
-			uint64_t ts;
-			uint16_t type;
-
-			if (pagewalk_load(&w, f->map + ds->offset + off, l->page_size) < 0)
-				continue;
-			while ((rec = pagewalk_next(&w, &ts, &size))) {
-				if (size < 2 || size <= (unsigned int)buf->offset)
-					continue;
-				memcpy(&type, rec, 2);
-				if ((swap ? bswap_16(type) : type) != print->id)
-					continue;
-				add_marker(&text, &len, &cap, (const char *)rec + buf->offset,
-					   strnlen((const char *)rec + buf->offset, size - buf->offset));
-			}
+		for (uint64_t n = 0; n < pages; n++) {
+			/* the first pages, then the last ones */
+			if (n == MARKER_SCAN_PAGES && pages > 2 * MARKER_SCAN_PAGES)
+				n = pages - MARKER_SCAN_PAGES;
+			scan_page(f, &m, &w, ds, n * l->page_size, print, buf, swap);
 		}
 	}
-	if (len)
-		f->has_topology = topo_record_parse(text, len, &f->topology, &line) == 0;
-	free(text);
+	if (m.err)
+		debug_msg("out of memory reading the markers of the recording");
+	if (m.len)
+		f->has_topology = topo_record_parse(m.text, m.len, &f->topology, &line) == 0;
+	free(m.text);
 }
 
 const struct topo_record *tracefile_topology(const struct tracefile *f)
 {
 	return f && f->has_topology ? &f->topology : NULL;
+}
+
+const struct tracefile_name *tracefile_file_names(const struct tracefile *f, size_t *n)
+{
+	*n = f ? f->nnames : 0;
+	return *n ? f->names : NULL;
 }
 
 struct tracefile *tracefile_open(const char *path, int *err)
@@ -703,6 +768,9 @@ void tracefile_close(struct tracefile *f)
 	if (!f)
 		return;
 	decoder_free(f->decoder);
+	for (size_t i = 0; i < f->nnames; i++)
+		free(f->names[i].path);
+	free(f->names);
 	/* an instance handle holds a reference on the top-level one */
 	for (int i = 1; i < f->nbuffers; i++)
 		tracecmd_close(f->buffers[i]);

@@ -51,6 +51,27 @@ void tracefile_open_error(const char *path, int err);
  */
 const struct topo_record *tracefile_topology(const struct tracefile *f);
 
+/**
+ * struct tracefile_name - a file name a blkstack recording carries
+ * ("blkstack-file: " markers, see record-names.h)
+ * @sdev: the filesystem's superblock device (kernel dev_t)
+ * @ino: the inode number
+ * @deleted: the file was unlinked when it was named
+ * @path: its path on the recording machine
+ */
+struct tracefile_name {
+	uint32_t sdev;
+	uint64_t ino;
+	bool deleted;
+	char *path;
+};
+
+/**
+ * tracefile_file_names - the file names a recording made with --page-cache
+ * carries, NULL (and *@n 0) when none
+ */
+const struct tracefile_name *tracefile_file_names(const struct tracefile *f, size_t *n);
+
 /** tracefile_stats - per-CPU accounting of what tracefile_read() saw */
 const struct source_stats *tracefile_stats(struct tracefile *f);
 

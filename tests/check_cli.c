@@ -246,6 +246,19 @@ START_TEST(record_options)
 			 CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "dd"), CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "-h"), CLI_HELP);
+	/* the page cache, and how its files are named at the end */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record"), CLI_RUN);
+	ck_assert(!p.page_cache);
+	ck_assert_int_eq(p.resolve, CLI_RESOLVE_DEFAULT);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "--page-cache",
+				    "--resolve-paths", "walk"), CLI_RUN);
+	ck_assert(p.page_cache);
+	ck_assert_int_eq(p.resolve, CLI_RESOLVE_WALK);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "--resolve-paths=none"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--page-cache"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &p, "record", "--page-cache",
+				    "--resolve-paths=disk"), CLI_USAGE_ERROR);
 }
 END_TEST
 

@@ -9,12 +9,14 @@
 # each directory the sum of its files; a drop of caches afterwards must
 # show each file's pages evicted. On ext4 also: names from the open files
 # of a live process, --folded adding up to the bytes, the SVG flame graph,
-# and "blkstack cache" as tables and as --log.
+# and "blkstack cache" as tables and as --log. On each filesystem, the same
+# workload recorded with "blkstack record --page-cache" and reported from
+# the file alone, with the names the recording carries.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 setup
-need_tool python3 mkfs.ext4 fincore getconf
+need_tool python3 mkfs.ext4 fincore getconf trace-cmd
 for e in filemap/mm_filemap_add_to_page_cache filemap/mm_filemap_delete_from_page_cache \
 	writeback/sb_mark_inode_writeback iomap/iomap_dio_rw_begin; do
 	[ -d "$TRACEFS/events/$e" ] || skip "this kernel has no $e event"
@@ -244,6 +246,26 @@ for fs in ext4 xfs btrfs; do
 		{ cat "$TMPD/$fs.err" >&2; fail "$fs: report of a drop of caches failed"; }
 	check_evictions "$fs" "$TMPD/$fs-drop.json" "$TMPD/$fs.res0" "$TMPD/$fs.res1"
 	note "$fs: bytes, misses, directories, evictions: ok"
+
+	# the same workload recorded: the report of the file is the live one's,
+	# with the names the recording carries (report -i resolves nothing here)
+	cold
+	RES=$TMPD/$fs.rcached "$BLKSTACK" record -d "$MNT" --page-cache --resolve-paths=walk \
+		-o "$TMPD/$fs.dat" -- python3 "$TMPD/work.py" "$MNT" 2>"$TMPD/$fs.rerr" ||
+		{ cat "$TMPD/$fs.rerr" >&2; fail "$fs: record --page-cache failed"; }
+	"$BLKSTACK" report -i "$TMPD/$fs.dat" --by dir --json -o "$TMPD/$fs-rec.json" ||
+		fail "$fs: report -i of the recording failed"
+	check_report "$fs (recorded)" "$TMPD/$fs-rec.json" "$window" "$TMPD/$fs.rcached"
+	trace-cmd report "$TMPD/$fs.dat" >"$TMPD/$fs.tc" 2>"$TMPD/$fs.tcerr" ||
+		fail "$fs: trace-cmd report cannot read the recording"
+	! grep -qi "warn\|error\|fail" "$TMPD/$fs.tcerr" ||
+		{ head "$TMPD/$fs.tcerr" >&2; fail "$fs: trace-cmd report warns about the recording"; }
+	! grep -q "(NULL)\|FAILED TO PARSE" "$TMPD/$fs.tc" ||
+		{ grep "(NULL)\|FAILED TO PARSE" "$TMPD/$fs.tc" | head >&2
+		  fail "$fs: trace-cmd report cannot decode some events of the recording"; }
+	grep -q "blkstack-file: .* live $MNT/d1/r1\$" "$TMPD/$fs.tc" ||
+		fail "$fs: trace-cmd report shows no file-name marker for d1/r1"
+	note "$fs: record --page-cache: the report of the file, its names, trace-cmd: ok"
 	[ "$fs" = ext4 ] && EXT4=("$MNT" "$DEV")
 done
 
