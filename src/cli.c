@@ -472,6 +472,32 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	return CLI_RUN;
 }
 
+/* iostat's positional [interval [count]], from optind on; nothing may follow */
+static enum cli_result opt_interval_count(int argc, char **argv, uint64_t *interval_ns,
+					  unsigned long long *count, bool *has_count, char *err,
+					  size_t errlen)
+{
+	if (optind < argc) {
+		const char *arg = argv[optind++];
+
+		if (parse_duration(arg, interval_ns) || *interval_ns < 1000000ULL)
+			return usage_error(err, errlen,
+					   "invalid interval '%s' (at least 1ms; examples: 1, 2s, 500ms)",
+					   arg);
+	}
+	if (optind < argc) {
+		const char *arg = argv[optind++];
+
+		if (parse_uint(arg, 1, ULLONG_MAX, count))
+			return usage_error(err, errlen,
+					   "invalid count '%s' (a number of intervals, at least 1)", arg);
+		*has_count = true;
+	}
+	if (optind < argc)
+		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	return CLI_RUN;
+}
+
 const char *cli_usage_top(void)
 {
 	return "Usage:\n"
@@ -555,25 +581,10 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		if (r != CLI_RUN)
 			return r;
 	}
-	/* iostat's positional [interval [count]] */
-	if (optind < argc) {
-		const char *arg = argv[optind++];
-
-		if (parse_duration(arg, &p->interval_ns) || p->interval_ns < 1000000ULL)
-			return usage_error(err, errlen,
-					   "invalid interval '%s' (at least 1ms; examples: 1, 2s, 500ms)",
-					   arg);
-	}
-	if (optind < argc) {
-		const char *arg = argv[optind++];
-
-		if (parse_uint(arg, 1, ULLONG_MAX, &p->count))
-			return usage_error(err, errlen,
-					   "invalid count '%s' (a number of intervals, at least 1)", arg);
-		p->has_count = true;
-	}
-	if (optind < argc)
-		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	r = opt_interval_count(argc, argv, &p->interval_ns, &p->count, &p->has_count, err,
+			       errlen);
+	if (r != CLI_RUN)
+		return r;
 	if (p->input && p->ndevs)
 		return usage_error(err, errlen,
 				   "-i replays a recording: -d is for live tracing");
@@ -995,24 +1006,10 @@ enum cli_result cli_parse_cache(int argc, char **argv, struct cache_params *p,
 	if (optind < argc && p->log)
 		return usage_error(err, errlen,
 				   "--log prints as it goes: no interval (stop it with -w or Ctrl-C)");
-	if (optind < argc) {
-		const char *arg = argv[optind++];
-
-		if (parse_duration(arg, &p->interval_ns) || p->interval_ns < 1000000ULL)
-			return usage_error(err, errlen,
-					   "invalid interval '%s' (at least 1ms; examples: 1, 2s, 500ms)",
-					   arg);
-	}
-	if (optind < argc) {
-		const char *arg = argv[optind++];
-
-		if (parse_uint(arg, 1, ULLONG_MAX, &p->count))
-			return usage_error(err, errlen,
-					   "invalid count '%s' (a number of intervals, at least 1)", arg);
-		p->has_count = true;
-	}
-	if (optind < argc)
-		return usage_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	r = opt_interval_count(argc, argv, &p->interval_ns, &p->count, &p->has_count, err,
+			       errlen);
+	if (r != CLI_RUN)
+		return r;
 	if (p->log && p->top)
 		return usage_error(err, errlen, "--top is for the tables: not with --log");
 	return CLI_RUN;

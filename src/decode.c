@@ -96,29 +96,7 @@ static void rwbs_parse_memo(struct decoder *d, const char *rwbs, unsigned int si
 
 static uint64_t load(const struct decoder *d, const uint8_t *p, struct field_loc loc)
 {
-	switch (loc.size) {
-	case 1:
-		return p[loc.offset];
-	case 2: {
-		uint16_t v;
-
-		memcpy(&v, p + loc.offset, 2);
-		return d->swap ? bswap_16(v) : v;
-	}
-	case 4: {
-		uint32_t v;
-
-		memcpy(&v, p + loc.offset, 4);
-		return d->swap ? bswap_32(v) : v;
-	}
-	case 8: {
-		uint64_t v;
-
-		memcpy(&v, p + loc.offset, 8);
-		return d->swap ? bswap_64(v) : v;
-	}
-	}
-	return 0;
+	return decode_load(p, loc.offset, loc.size, d->swap);
 }
 
 /* Resolve one field; arrays (rwbs, comm) keep their length as size. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "pcdecode.h"
 
 enum pc_field {
@@ -52,29 +53,7 @@ struct pcdecoder {
 
 static uint64_t pc_load(const struct pcdecoder *pd, const uint8_t *p, struct pc_loc loc)
 {
-	switch (loc.size) {
-	case 1:
-		return p[loc.offset];
-	case 2: {
-		uint16_t v;
-
-		memcpy(&v, p + loc.offset, 2);
-		return pd->swap ? bswap_16(v) : v;
-	}
-	case 4: {
-		uint32_t v;
-
-		memcpy(&v, p + loc.offset, 4);
-		return pd->swap ? bswap_32(v) : v;
-	}
-	case 8: {
-		uint64_t v;
-
-		memcpy(&v, p + loc.offset, 8);
-		return pd->swap ? bswap_64(v) : v;
-	}
-	}
-	return 0;
+	return decode_load(p, loc.offset, loc.size, pd->swap);
 }
 
 /* One field of one event: a scalar of 1..8 bytes, or the bdi name array. */
