@@ -803,7 +803,7 @@ int pagecache_event(const struct blk_event *ev, void *ctx)
 	}
 }
 
-void pagecache_io(struct pagecache *pc, const struct tk_io *io)
+int32_t pagecache_io(struct pagecache *pc, const struct tk_io *io)
 {
 	const struct tk_rec *r = io->root;
 	struct pc_counts *c[2];
@@ -811,7 +811,7 @@ void pagecache_io(struct pagecache *pc, const struct tk_io *io)
 	int32_t owner;
 
 	if (!r || !r->c || r->c < r->q || !pend_take(pc, r->dev, r->q, &owner))
-		return;
+		return PC_OWNER_NONE;
 	lat = r->c - r->q;
 	if (owner >= 0) {
 		c[0] = &pc->files[owner].tot;
@@ -826,6 +826,7 @@ void pagecache_io(struct pagecache *pc, const struct tk_io *io)
 		if (lat > c[i]->lat_max)
 			c[i]->lat_max = lat;
 	}
+	return owner;
 }
 
 void pagecache_interval_reset(struct pagecache *pc)

@@ -156,11 +156,19 @@ void pagecache_set_lower(struct pagecache *pc, uint32_t dev);
  */
 int pagecache_event(const struct blk_event *ev, void *ctx);
 
+/* What an I/O belongs to: a file index (>= 0), a category, or nothing. */
+#define PC_OWNER_CAT(cat)	(-(int32_t)(cat) - 1)
+#define PC_OWNER_IS_CAT(o)	((o) < 0 && (o) >= PC_OWNER_CAT(PC_NCATS - 1))
+#define PC_OWNER_TO_CAT(o)	((enum pc_cat)(-(o) - 1))
+#define PC_OWNER_NONE		INT32_MIN
+
 /**
  * pagecache_io - take one completed I/O tree of the tracker: the latency
  * of the top-level I/O goes to the file it was attributed to
+ * Returns its owner: an index into pagecache_files(), PC_OWNER_CAT(cat),
+ * or PC_OWNER_NONE (no queue event of it was seen, or it did not complete)
  */
-void pagecache_io(struct pagecache *pc, const struct tk_io *io);
+int32_t pagecache_io(struct pagecache *pc, const struct tk_io *io);
 
 /** pagecache_flush_log - hand out the runs still open (end of a pass or of the trace) */
 void pagecache_flush_log(struct pagecache *pc);

@@ -451,12 +451,17 @@ START_TEST(latency_only_for_attributed)
 	pcev(PC_EV_ADD, 100, a, 10, 0, 1);
 	root.q = queue(100, "cat", a, 0, 8, BLK_OP_READ, 0);
 	root.c = root.q + 3000;
-	pagecache_io(pc, &io);
+	/* the owner of each I/O, as convert's rows name it */
+	ck_assert_int_eq(pagecache_io(pc, &io), 0);	/* the first file */
 	root.q += 5;	/* a tree that was never queued as ours */
-	pagecache_io(pc, &io);
+	ck_assert_int_eq(pagecache_io(pc, &io), PC_OWNER_NONE);
 	root.q = queue(9, "jbd2/loop0-8", a, 100, 8, BLK_OP_WRITE, 0);
 	root.c = root.q + 7000;
-	pagecache_io(pc, &io);
+	ck_assert_int_eq(pagecache_io(pc, &io), PC_OWNER_CAT(PC_CAT_JOURNAL));
+	ck_assert(PC_OWNER_IS_CAT(PC_OWNER_CAT(PC_CAT_JOURNAL)));
+	ck_assert(PC_OWNER_IS_CAT(PC_OWNER_CAT(PC_CAT_UNATTRIBUTED)));
+	ck_assert(!PC_OWNER_IS_CAT(PC_OWNER_NONE));
+	ck_assert_int_eq(PC_OWNER_TO_CAT(PC_OWNER_CAT(PC_CAT_SWAP)), PC_CAT_SWAP);
 	ck_assert_uint_eq(file(a, 10)->tot.lat_n, 1);
 	ck_assert_uint_eq(file(a, 10)->tot.lat_sum, 3000);
 	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_JOURNAL)->lat_n, 1);
