@@ -9,6 +9,7 @@
  * leaves the .partial files and exit status 1.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,10 +18,12 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "cmd-pagecache.h"
 #include "out-blktrace.h"
 #include "out-perfetto.h"
 #include "out-rows.h"
 #include "outfile.h"
+#include "pcevent.h"
 #include "tracefile.h"
 #include "tracker.h"
 #include "util.h"
@@ -161,6 +164,8 @@ struct tracked {
 	struct tracker *t;
 	struct rows_out *rows;
 	struct perfetto_out *pf;
+	struct pc_run *run;	/* rows of a recording with page-cache events: their files */
+	char file[PATH_MAX + 32];
 	bool started;
 };
 
@@ -172,8 +177,24 @@ static int tracked_event(const struct blk_event *ev, void *ctx)
 	if (!tr->started && tr->pf)
 		perfetto_out_base(tr->pf, ev->ts);
 	tr->started = true;
-	tracker_event(ev, tr->t);
+	if (tr->run) {
+		int ret = pc_run_event(ev, tr->run);
+
+		if (ret < 0)
+			return ret;
+	} else {
+		tracker_event(ev, tr->t);
+	}
 	return tr->rows ? rows_out_error(tr->rows) : perfetto_out_error(tr->pf);
+}
+
+/* A completed tree and the file the page-cache attribution gave it. */
+static void file_row(const struct tk_io *io, int32_t owner, void *ctx)
+{
+	struct tracked *tr = ctx;
+
+	rows_out_io_file(tr->rows, io, pc_run_owner_name(tr->run, owner, tr->file,
+							 sizeof(tr->file)));
 }
 
 static void tracking_notes(const struct tk_counters *k)
@@ -193,6 +214,7 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f)
 {
 	struct tk_params tp = { .max_inflight = p->max_inflight, .timeout_ns = p->timeout_ns };
 	struct tracked tr = { 0 };
+	struct pc_run run = { 0 };
 	struct outfile of = { 0 };
 	int rc = EXIT_RUNTIME;
 	bool damaged;
@@ -208,7 +230,21 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f)
 		tr.t = tr.pf ? tracker_alloc(&tp, perfetto_out_io, tr.pf) : NULL;
 	} else {
 		tr.rows = rows_out_alloc(of.fp, p->format == CONVERT_CSV ? ROWS_CSV : ROWS_JSONL);
-		tr.t = tr.rows ? tracker_alloc(&tp, rows_out_io, tr.rows) : NULL;
+		if (tr.rows && tracefile_has(f, PC_EV_ADD)) {
+			/* the attribution owns the tracker, and names each row's file */
+			if (pc_run_init(&run, false, CLI_RESOLVE_DEFAULT, &tp, NULL) < 0)
+				goto out;
+			if (pc_run_recorded_names(&run, f) < 0) {
+				err_msg("out of memory");
+				goto out;
+			}
+			run.io_fn = file_row;
+			run.io_ctx = &tr;
+			tr.run = &run;
+			tr.t = run.t;
+		} else if (tr.rows) {
+			tr.t = tracker_alloc(&tp, rows_out_io, tr.rows);
+		}
 	}
 	if (!tr.t) {
 		err_msg("out of memory");
@@ -261,7 +297,10 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f)
 out:
 	if (of.fp)
 		outfile_abort(&of);
-	tracker_free(tr.t);
+	if (tr.run)
+		pc_run_destroy(&run);	/* its tracker too */
+	else
+		tracker_free(tr.t);
 	rows_out_free(tr.rows);
 	perfetto_out_free(tr.pf);
 	return rc;

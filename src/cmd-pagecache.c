@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cmd-pagecache.h"
+#include "filetree.h"
 #include "pcevent.h"
 #include "util.h"
 
@@ -109,9 +110,13 @@ static void run_io(const struct tk_io *io, void *ctx)
 {
 	struct pc_run *r = ctx;
 
+	int32_t owner;
+
 	if (r->st)
 		stats_io(io, r->st);
-	pagecache_io(r->pc, io);
+	owner = pagecache_io(r->pc, io);
+	if (r->io_fn)
+		r->io_fn(io, owner, r->io_ctx);
 }
 
 int pc_run_init(struct pc_run *r, bool live, int resolve, const struct tk_params *tk,
@@ -298,6 +303,22 @@ int pc_run_recorded_names(struct pc_run *r, const struct tracefile *f)
 			return -ENOMEM;
 	r->recorded = n;
 	return 0;
+}
+
+const char *pc_run_owner_name(const struct pc_run *r, int32_t owner, char *buf, size_t len)
+{
+	const struct pc_file *files;
+	size_t n;
+
+	if (owner == PC_OWNER_NONE)
+		return NULL;
+	if (PC_OWNER_IS_CAT(owner))
+		return pc_cat_name(PC_OWNER_TO_CAT(owner));
+	files = pagecache_files(r->pc, &n);
+	if (owner < 0 || (size_t)owner >= n)
+		return NULL;
+	filetree_file_name(r->pr, files[owner].sdev, files[owner].ino, buf, len);
+	return buf;
 }
 
 const char *pc_run_names(const struct pc_run *r)

@@ -61,6 +61,9 @@ void pc_session_notes(const struct session *s);
  * @resolve: enum cli_resolve, CLI_RESOLVE_DEFAULT already settled
  * @live: the processes of the trace are this machine's, alive
  * @recorded: names a recording carried (pc_run_recorded_names())
+ * @io_fn: with the tracker, also called with each completed tree and its
+ *	   owner (pagecache_io()); may be NULL
+ * @io_ctx: its context
  * @waiting: files without a name yet, with the task whose open files may
  *	     name them while it lives; @nwaiting of them
  */
@@ -73,6 +76,8 @@ struct pc_run {
 	int resolve;
 	bool live;
 	size_t recorded;
+	void (*io_fn)(const struct tk_io *io, int32_t owner, void *ctx);
+	void *io_ctx;
 	struct pc_new *waiting;
 	size_t nwaiting, waiting_cap;
 };
@@ -116,6 +121,13 @@ int pc_run_walk_unnamed(struct pc_run *r, bool interval);
  * Returns 0 or -ENOMEM.
  */
 int pc_run_recorded_names(struct pc_run *r, const struct tracefile *f);
+
+/**
+ * pc_run_owner_name - what an owner pagecache_io() returned is called: the
+ * file's path (or "MAJ:MIN:ino") in @buf, a category's
+ * name, or NULL for PC_OWNER_NONE
+ */
+const char *pc_run_owner_name(const struct pc_run *r, int32_t owner, char *buf, size_t len);
 
 /** pc_run_names - how the names were found, for the report's heading */
 const char *pc_run_names(const struct pc_run *r);

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ struct texts {
 	char dev[24];
 	char parent[24];
 	char comm[16];
+	char file[PATH_MAX];
 };
 
 static const char *dev_text(uint32_t dev, char *buf, size_t len)
@@ -61,7 +63,7 @@ static const char *dev_text(uint32_t dev, char *buf, size_t len)
 /* ---- the field tables ---------------------------------------------------- */
 
 static const char *const io_names[] = {
-	"io", "top", "matched", "op", "dev", "sector", "bytes", "pid", "comm",
+	"io", "top", "matched", "op", "dev", "sector", "bytes", "pid", "comm", "file",
 	"q_ns", "c_ns", "latency_ns", "error", "nlayers",
 };
 #define IO_FIELDS (sizeof(io_names) / sizeof(io_names[0]))
@@ -80,6 +82,10 @@ static void io_values(const struct row *r, struct texts *t, struct val *v)
 	v[n++] = VAL_INT(r->bytes);
 	v[n++] = VAL_INT(r->pid);
 	v[n++] = VAL_STR(utf8_sanitize(r->comm, sizeof(r->comm), t->comm, sizeof(t->comm)));
+	/* a path is bytes: JSON wants UTF-8 */
+	v[n++] = r->file ? VAL_STR(utf8_sanitize(r->file, strlen(r->file) + 1, t->file,
+						 sizeof(t->file)))
+			 : (struct val){ .t = V_NULL };
 	v[n++] = val_time(r->q);
 	v[n++] = val_time(r->c);
 	v[n++] = val_span(r->q, r->c);
@@ -289,13 +295,17 @@ static void header(struct rows_out *o)
 
 void rows_out_io(const struct tk_io *io, void *ctx)
 {
-	struct rows_out *o = ctx;
+	rows_out_io_file(ctx, io, NULL);
+}
 
+void rows_out_io_file(struct rows_out *o, const struct tk_io *io, const char *file)
+{
 	if (o->err)
 		return;
 	header(o);
 	if (!o->err)
 		o->err = row_build(&o->row, io, o->count + 1);
+	o->row.file = file;
 	if (!o->err)
 		o->err = o->fmt == ROWS_CSV ? rows_csv_write(o->fp, &o->row)
 					    : rows_jsonl_write(o->fp, &o->row);

@@ -60,6 +60,12 @@ void rows_out_free(struct rows_out *o);
 void rows_out_io(const struct tk_io *io, void *ctx);
 
 /**
+ * rows_out_io_file - rows_out_io() of a tree whose owner the page-cache
+ * attribution knows: @file fills the row's "file" (see struct row)
+ */
+void rows_out_io_file(struct rows_out *o, const struct tk_io *io, const char *file);
+
+/**
  * rows_out_finish - the end: the CSV header if no row came, then flush
  * Returns 0, or the first negative errno a write returned.
  */

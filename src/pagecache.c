@@ -61,6 +61,9 @@ struct devset {
 	size_t n, cap;
 };
 
+/* Split bios remembered for their other pieces: a ring, bounded. */
+#define SPLIT_OWNERS	256
+
 struct pagecache {
 	const struct fsmap *map;
 	bool any_pc;
@@ -86,6 +89,17 @@ struct pagecache {
 	size_t npend, pend_cap;
 	uint64_t pend_swept;	/* when expired entries were last dropped */
 	uint64_t now;
+	/*
+	 * The owners of the latest bios split at their device: the pieces are
+	 * trees of their own with the queue time of the bio, and complete in
+	 * any order; the first takes the pending entry, the others find it here
+	 */
+	struct split_owner {
+		uint32_t dev;
+		uint64_t q;
+		int32_t owner;
+	} split_owners[SPLIT_OWNERS];
+	unsigned int split_next;
 
 	struct devset queued;	/* devices with queue events */
 	struct devset lower;	/* devices that receive remaps from those */
@@ -803,6 +817,22 @@ int pagecache_event(const struct blk_event *ev, void *ctx)
 	}
 }
 
+/* The owner of another piece of the bio split into @r's, if remembered. */
+static bool split_owner_find(const struct pagecache *pc, const struct tk_rec *r, int32_t *owner)
+{
+	if (!r->splits && !r->split_rest)
+		return false;
+	for (unsigned int i = 0; i < SPLIT_OWNERS; i++) {
+		const struct split_owner *so = &pc->split_owners[i];
+
+		if (so->q && so->q == r->q && so->dev == r->dev) {
+			*owner = so->owner;
+			return true;
+		}
+	}
+	return false;
+}
+
 int32_t pagecache_io(struct pagecache *pc, const struct tk_io *io)
 {
 	const struct tk_rec *r = io->root;
@@ -810,8 +840,14 @@ int32_t pagecache_io(struct pagecache *pc, const struct tk_io *io)
 	uint64_t lat;
 	int32_t owner;
 
-	if (!r || !r->c || r->c < r->q || !pend_take(pc, r->dev, r->q, &owner))
+	if (!r || !r->c || r->c < r->q)
 		return PC_OWNER_NONE;
+	if (!pend_take(pc, r->dev, r->q, &owner) && !split_owner_find(pc, r, &owner))
+		return PC_OWNER_NONE;
+	if (r->splits || r->split_rest) {
+		pc->split_owners[pc->split_next] = (struct split_owner){ r->dev, r->q, owner };
+		pc->split_next = (pc->split_next + 1) % SPLIT_OWNERS;
+	}
 	lat = r->c - r->q;
 	if (owner >= 0) {
 		c[0] = &pc->files[owner].tot;

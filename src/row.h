@@ -62,6 +62,9 @@ struct row_layer {
  *		the lower bios)
  * @q, @c: issued and completed; @c - @q is its latency
  * @error: completion error of the I/O (negative errno), 0 for success
+ * @file: what it was for, by the page-cache attribution: a file's path (or
+ *	  "MAJ:MIN:ino"), or "journal", "metadata", "swap", "raw",
+ *	  "unattributed"; NULL without page-cache events. Set by the writer.
  * @layers: every device it crossed, by depth then by time of entry
  * @nlayers: how many
  */
@@ -77,6 +80,7 @@ struct row {
 	char comm[16];
 	uint64_t q, c;
 	int32_t error;
+	const char *file;
 	struct row_layer *layers;
 	size_t nlayers;
 	size_t layers_cap;

@@ -30,6 +30,7 @@
 #include "datfile.h"
 #include "merge.h"
 #include "pagewalk.h"
+#include "pcevent.h"
 #include "record-names.h"
 #include "topo-record.h"
 #include "tracefile.h"
@@ -58,7 +59,7 @@ struct tracefile {
 	/* libtracecmd path, in the parent */
 	pid_t child;
 	int in_fd;
-	uint32_t has_kinds;	/* bit per enum blk_kind the file's formats have */
+	uint64_t has_kinds;	/* bit per enum blk_kind or pc_kind the file's formats have */
 
 	/* the stack blkstack record wrote as markers, when there is one */
 	struct topo_record topology;
@@ -68,9 +69,11 @@ struct tracefile {
 	size_t nnames, names_cap;
 };
 
+_Static_assert(PC_EV_KIND_MAX <= 64, "has_kinds has a bit per event kind");
+
 /* Messages from the child: a type byte, then the payload. */
 enum msg_type {
-	MSG_OPENED = 1,		/* int32 error (0: ok), uint32 kinds, int32 ncpu */
+	MSG_OPENED = 1,		/* int32 error (0: ok), uint64 kinds, int32 ncpu */
 	MSG_EVENTS,		/* uint32 count, then count struct blk_event */
 	MSG_CPU_STATS,		/* int32 cpu, struct source_cpu_stats */
 	MSG_END,		/* int32 error of the walk */
@@ -227,7 +230,7 @@ static int read_records(struct tracefile *f);
 /* The child: open with libtracecmd, send every decoded event, exit. */
 static void __attribute__((noreturn)) child_main(struct tracefile *f, const char *path, int fd)
 {
-	uint32_t kinds = 0;
+	uint64_t kinds = 0;
 	int32_t err, ncpu = 0;
 
 	/* libtracecmd prints some complaints on stdout: keep them off the log */
@@ -244,9 +247,9 @@ static void __attribute__((noreturn)) child_main(struct tracefile *f, const char
 	f->out_fd = fd;
 	err = open_records(f, path);
 	if (!err) {
-		for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+		for (int k = BLK_EV_NONE + 1; k < PC_EV_KIND_MAX; k++)
 			if (decoder_has(f->decoder, k))
-				kinds |= 1U << k;
+				kinds |= 1ULL << k;
 		ncpu = tep_get_cpus(tracecmd_get_tep(f->handle));
 	}
 	if (send_msg(fd, MSG_OPENED, &err, sizeof(err), &kinds, sizeof(kinds)) ||
@@ -475,9 +478,9 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		*err = errno == ENOMEM ? -ENOMEM : -ENODATA;
 		goto fail;
 	}
-	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+	for (int k = BLK_EV_NONE + 1; k < PC_EV_KIND_MAX; k++)
 		if (decoder_has(f->decoder, k))
-			f->has_kinds |= 1U << k;
+			f->has_kinds |= 1ULL << k;
 	scan_markers(f);
 	return f;
 fail:
@@ -506,9 +509,9 @@ void tracefile_open_error(const char *path, int err)
 	}
 }
 
-bool tracefile_has(const struct tracefile *f, enum blk_kind kind)
+bool tracefile_has(const struct tracefile *f, unsigned int kind)
 {
-	return kind > BLK_EV_NONE && kind < BLK_EV_KIND_MAX && (f->has_kinds & (1U << kind));
+	return kind > BLK_EV_NONE && kind < PC_EV_KIND_MAX && (f->has_kinds & (1ULL << kind));
 }
 
 /* ---- version 6: mapped pages, pagewalk, merge ---------------------------- */

@@ -26,8 +26,8 @@ struct topo_record;
  */
 struct tracefile *tracefile_open(const char *path, int *err);
 
-/** tracefile_has - whether the file's formats include this block event */
-bool tracefile_has(const struct tracefile *f, enum blk_kind kind);
+/** tracefile_has - whether the file's formats include this event (enum blk_kind or pc_kind) */
+bool tracefile_has(const struct tracefile *f, unsigned int kind);
 
 /**
  * tracefile_read - decode every block event, in time order, into @fn

@@ -292,6 +292,34 @@ START_TEST(partition)
 }
 END_TEST
 
+/*
+ * A bio split at the disk ("Q 7,0 19686 + 2048", "X 19686 / 20710"): the
+ * tracker hands out each piece as a tree of its own, with the bio's queue
+ * time, completing in any order. Every piece is the file's.
+ */
+START_TEST(split_pieces_keep_the_file)
+{
+	const uint32_t a = MKDEV(7, 0);
+	struct tk_rec piece = { .dev = a, .splits = 1 }, rest = { .dev = a, .split_rest = true };
+	struct tk_io io1 = { .root = &rest, .recs = &rest, .nrecs = 1, .top = true };
+	struct tk_io io2 = { .root = &piece, .recs = &piece, .nrecs = 1, .top = true };
+
+	pcev(PC_EV_ADD, 800, a, 16, 0, 256);
+	piece.q = rest.q = queue(800, "python3", a, 19686, 2048, BLK_OP_READ, BLK_F_RAHEAD);
+	piece.c = piece.q + 5000;
+	rest.c = rest.q + 4000;
+	/* the remainder completes first: it takes the pending entry */
+	ck_assert_int_eq(pagecache_io(pc, &io1), 0);
+	ck_assert_int_eq(pagecache_io(pc, &io2), 0);
+	ck_assert_uint_eq(file(a, 16)->tot.lat_n, 2);
+	ck_assert_uint_eq(file(a, 16)->tot.lat_max, 5000);
+	/* an unsplit tree of another queue time is still nobody's */
+	piece.q += 1;
+	piece.splits = 0;
+	ck_assert_int_eq(pagecache_io(pc, &io2), PC_OWNER_NONE);
+}
+END_TEST
+
 /* xfs on dm-0 over sda: the bio queued again on sda is the same bytes. */
 START_TEST(stacked_device_counted_once)
 {
@@ -521,6 +549,7 @@ int main(void)
 	tcase_add_test(tc, fsync_writes);
 	tcase_add_test(tc, direct_io);
 	tcase_add_test(tc, partition);
+	tcase_add_test(tc, split_pieces_keep_the_file);
 	tcase_add_test(tc, stacked_device_counted_once);
 	tcase_add_test(tc, categories);
 	tcase_add_test(tc, block_device_page_cache);

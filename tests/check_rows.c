@@ -105,19 +105,19 @@ START_TEST(csv_line)
 	split_tree(recs, &io, 0, "a,\"b");
 	ck_assert_int_eq(row_build(&r, &io, 1), 0);
 	text = capture(header, &r);
-	ck_assert_ptr_nonnull(strstr(text, "io,top,matched,op,dev,sector,bytes,pid,comm,q_ns,c_ns,"
+	ck_assert_ptr_nonnull(strstr(text, "io,top,matched,op,dev,sector,bytes,pid,comm,file,q_ns,c_ns,"
 					   "latency_ns,error,nlayers,l0_dev,l0_kind,l0_q_ns,"));
 	ck_assert_ptr_nonnull(strstr(text, ",l7_comp_ns,l7_total_ns\n"));
-	/* 14 columns, then 10 per layer slot */
+	/* 15 columns, then 10 per layer slot */
 	n = 0;
 	for (char *p = text; *p; p++)
 		n += *p == ',';
-	ck_assert_int_eq(n + 1, 14 + 10 * ROWS_CSV_LAYERS);
+	ck_assert_int_eq(n + 1, 15 + 10 * ROWS_CSV_LAYERS);
 	free(text);
 
 	text = capture(rows_csv_write, &r);
 	n = snprintf(want, sizeof(want),
-		     "1,1,1,write,253:0,1000,65536,42,\"a,\"\"b\",1000,2000,1000,0,2,"
+		     "1,1,1,write,253:0,1000,65536,42,\"a,\"\"b\",,1000,2000,1000,0,2,"
 		     "253:0,bio,1000,1100,1900,2000,100,800,100,1000,"
 		     "8:16,request,1100,1200,1900,1900,100,700,0,800");
 	for (int l = 2; l < ROWS_CSV_LAYERS; l++)
@@ -132,6 +132,35 @@ START_TEST(csv_line)
 	ck_assert_int_eq(row_build(&r, &io, 2), 0);
 	text = capture(rows_csv_write, &r);
 	ck_assert_ptr_nonnull(strstr(text, ",1,253:0,bio,1000,,,2000,,,,1000,"));
+	free(text);
+
+	/* the file the page-cache attribution gave it: a path is quoted like any text */
+	r.file = "/srv/a,b";
+	text = capture(rows_csv_write, &r);
+	ck_assert_ptr_nonnull(strstr(text, ",42,\"a,\"\"b\",\"/srv/a,b\",1000,"));
+	free(text);
+	row_release(&r);
+}
+END_TEST
+
+/* A path is bytes, not text: JSON still gets valid UTF-8. */
+START_TEST(jsonl_file)
+{
+	struct json_object *obj, *v;
+	struct tk_rec recs[3];
+	struct row r = { 0 };
+	struct tk_io io;
+	char *text;
+
+	split_tree(recs, &io, 0, "dd");
+	ck_assert_int_eq(row_build(&r, &io, 1), 0);
+	r.file = "/srv/caf\xe9";
+	text = capture(rows_jsonl_write, &r);
+	obj = json_tokener_parse(text);
+	ck_assert_ptr_nonnull(obj);
+	ck_assert(json_object_object_get_ex(obj, "file", &v));
+	ck_assert_str_eq(json_object_get_string(v), "/srv/caf?");
+	json_object_put(obj);
 	free(text);
 	row_release(&r);
 }
@@ -158,6 +187,9 @@ START_TEST(jsonl_line)
 	ck_assert_int_eq(json_object_get_int64(v), 3);
 	ck_assert(json_object_object_get_ex(obj, "comm", &v));
 	ck_assert_str_eq(json_object_get_string(v), "x?\"y");
+	/* no page-cache events: no file */
+	ck_assert(json_object_object_get_ex(obj, "file", &v));
+	ck_assert_ptr_null(v);
 	ck_assert(json_object_object_get_ex(obj, "latency_ns", &v));
 	ck_assert_int_eq(json_object_get_int64(v), 1000);
 	ck_assert(json_object_object_get_ex(obj, "op", &v));
@@ -346,6 +378,7 @@ int main(void)
 	tc = tcase_create("csv-jsonl");
 	tcase_add_test(tc, csv_line);
 	tcase_add_test(tc, jsonl_line);
+	tcase_add_test(tc, jsonl_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("perfetto");
 	tcase_add_test(tc, perfetto_document);

@@ -265,7 +265,23 @@ for fs in ext4 xfs btrfs; do
 		  fail "$fs: trace-cmd report cannot decode some events of the recording"; }
 	grep -q "blkstack-file: .* live $MNT/d1/r1\$" "$TMPD/$fs.tc" ||
 		fail "$fs: trace-cmd report shows no file-name marker for d1/r1"
-	note "$fs: record --page-cache: the report of the file, its names, trace-cmd: ok"
+	# convert's rows name each I/O's file: per file, the same bytes as the report
+	"$BLKSTACK" convert -i "$TMPD/$fs.dat" --to jsonl -o "$TMPD/$fs.jsonl" 2>/dev/null ||
+		fail "$fs: convert --to jsonl of the recording failed"
+	python3 - "$TMPD/$fs.jsonl" "$TMPD/$fs-rec.json" <<'PY' || fail "$fs: convert's rows do not give each file the report's bytes"
+import collections, json, sys
+rows = collections.Counter()
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    rows[r["file"]] += r["bytes"]
+doc = json.load(open(sys.argv[2]))
+bad = [(f["path"], f["read_bytes"] + f["write_bytes"], rows[f["path"]])
+       for f in doc["files"] if rows[f["path"]] != f["read_bytes"] + f["write_bytes"]]
+for b in bad:
+    print("  %s: the report has %d bytes, the rows %d" % b)
+sys.exit(1 if bad or not doc["files"] else 0)
+PY
+	note "$fs: record --page-cache: the report of the file, its names, trace-cmd, convert's files: ok"
 	[ "$fs" = ext4 ] && EXT4=("$MNT" "$DEV")
 done
 
