@@ -414,7 +414,8 @@ int cmd_record(int argc, char **argv)
 		err_msg("writing the recording's pages in '%s' failed: %s; recording stopped "
 			"after %.1f s", dir, strerror(-rec.err), (mono_now_ns() - rec.started) / 1e9);
 	else if (p.page_cache && record_file_names(&rec, &run) < 0)
-		goto out;
+		/* the events are safe: a recording without names is still one */
+		warn_msg("the recording carries no file names: its files show as MAJ:MIN:ino");
 
 	/* what the pids of the recording were called, as trace-cmd saves them */
 	if (read_text(NULL, "saved_cmdlines", &cmdlines))

@@ -65,6 +65,9 @@ int record_names_scan(struct pc_run *run, FILE *const *spill, const uint64_t *by
 				ret = pc_run_event(&ev, run);
 			}
 		}
+		/* the markers to come are appended: back to the end, and to writing */
+		if (fseeko(spill[c], 0, SEEK_END) < 0 && !ret)
+			ret = -errno;
 	}
 	free(page);
 	return ret;
