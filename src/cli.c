@@ -776,7 +776,11 @@ const char *cli_usage_convert(void)
 	       "(CSV, JSON lines), or a trace with a track per device for ui.perfetto.dev.\n"
 	       "\n"
 	       "Input:\n"
-	       " -i, --input FILE        the trace.dat file (from trace-cmd record -e block)\n"
+	       " -i, --input FILE        the trace.dat file (blkstack record, or trace-cmd\n"
+	       "                         record -e block)\n"
+	       "     --topology FILE     the recording's device stack, as 'blkstack topology'\n"
+	       "                         wrote it on the traced machine (a blkstack recording\n"
+	       "                         carries its own): names for devmap and Perfetto\n"
 	       "\n"
 	       "Output:\n"
 	       " -F, --to FORMAT         blktrace, csv, jsonl or perfetto\n"
@@ -805,6 +809,7 @@ enum cli_result cli_parse_convert(int argc, char **argv, struct convert_params *
 		{ "output",	  required_argument, NULL, 'o' },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "topology",	  required_argument, NULL, OPT_TOPOLOGY },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -842,6 +847,11 @@ enum cli_result cli_parse_convert(int argc, char **argv, struct convert_params *
 		case OPT_TIMEOUT:
 			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
 			tracking = true;
+			break;
+		case OPT_TOPOLOGY:
+			if (!*optarg)
+				return usage_error(err, errlen, "--topology needs a file name");
+			p->topology = optarg;
 			break;
 		case 'D':
 			p->debug = true;

@@ -249,6 +249,7 @@ enum convert_format {
  * @format: -F/--to, an enum convert_format
  * @max_inflight: --max-inflight, 0 for the default
  * @timeout_ns: --timeout, 0 for the default
+ * @topology: --topology FILE, NULL if none
  * @debug: -D
  */
 struct convert_params {
@@ -257,6 +258,7 @@ struct convert_params {
 	int format;
 	unsigned long long max_inflight;
 	uint64_t timeout_ns;
+	const char *topology;
 	bool debug;
 };
 

@@ -24,6 +24,7 @@
 #include "out-rows.h"
 #include "outfile.h"
 #include "pcevent.h"
+#include "topo-record.h"
 #include "tracefile.h"
 #include "tracker.h"
 #include "util.h"
@@ -62,9 +63,22 @@ static bool to_stdout(const char *out)
 	return !out || strcmp(out, "-") == 0;
 }
 
+/* A Perfetto track: the recorded name and the number ("dm-0 254:0"). */
+static const char *track_name(uint32_t dev, char *buf, size_t len, void *ctx)
+{
+	char name[64];
+
+	if (!topo_record_name(dev, name, sizeof(name), ctx))
+		return NULL;
+	snprintf(buf, len, "%s %u:%u", name, KDEV_MAJOR(dev), KDEV_MINOR(dev));
+	return buf;
+}
+
 /* ---- blktrace ------------------------------------------------------------ */
 
-static int write_devmap(const struct convert_params *p, const struct bt_out *bt)
+/* @stack: the recorded stack (names), or NULL: devices are MAJ:MIN */
+static int write_devmap(const struct convert_params *p, const struct bt_out *bt,
+			const struct topo_record *stack)
 {
 	struct outfile of;
 	char *path;
@@ -77,8 +91,7 @@ static int write_devmap(const struct convert_params *p, const struct bt_out *bt)
 		err_msg("cannot create '%s.partial': %s", path, strerror(-ret));
 		goto out;
 	}
-	/* the names of a recorded topology are not read yet: MAJ:MIN */
-	ret = bt_out_devmap(bt, of.fp, NULL, NULL);
+	ret = bt_out_devmap(bt, of.fp, stack ? topo_record_name : NULL, (void *)stack);
 	if (!ret)
 		ret = outfile_commit(&of);
 	if (ret < 0) {
@@ -90,7 +103,8 @@ out:
 	return ret;
 }
 
-static int run_blktrace(const struct convert_params *p, struct tracefile *f)
+static int run_blktrace(const struct convert_params *p, struct tracefile *f,
+			const struct topo_record *stack)
 {
 	const struct bt_out_stats *bs;
 	struct bt_out *bt;
@@ -136,7 +150,7 @@ static int run_blktrace(const struct convert_params *p, struct tracefile *f)
 				 p->output);
 		goto out;
 	}
-	if (!to_stdout(p->output) && write_devmap(p, bt) < 0)
+	if (!to_stdout(p->output) && write_devmap(p, bt, stack) < 0)
 		goto out;
 	ret = bt_out_commit(bt);
 	if (ret < 0) {
@@ -210,7 +224,8 @@ static void tracking_notes(const struct tk_counters *k)
 			 (unsigned long long)k->dropped_cap);
 }
 
-static int run_tracked(const struct convert_params *p, struct tracefile *f)
+static int run_tracked(const struct convert_params *p, struct tracefile *f,
+		       const struct topo_record *stack)
 {
 	struct tk_params tp = { .max_inflight = p->max_inflight, .timeout_ns = p->timeout_ns };
 	struct tracked tr = { 0 };
@@ -226,7 +241,7 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f)
 		return EXIT_RUNTIME;
 	}
 	if (p->format == CONVERT_PERFETTO) {
-		tr.pf = perfetto_out_alloc(of.fp, NULL, NULL);
+		tr.pf = perfetto_out_alloc(of.fp, stack ? track_name : NULL, (void *)stack);
 		tr.t = tr.pf ? tracker_alloc(&tp, perfetto_out_io, tr.pf) : NULL;
 	} else {
 		tr.rows = rows_out_alloc(of.fp, p->format == CONVERT_CSV ? ROWS_CSV : ROWS_JSONL);
@@ -308,6 +323,8 @@ out:
 
 int cmd_convert(int argc, char **argv)
 {
+	struct topo_record topology = { 0 };
+	const struct topo_record *stack;
 	struct convert_params p;
 	char err[CLI_ERR_LEN];
 	struct tracefile *f;
@@ -327,15 +344,21 @@ int cmd_convert(int argc, char **argv)
 	util_debug = p.debug;
 	signal(SIGPIPE, SIG_IGN);
 
+	if (p.topology && topo_record_load_said(p.topology, &topology) < 0)
+		return EXIT_RUNTIME;
 	f = tracefile_open(p.input, &ret);
 	if (!f) {
 		tracefile_open_error(p.input, ret);
+		topo_record_free(&topology);
 		return EXIT_RUNTIME;
 	}
+	/* the names: of --topology, else of the stack a blkstack recording carries */
+	stack = p.topology ? &topology : tracefile_topology(f);
 	if (p.format == CONVERT_BLKTRACE)
-		rc = run_blktrace(&p, f);
+		rc = run_blktrace(&p, f, stack);
 	else
-		rc = run_tracked(&p, f);
+		rc = run_tracked(&p, f, stack);
 	tracefile_close(f);
+	topo_record_free(&topology);
 	return rc;
 }

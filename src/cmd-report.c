@@ -173,17 +173,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (p.topology) {
-		unsigned int line;
-
-		ret = topo_record_load(p.topology, &topology, &line);
-		if (ret == -EINVAL)
-			err_msg("'%s' line %u: not a device of a recorded stack (blkstack topology "
-				"writes them)", p.topology, line);
-		else if (ret == -ENODATA)
-			err_msg("'%s' describes no device (blkstack topology writes them)", p.topology);
-		else if (ret)
-			err_msg("cannot read '%s': %s", p.topology, strerror(-ret));
-		if (ret)
+		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;
 		stack = &topology;
 		mark_lower(t, stack);

@@ -14,6 +14,7 @@
 
 #include "event.h"
 #include "topo-record.h"
+#include "util.h"
 
 /* What a "blk" line names by kernel name, resolved once all are read. */
 struct pending_links {
@@ -46,6 +47,21 @@ const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx)
 		return NULL;
 	snprintf(buf, len, "%s", d->name);
 	return buf;
+}
+
+int topo_record_load_said(const char *path, struct topo_record *out)
+{
+	unsigned int line;
+	int ret = topo_record_load(path, out, &line);
+
+	if (ret == -EINVAL)
+		err_msg("'%s' line %u: not a device of a recorded stack (blkstack topology "
+			"writes them)", path, line);
+	else if (ret == -ENODATA)
+		err_msg("'%s' describes no device (blkstack topology writes them)", path);
+	else if (ret)
+		err_msg("cannot read '%s': %s", path, strerror(-ret));
+	return ret ? -1 : 0;
 }
 
 void topo_record_free(struct topo_record *r)

@@ -48,6 +48,13 @@ struct topo_record {
 int topo_record_load(const char *path, struct topo_record *out, unsigned int *line);
 
 /**
+ * topo_record_load_said - topo_record_load() for a command's --topology:
+ * what went wrong is said, naming @path and the bad line
+ * Returns 0, or -1 after saying it.
+ */
+int topo_record_load_said(const char *path, struct topo_record *out);
+
+/**
  * topo_record_parse - topo_record_load() of @len bytes of text (the lines
  * of a recording's markers, for instance)
  */

@@ -368,6 +368,12 @@ START_TEST(convert_options)
 	ck_assert_uint_eq(p.max_inflight, 0);
 	ck_assert_uint_eq(p.timeout_ns, 0);
 	ck_assert(!p.debug);
+	ck_assert_ptr_null(p.topology);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-i", "in.dat", "--to",
+				    "blktrace", "-o", "bt", "--topology", "stack.txt"), CLI_RUN);
+	ck_assert_str_eq(p.topology, "stack.txt");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-i", "in.dat", "--to",
+				    "csv", "--topology="), CLI_USAGE_ERROR);
 
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "--input=a.dat",
 				    "--to=perfetto", "--output=a.json", "--max-inflight", "4096",

@@ -74,6 +74,49 @@ for dat in "$FIXTURES"/vm/*.dat; do
 		grep -qF "$first" "$out/btt.avg" || bad "$name: btt did not use the device map"
 	fi
 
+	# --- the stack's names: the recording's stack (--topology) in devmap and Perfetto ---
+	topo=${dat%.dat}.topo
+	if [ -f "$topo" ]; then
+		"$BLKSTACK" convert -i "$dat" --to blktrace -o "$out/named" --topology "$topo" \
+			2>"$out/err" || bad "$name: convert --topology failed: $(cat "$out/err")"
+		"$BLKSTACK" convert -i "$dat" --to perfetto -o "$out/named.json" --topology "$topo" \
+			2>"$out/err" || bad "$name: convert --to perfetto --topology failed: $(cat "$out/err")"
+		python3 - "$topo" "$out/named.devmap" "$out/named.json" <<'PY' || bad "$name: the converted files do not name the recorded stack"
+import json, re, sys
+names = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"blk name=(\S+) dev=(\d+):(\d+) ", line)
+    if m:
+        names["%s,%s" % (m.group(2), m.group(3))] = m.group(1)
+ok = True
+lines = open(sys.argv[2]).read().split("\n")[:-1]
+for line in lines:
+    name, num = line.split()
+    if names.get(num) != name:
+        print("  devmap: %s named %s, the stack says %s" % (num, name, names.get(num)))
+        ok = False
+tracks = [ev["args"]["name"] for ev in json.load(open(sys.argv[3]))["traceEvents"]
+          if ev["ph"] == "M" and ev["name"] == "process_name"]
+for t in tracks:
+    name, num = t.split()
+    if names.get(num.replace(":", ",")) != name:
+        print("  perfetto: track %s, the stack says %s" % (t, names.get(num.replace(":", ","))))
+        ok = False
+sys.exit(0 if ok and lines and tracks else 1)
+PY
+		if [ "$have_blkparse" = 1 ]; then
+			(cd "$out" && blkparse -q -i named -d named.dump -o /dev/null >/dev/null 2>&1 &&
+				btt -i named.dump -M named.devmap -o nbtt >nbtt.log 2>&1) ||
+				bad "$name: btt -M failed on the named device map: $(cat "$out/nbtt.log")"
+			# every device of btt's per-device tables goes by its recorded name
+			awk 'NR == FNR { names[$1] = 1; next }
+			     $2 == "|" && $1 !~ /^(DEV|Overall|Average|TOTAL|Total|-+)$/ {
+				seen++; if (!($1 in names)) { print "  btt: " $1; bad = 1 } }
+			     END { exit !(seen && !bad) }' "$out/named.devmap" "$out/nbtt.avg" ||
+				bad "$name: btt's tables do not name the devices as the device map does"
+		fi
+	fi
+
 	# --- csv, jsonl, perfetto --------------------------------------------------------
 	for fmt in csv jsonl perfetto; do
 		"$BLKSTACK" convert -i "$dat" --to "$fmt" -o "$out/rows.$fmt" 2>"$out/err" ||

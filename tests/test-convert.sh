@@ -8,10 +8,11 @@
 #  - blkparse -i OUT prints, per device and action, the same counts as
 #    blkstack parse of the recording (and the same lines);
 #  - btt runs on blkparse -d of the files, and its D2C and Q2C averages for
-#    the disk equal those of blkstack report -i on the recording within 1%
-#    (on a second recording, of I/O to the whole disk: for a bio remapped
-#    from the partition, this tree's report starts Q2C at the remap, btt at
-#    the queue event a few hundred nanoseconds later);
+#    the disk under the partition equal those of blkstack report -i on the
+#    recording within 1% (btt's Q is the bio's queue event at the disk, after
+#    its remap from the partition: so is the report's);
+#  - the device map names the devices as the recording's stack does (the
+#    file is blkstack record's, which carries it).
 #  - a full disk (a small tmpfs) while converting: exit status 1, a message
 #    naming the file, the .partial files left and nothing under the final
 #    names.
@@ -81,25 +82,28 @@ diff -u <(lines "$TMPD/parse.txt") <(lines "$TMPD/bp.txt") >&2 ||
 	fail "lines differ: blkstack parse (-) vs blkparse of the converted files (+)"
 note "blkparse of the converted files: $(wc -l <"$TMPD/bp.counts") (device, action) counts and every line as blkstack parse"
 
-# --- btt against blkstack report ------------------------------------------------
+# --- btt against blkstack report, on the partition's recording -------------------
 disk=$TMPD/disk.dat
-record "$disk" "$(direct "$A_DEV")"
+"$BLKSTACK" record -d "$A_PDEV" -o "$disk" -- sh -c "$(direct "$A_PDEV")" 2>"$TMPD/rec.err" ||
+	{ cat "$TMPD/rec.err" >&2; fail "blkstack record of the partition failed"; }
 "$BLKSTACK" convert -i "$disk" --to blktrace -o "$TMPD/disk" 2>"$TMPD/cv.err" ||
-	{ cat "$TMPD/cv.err" >&2; fail "convert --to blktrace of the second recording failed"; }
+	{ cat "$TMPD/cv.err" >&2; fail "convert --to blktrace of the partition's recording failed"; }
+# the device map: the recorded stack's names, the partition's above its disk's
+printf '%s %s\n%s %s\n' "$A_PNAME" "$A_PMM" "$A_NAME" "$A_MM" | diff -u - "$TMPD/disk.devmap" >&2 ||
+	fail "the device map does not name the recorded stack (want -, got +)"
 (cd "$TMPD" && blkparse -q -i disk -d disk.dump -o /dev/null >/dev/null 2>&1) ||
 	fail "blkparse -d could not write btt's input"
-# the recording holds every device's I/O: btt's per-device tables (-A) of
-# the disk (-D; btt's list separator is ';', and a device with no event of
+# btt's per-device tables (-A) of the disk (-D; a device with no event of
 # its own, such as a partition, crashes it)
 (cd "$TMPD" && btt -A -i disk.dump -M disk.devmap -D "$A_MM" -o btt >btt.log 2>&1) ||
 	{ cat "$TMPD/btt.log" >&2; fail "btt failed on the converted files"; }
 # btt_avg PHASE: the disk's line in the Per Device table of PHASE, in ns
 btt_avg() {
-	awk -v p="$1" -v d="${A_MM/,/:}" '
+	awk -v p="$1" -v d="${A_MM/,/:}" -v n="$A_NAME" '
 		/^=+ Per Device =+$/ { dev = 1; next }
 		/^=+ .* =+$/ { dev = 0 }
 		dev && $1 == p { table = 1; next }
-		dev && table && $1 == d { printf "%.0f\n", $3 * 1e9; exit }
+		dev && table && ($1 == d || $1 == n) { printf "%.0f\n", $3 * 1e9; exit }
 		dev && table && NF == 0 { table = 0 }' "$TMPD/btt.avg"
 }
 d2c=$(btt_avg D2C)
@@ -131,7 +135,7 @@ for arg in sys.argv[3:]:
 sys.exit(1 if failed else 0)
 PY
 	fail "btt's D2C or Q2C average on the converted files is more than 1% from blkstack report's"
-note "btt on the converted files: D2C and Q2C within 1% of blkstack report"
+note "btt on the converted files of the partition's recording: D2C and Q2C within 1% of blkstack report; the device map names the stack"
 
 # --- a full disk ------------------------------------------------------------------
 full=$TMPD/full
