@@ -36,17 +36,9 @@
 static bool input_damaged(const char *path, struct tracefile *f, int read_ret)
 {
 	const struct source_stats *st = tracefile_stats(f);
-	bool damaged = read_ret == -EBADMSG;
+	bool damaged = tracefile_damage_said(path, f, read_ret, "converted");
 
-	if (damaged)
-		err_msg("'%s' is corrupt: it could not be read to its end; the events before the damage were converted",
-			path);
 	for (int c = 0; c < st->ncpu; c++) {
-		if (st->cpu[c].truncated) {
-			err_msg("'%s' is truncated: cpu%d lacks %llu bytes of its data; the events before the cut were converted",
-				path, c, (unsigned long long)st->cpu[c].truncated);
-			damaged = true;
-		}
 		if (st->cpu[c].missed || st->cpu[c].missed_unknown)
 			warn_msg("the recording lost events on cpu%d: %llu%s", c,
 				 (unsigned long long)st->cpu[c].missed,

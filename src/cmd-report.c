@@ -112,17 +112,8 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	}
 	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
 	*src = tracefile_stats(*fp);
-	if (ret == -EBADMSG) {
-		err_msg("'%s' is corrupt: it could not be read to its end", p->input);
+	if (tracefile_damage_said(p->input, *fp, ret, NULL))
 		return -1;
-	}
-	for (int c = 0; c < (*src)->ncpu; c++) {
-		if ((*src)->cpu[c].truncated) {
-			err_msg("'%s' is truncated: cpu%d lacks %llu bytes of its data", p->input, c,
-				(unsigned long long)(*src)->cpu[c].truncated);
-			return -1;
-		}
-	}
 	return ret < 0 ? -1 : 0;
 }
 

@@ -130,11 +130,9 @@ static int run_file(struct top *tp)
 	banner(tp);
 	ret = tracefile_read(tp->file, replay_event, tp);
 	if (ret == -ECANCELED)
-		return 0;
-	if (ret == -EBADMSG) {
-		err_msg("'%s' is corrupt: it could not be read to its end", p->input);
+		return 0;	/* count intervals shown: the rest is not wanted */
+	if (tracefile_damage_said(p->input, tp->file, ret, "shown"))
 		return -1;
-	}
 	if (ret < 0)
 		return -1;
 	/* the last, partial interval: up to the last completion in it */

@@ -749,7 +749,8 @@ void blkparse_out_summary(struct blkparse_out *o, FILE *fp, const struct source_
 {
 	uint64_t lost = 0;
 
-	qsort(o->devs, o->ndevs, sizeof(o->devs[0]), cmp_dev);
+	if (o->ndevs > 1)	/* none: no array at all, which qsort may not be given */
+		qsort(o->devs, o->ndevs, sizeof(o->devs[0]), cmp_dev);
 	for (size_t i = 0; i < o->ndevs; i++)
 		summary_dev(fp, &o->devs[i]);
 	if (!o->ndevs)

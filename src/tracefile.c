@@ -451,6 +451,9 @@ struct tracefile *tracefile_open(const char *path, int *err)
 	if (!util_debug)
 		tracecmd_set_loglevel(TEP_LOG_NONE);
 	ret = map_file(f, path);
+	/* a trace.dat whose headers or CPU table do not fit the file: cut short */
+	if (ret == -EINVAL && has_magic(path))
+		ret = -EBADMSG;
 	if (ret < 0 && ret != -ENOTSUP) {
 		*err = ret;
 		goto fail;
@@ -507,6 +510,26 @@ void tracefile_open_error(const char *path, int err)
 		err_msg("cannot open '%s': %s", path, strerror(-err));
 		break;
 	}
+}
+
+bool tracefile_damage_said(const char *path, struct tracefile *f, int read_ret,
+			   const char *done)
+{
+	const struct source_stats *st = tracefile_stats(f);
+	bool damaged = read_ret == -EBADMSG;
+
+	if (damaged)
+		err_msg("'%s' is corrupt: it could not be read to its end%s%s", path,
+			done ? "; the events before the damage were " : "", done ? done : "");
+	for (int c = 0; c < st->ncpu; c++) {
+		if (!st->cpu[c].truncated)
+			continue;
+		err_msg("'%s' is truncated: cpu%d lacks %llu bytes of its data%s%s", path, c,
+			(unsigned long long)st->cpu[c].truncated,
+			done ? "; the events before the cut were " : "", done ? done : "");
+		damaged = true;
+	}
+	return damaged;
 }
 
 bool tracefile_has(const struct tracefile *f, unsigned int kind)

@@ -72,6 +72,15 @@ struct tracefile_name {
  */
 const struct tracefile_name *tracefile_file_names(const struct tracefile *f, size_t *n);
 
+/**
+ * tracefile_damage_said - after tracefile_read() returned @read_ret: say
+ * whether the file was corrupt or cut short, naming @path; @done, when not
+ * NULL, tells what became of the events before the damage ("printed")
+ * Returns true when it was: what the command made of it is incomplete.
+ */
+bool tracefile_damage_said(const char *path, struct tracefile *f, int read_ret,
+			   const char *done);
+
 /** tracefile_stats - per-CPU accounting of what tracefile_read() saw */
 const struct source_stats *tracefile_stats(struct tracefile *f);
 
