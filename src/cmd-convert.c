@@ -170,7 +170,7 @@ struct tracked {
 	struct tracker *t;
 	struct rows_out *rows;
 	struct perfetto_out *pf;
-	struct pc_run *run;	/* rows of a recording with page-cache events: their files */
+	struct pc_run *run;	/* a recording with page-cache events: each I/O's file */
 	char file[PATH_MAX + 32];
 	bool started;
 };
@@ -195,12 +195,15 @@ static int tracked_event(const struct blk_event *ev, void *ctx)
 }
 
 /* A completed tree and the file the page-cache attribution gave it. */
-static void file_row(const struct tk_io *io, int32_t owner, void *ctx)
+static void file_io(const struct tk_io *io, int32_t owner, void *ctx)
 {
 	struct tracked *tr = ctx;
+	const char *file = pc_run_owner_name(tr->run, owner, tr->file, sizeof(tr->file));
 
-	rows_out_io_file(tr->rows, io, pc_run_owner_name(tr->run, owner, tr->file,
-							 sizeof(tr->file)));
+	if (tr->rows)
+		rows_out_io_file(tr->rows, io, file);
+	else
+		perfetto_out_io_file(tr->pf, io, file);
 }
 
 static void tracking_notes(const struct tk_counters *k)
@@ -232,26 +235,26 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f,
 		err_msg("cannot create '%s.partial': %s", p->output, strerror(-ret));
 		return EXIT_RUNTIME;
 	}
-	if (p->format == CONVERT_PERFETTO) {
+	if (p->format == CONVERT_PERFETTO)
 		tr.pf = perfetto_out_alloc(of.fp, stack ? track_name : NULL, (void *)stack);
-		tr.t = tr.pf ? tracker_alloc(&tp, perfetto_out_io, tr.pf) : NULL;
-	} else {
+	else
 		tr.rows = rows_out_alloc(of.fp, p->format == CONVERT_CSV ? ROWS_CSV : ROWS_JSONL);
-		if (tr.rows && tracefile_has(f, PC_EV_ADD)) {
-			/* the attribution owns the tracker, and names each row's file */
-			if (pc_run_init(&run, false, CLI_RESOLVE_DEFAULT, &tp, NULL) < 0)
-				goto out;
-			if (pc_run_recorded_names(&run, f) < 0) {
-				err_msg("out of memory");
-				goto out;
-			}
-			run.io_fn = file_row;
-			run.io_ctx = &tr;
-			tr.run = &run;
-			tr.t = run.t;
-		} else if (tr.rows) {
-			tr.t = tracker_alloc(&tp, rows_out_io, tr.rows);
+	if ((tr.pf || tr.rows) && tracefile_has(f, PC_EV_ADD)) {
+		/* the attribution owns the tracker, and names each I/O's file */
+		if (pc_run_init(&run, false, CLI_RESOLVE_DEFAULT, &tp, NULL) < 0)
+			goto out;
+		if (pc_run_recorded_names(&run, f) < 0) {
+			err_msg("out of memory");
+			goto out;
 		}
+		run.io_fn = file_io;
+		run.io_ctx = &tr;
+		tr.run = &run;
+		tr.t = run.t;
+	} else if (tr.pf) {
+		tr.t = tracker_alloc(&tp, perfetto_out_io, tr.pf);
+	} else if (tr.rows) {
+		tr.t = tracker_alloc(&tp, rows_out_io, tr.rows);
 	}
 	if (!tr.t) {
 		err_msg("out of memory");

@@ -20,6 +20,7 @@
  * The document is streamed: one event at a time, never the whole tree.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,13 @@ static void layer_slice(struct perfetto_out *o, const struct row *r, const struc
 	json_object_object_add(args, "pid", json_object_new_int(r->pid));
 	json_object_object_add(args, "comm", json_object_new_string(
 		utf8_sanitize(r->comm, sizeof(r->comm), comm, sizeof(comm))));
+	if (r->file) {
+		/* a path is bytes: JSON wants UTF-8 */
+		char file[PATH_MAX];
+
+		json_object_object_add(args, "file", json_object_new_string(
+			utf8_sanitize(r->file, strlen(r->file) + 1, file, sizeof(file))));
+	}
 	json_object_object_add(args, "top", json_object_new_boolean(r->top));
 	json_object_object_add(args, "matched", json_object_new_boolean(r->matched));
 	if (l->error)
@@ -346,12 +354,17 @@ static int grow_scratch(struct perfetto_out *o, size_t n)
 
 void perfetto_out_io(const struct tk_io *io, void *ctx)
 {
-	struct perfetto_out *o = ctx;
+	perfetto_out_io_file(ctx, io, NULL);
+}
+
+void perfetto_out_io_file(struct perfetto_out *o, const struct tk_io *io, const char *file)
+{
 	struct row *r = &o->row;
 
 	if (o->err)
 		return;
 	o->err = row_build(r, io, o->st.ios + 1);
+	r->file = file;
 	if (!o->err)
 		o->err = grow_scratch(o, r->nlayers);
 	if (o->err)

@@ -58,6 +58,12 @@ void perfetto_out_base(struct perfetto_out *o, uint64_t ts);
 void perfetto_out_io(const struct tk_io *io, void *ctx);
 
 /**
+ * perfetto_out_io_file - perfetto_out_io() of a tree whose owner the
+ * page-cache attribution knows: each slice's args get "file" (see struct row)
+ */
+void perfetto_out_io_file(struct perfetto_out *o, const struct tk_io *io, const char *file);
+
+/**
  * perfetto_out_finish - close the document and flush
  * Returns 0, or the first negative errno a write returned.
  */

@@ -267,7 +267,7 @@ START_TEST(perfetto_document)
 	struct tk_io ia, ib, ic;
 	struct perfetto_out *o;
 	struct slice sl[64];
-	int nsl = 0, nflows = 0, nnames = 0;
+	int nsl = 0, nflows = 0, nnames = 0, nfile = 0;
 	long long flow_s_ts = -1;
 	char *text = NULL;
 	size_t len = 0;
@@ -283,7 +283,8 @@ START_TEST(perfetto_document)
 	perfetto_out_base(o, 1000);
 	perfetto_out_io(&ia, o);
 	perfetto_out_io(&ib, o);
-	perfetto_out_io(&ic, o);
+	/* c's file, as the page-cache attribution names it */
+	perfetto_out_io_file(o, &ic, "/srv/f");
 	ck_assert_int_eq(perfetto_out_finish(o), 0);
 	ck_assert_uint_eq(perfetto_out_stats(o)->ios, 3);
 	ck_assert_uint_eq(perfetto_out_stats(o)->slices, 6);
@@ -320,6 +321,11 @@ START_TEST(perfetto_document)
 			sl[nsl].end = sl[nsl].ts + ns_of(v);
 			sl[nsl].name = name;
 			nsl++;
+			if (json_object_object_get_ex(ev, "args", &v) &&
+			    json_object_object_get_ex(v, "file", &v)) {
+				ck_assert_str_eq(json_object_get_string(v), "/srv/f");
+				nfile++;
+			}
 			continue;
 		}
 		ck_assert(!strcmp(ph, "s") || !strcmp(ph, "f"));
@@ -335,6 +341,7 @@ START_TEST(perfetto_document)
 	}
 	ck_assert_int_eq(nnames, 2);
 	ck_assert_int_eq(nflows, 3);
+	ck_assert_int_eq(nfile, 2);	/* c's two layers, and only them */
 	/* relative to the base: I/O a enters dm-0 at 1000 - 1000 */
 	ck_assert_int_eq(sl[0].ts, 0);
 	ck_assert_int_eq(sl[0].end, 1000);

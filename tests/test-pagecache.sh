@@ -281,7 +281,23 @@ for b in bad:
     print("  %s: the report has %d bytes, the rows %d" % b)
 sys.exit(1 if bad or not doc["files"] else 0)
 PY
-	note "$fs: record --page-cache: the report of the file, its names, trace-cmd, convert's files: ok"
+	"$BLKSTACK" convert -i "$TMPD/$fs.dat" --to perfetto -o "$TMPD/$fs.pf.json" 2>/dev/null ||
+		fail "$fs: convert --to perfetto of the recording failed"
+	python3 - "$TMPD/$fs.pf.json" "$TMPD/$fs.jsonl" <<'PY' || fail "$fs: the Perfetto slices do not name the rows' files"
+import collections, json, sys
+rows = {}
+for line in open(sys.argv[2]):
+    r = json.loads(line)
+    rows[r["io"]] = r["file"]
+files = {}
+for ev in json.load(open(sys.argv[1]))["traceEvents"]:
+    if ev["ph"] == "X" and "args" in ev:
+        files[ev["args"]["io"]] = ev["args"].get("file")
+bad = [io for io in files if files[io] != rows.get(io)]
+print("  perfetto: %d I/Os, %d with the file of their row" % (len(files), len(files) - len(bad)))
+sys.exit(1 if bad or not files else 0)
+PY
+	note "$fs: record --page-cache: the report of the file, its names, trace-cmd, convert's files (rows, Perfetto): ok"
 	[ "$fs" = ext4 ] && EXT4=("$MNT" "$DEV")
 done
 
