@@ -86,7 +86,7 @@ void pc_session_notes(const struct session *s)
 		{ PC_EV_DELETE, "evictions" },
 		{ PC_EV_RA_SYNC, "synchronous readahead (shown as plain misses)" },
 		{ PC_EV_RA_ASYNC, "asynchronous readahead (shown as plain misses)" },
-		{ PC_EV_GET_PAGES, "the pages read() asks of the cache, and the hit share" },
+		{ PC_EV_GET_PAGES, "lookups (the pages read() asks of the cache) and no hit share" },
 		{ PC_EV_WB_START, "the writeback of each file by the flusher" },
 		{ PC_EV_WB_MARK, "the writeback of each file by fsync" },
 		{ PC_EV_DIO_BEGIN, "direct I/O per file" },

@@ -21,6 +21,13 @@
 #   - blkstack report, live in the guest over the same window: every layer,
 #     bytes conserved at each, >= 99% of top-level I/O matched, the leaves'
 #     D2C and Q2C averages within 1% of btt on the guest's blktrace
+#   - the page cache (guest/pagecache.sh, after the window): files read cold
+#     by read(2), mmap and O_DIRECT and one written with fsync, under blkstack
+#     report --by dir: each file's disk bytes within one readahead window of
+#     its size, misses its pages, directories the sums of their files,
+#     evictions after a drop of caches; O_DIRECT per file only where the
+#     kernel has iomap's event (6.1 has not: its bytes must be unattributed,
+#     not lost); blkstack's notes name exactly the events the kernel lacks
 #
 #   tests/vm/check-vm.sh                          boot ref-virtio and check it
 #   tests/vm/check-vm.sh --stack NAME|all [--out DIR]   boot those and check them
@@ -50,6 +57,16 @@ fail() {
 pass() { say "ok: $*"; }
 # assert RESULT(1 true/0 false) OK_MESSAGE FAIL_MESSAGE
 assert() { if (($1)); then pass "$2"; else fail "$3"; fi; }
+# fail_lines FILE PREFIX: a failure per "error ..." line of a check's output
+# FILE, or one saying the check itself broke when it has none
+fail_lines() {
+	local line n=0
+	while read -r line; do
+		fail "$2$line"
+		n=$((n + 1))
+	done < <(sed -n 's/^error //p' "$1")
+	((n)) || fail "${2}the check itself failed: $(tail -n 3 "$1" | tr '\n' ' ')"
+}
 
 usage() { sed -n 's/^#   //p' "${BASH_SOURCE[0]}"; }
 
@@ -420,6 +437,110 @@ check_stack() {
 			"$c: dd queued ${got% } sectors at $top, expected W $exp_w R $exp_r"
 	done
 	check_report "$RES"
+	check_pagecache "$RES"
+}
+
+# The page-cache run of the guest (guest/pagecache.sh) on this kernel (6.1,
+# where some page-cache events do not exist): each file's disk bytes within
+# one readahead window of its size, its misses its pages, each directory the
+# sum of its files, evictions after the drop of caches, O_DIRECT per file
+# where the kernel has iomap's event; and blkstack's notes name exactly the
+# events this kernel lacks.
+check_pagecache() {
+	local RES=$1
+	if [[ ! -s $RES/pc.json ]]; then
+		fail "no pc.json: $(tail -n 3 "$RES/pagecache.log" 2>/dev/null || echo 'the page-cache run did not happen')"
+		return
+	fi
+	if ! python3 - "$RES" >"$TMP/$STACK.pc" <<'PY'; then
+import json, os, sys
+res = sys.argv[1]
+doc = json.load(open(res + "/pc.json"))
+drop = json.load(open(res + "/pc-drop.json"))
+err = open(res + "/pc.err").read()
+events = set(open(res + "/pc-events.txt").read().split())
+ra_kb, page = map(int, open(res + "/pc-ra.txt").read().split())
+window = ra_kb * 1024
+d = open(res + "/pc-dir.txt").read().strip()
+files = {f["path"]: f for f in doc["files"]}
+errors, notes = [], []
+# the notes: one per missing event that costs something, and only those
+needed = {
+    "filemap/mm_filemap_add_to_page_cache": "misses",
+    "filemap/mm_filemap_delete_from_page_cache": "evictions",
+    "readahead/page_cache_sync_ra": "sync readahead",
+    "readahead/page_cache_async_ra": "async readahead",
+    "filemap/mm_filemap_get_pages": "lookups",
+    "writeback/writeback_single_inode_start": "flusher writeback",
+    "writeback/sb_mark_inode_writeback": "fsync writeback",
+    "iomap/iomap_dio_rw_begin": "direct I/O",
+}
+for ev, what in needed.items():
+    said = ("this kernel has no %s:%s event" % tuple(ev.split("/"))) in err
+    if said != (ev not in events):
+        errors.append("%s is %s, but blkstack %s" % (ev, "absent" if ev not in events else "present",
+                      "said it is missing" if said else "said nothing"))
+    if ev not in events:
+        notes.append(ev)
+sizes = {"d1/r1": 300000, "d1/r2": 1060864, "d2/m1": 2000000}
+for rel, size in sizes.items():
+    f = files.get(d + "/" + rel)
+    if not f:
+        errors.append("%s: not in the report (files: %s)" % (rel, sorted(files)))
+        continue
+    pages = (size + page - 1) // page
+    again = f["evicted"]
+    if abs(f["read_bytes"] - size) > window + again * page:
+        errors.append("%s: %d bytes read from disk, want %d within %d" % (rel, f["read_bytes"], size, window))
+    if not pages <= f["misses"] <= pages + again:
+        errors.append("%s: %d misses, want its %d pages" % (rel, f["misses"], pages))
+    print("file %s %d bytes read (size %d), %d misses, %d sync + %d async readahead pages" %
+          (rel, f["read_bytes"], size, f["misses"], f["ra_sync"], f["ra_async"]))
+o = files.get(d + "/d2/sub/o1")
+if "iomap/iomap_dio_rw_begin" in events:
+    if not o or o["read_bytes"] != 1048576 or o["direct_bytes"] != 1048576:
+        errors.append("d2/sub/o1: O_DIRECT read not attributed: %s" % o)
+else:
+    # not a file's, but not dropped either: counted as unattributed
+    un = doc["not_files"]["unattributed"]["read_bytes"]
+    if o or un < 1048576:
+        errors.append("d2/sub/o1 without iomap's event: %s in the files, %d bytes read unattributed" %
+                      ("present" if o else "absent", un))
+    print("file d2/sub/o1: no iomap_dio_rw_begin on this kernel: its 1048576 bytes of O_DIRECT "
+          "read are among the %d bytes read unattributed" % un)
+w = files.get(d + "/d2/w1")
+wpages = (200000 + page - 1) // page
+if not w or not 200000 <= w["write_bytes"] <= wpages * page + window:
+    errors.append("d2/w1: written %s bytes, want 200000 to %d" % (w and w["write_bytes"], wpages * page))
+else:
+    print("file d2/w1 %d bytes written (200000 asked)" % w["write_bytes"])
+keys = ("read_bytes", "write_bytes", "misses", "ra_sync", "ra_async", "evicted", "direct_bytes")
+for dd in doc["dirs"]:
+    prefix = dd["path"].rstrip("/") + "/"
+    for k in keys:
+        s = sum(f[k] for f in doc["files"] if f["path"].startswith(prefix) or dd["path"] == "/")
+        if dd[k] != s:
+            errors.append("dir %s: %s %d, but its files sum to %d" % (dd["path"], k, dd[k], s))
+# d2/sub holds only the O_DIRECT file: no directory without iomap's event
+for want in (d + "/d1", d + "/d2") + ((d + "/d2/sub",) if "iomap/iomap_dio_rw_begin" in events else ()):
+    if want not in {dd["path"] for dd in doc["dirs"]}:
+        errors.append("no directory %s" % want)
+ev = sum(f["evicted"] for f in drop["files"] if f["path"].startswith(d + "/"))
+if "filemap/mm_filemap_delete_from_page_cache" in events and not ev:
+    errors.append("no eviction seen in the drop of caches")
+print("summary %.0f%% of %d bytes attributed; %d pages evicted by the drop of caches; missing events: %s" %
+      (100.0 * doc["attributed_bytes"] / max(doc["total_bytes"], 1), doc["total_bytes"], ev,
+       ", ".join(notes) or "none"))
+for e in errors:
+    print("error " + e)
+sys.exit(1 if errors else 0)
+PY
+		# (not in a pipeline: fail counts in this shell)
+		fail_lines "$TMP/$STACK.pc" "page cache: "
+		return
+	fi
+	sed -n 's/^file /page cache: /p' "$TMP/$STACK.pc" | while read -r line; do say "$line"; done
+	pass "page cache: $(sed -n 's/^summary //p' "$TMP/$STACK.pc"); per-file bytes, misses, directories and notes as the kernel's events allow"
 }
 
 # blkstack report, run live in the guest over the same window: every layer
@@ -488,7 +609,8 @@ for e in errors:
     print("error " + e)
 sys.exit(1 if errors else 0)
 PY
-		sed -n 's/^error /report: /p' "$TMP/$STACK.rep" | while read -r line; do fail "$line"; done
+		# (not in a pipeline: fail counts in this shell)
+		fail_lines "$TMP/$STACK.rep" "report: "
 		return
 	fi
 	pass "blkstack report: $(sed -n 's/^summary //p' "$TMP/$STACK.rep"), every layer of the stack, bytes conserved at each"

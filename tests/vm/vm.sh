@@ -230,7 +230,12 @@ build_initramfs() {
 		fi
 	done
 	install -m 755 "$HERE/guest/init" "$IRD/init"
-	install -m 644 "$HERE/guest/lib.sh" "$HERE/guest/workload.sh" "$IRD/vm/"
+	install -m 644 "$HERE/guest/lib.sh" "$HERE/guest/workload.sh" "$HERE/guest/pagecache.sh" \
+		"$IRD/vm/"
+	# the page-cache run maps a file: busybox has no tool that does
+	"${CC:-cc}" -O2 -Wall -o "$WORK/mmapread" "$HERE/guest/mmapread.c" ||
+		fail "cannot build guest/mmapread.c"
+	copy_bin "$WORK/mmapread" /vm/mmapread
 	install -m 644 "$HERE"/stacks/*.sh "$IRD/vm/stacks/"
 	(cd "$IRD" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$WORK/initrd.gz"
 }
