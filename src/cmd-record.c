@@ -270,6 +270,13 @@ static int record_file_names(struct recording *rec, struct pc_run *run)
 			strerror(-ret));
 		return ret;
 	}
+	if (rec->status) {
+		size_t n;
+
+		pagecache_files(run->pc, &n);
+		fprintf(stderr, PROGRAM_NAME ": naming the %zu files of the recording%s\n", n,
+			run->resolve == CLI_RESOLVE_WALK ? " (walking their filesystems)" : "");
+	}
 	if (pc_run_finish(run) < 0)
 		return -ENOMEM;
 	if (tracefs_event_disable(l->s.instance, NULL, NULL) < 0 || session_start(&l->s) < 0) {
