@@ -44,7 +44,8 @@ int record_names_scan(struct pc_run *run, FILE *const *spill, const uint64_t *by
 			ret = -errno;
 			break;
 		}
-		pagewalk_init(&w, long_size, false);
+		/* pages as this machine's kernel wrote them: its byte order */
+		pagewalk_init(&w, long_size, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 		for (uint64_t off = 0; off + page_size <= bytes[c] && !ret; off += page_size) {
 			const uint8_t *rec;
 			unsigned int size;
