@@ -8,7 +8,9 @@
 # temporary directory. "blkstack trace -d MOUNTDIR -w 5" traces that stack
 # while a small workload runs, then "blkstack report -d MOUNTDIR -- WORKLOAD"
 # reports the same workload per layer: O_DIRECT writes and reads, then a buffered
-# write and a sync. The log's first lines and the summary are shown.
+# write and a sync. The log's first lines and the summary are shown. Last,
+# "blkstack report --by file" ties the disk I/O of cold reads and of a write
+# with fsync to the files it was for.
 # Everything is torn down on every way out, Ctrl-C included.
 #
 # Usage: sudo contrib/demo.sh     (BLKSTACK=/path/to/blkstack to choose the binary)
@@ -128,3 +130,15 @@ dd if=/dev/zero of="$mnt/buffered2" bs=1M count=4 status=none
 sync -f "$mnt"
 WL
 "$BLKSTACK" report -d "$mnt" -- sh "$tmp/workload.sh" || die "blkstack report failed"
+
+echo
+echo "== and per file: blkstack report -d $mnt --by file -- (cold reads, a write with fsync)"
+echo "   the same disk I/O tied to the files it was for, from the page-cache events"
+# cold: remounted, so that only this filesystem's cache is emptied
+umount "$mnt" && mount "$part" "$mnt" || die "cannot mount $part again on $mnt"
+cat >"$tmp/files.sh" <<WL
+cat "$mnt/buffered2" "$mnt/direct2" >/dev/null
+dd if=/dev/zero of="$mnt/written" bs=64k count=8 conv=fsync status=none
+WL
+"$BLKSTACK" report -d "$mnt" --by file --resolve-paths=walk -- sh "$tmp/files.sh" ||
+	die "blkstack report --by file failed"
