@@ -10,7 +10,9 @@
  * files) are read record by record through libtracecmd, in a child
  * process: libtracecmd (and trace-cmd itself) crashes on some damaged
  * compressed files, and a bad file must give a message, not a crash. The
- * child sends decoded events through a pipe.
+ * child sends decoded events through a pipe. For the same reason the
+ * headers of a version 6 file are parsed once in a child before they are
+ * parsed here: libtraceevent crashes on some damaged event formats.
  *
  * A file made by "trace-cmd record -B NAME -e block" holds its events in a
  * buffer instance, not in the top-level buffer: every buffer is read.
@@ -437,6 +439,41 @@ const struct tracefile_name *tracefile_file_names(const struct tracefile *f, siz
 	return *n ? f->names : NULL;
 }
 
+/*
+ * libtraceevent crashes on some damaged event formats (a '[' in a field's
+ * type, for one): parse the headers first in a child, whose death says the
+ * file is corrupt. Returns 0 when they can be parsed here (or fail to parse
+ * without a crash), -EBADMSG when they crash their parser.
+ */
+static int headers_parse_safely(const char *path)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* no child to try in: parse here, as before */
+	if (pid == 0) {
+		if (!util_debug) {
+			int null = open("/dev/null", O_WRONLY);
+
+			if (null >= 0) {
+				dup2(null, STDOUT_FILENO);
+				dup2(null, STDERR_FILENO);
+				close(null);
+			}
+		}
+		_exit(tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS) ? 0 : 2);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 2))
+		return 0;
+	return -EBADMSG;
+}
+
 struct tracefile *tracefile_open(const char *path, int *err)
 {
 	struct tracefile *f;
@@ -467,6 +504,11 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		return f;
 	}
 	/* the v6 path needs only the headers: the data is read from the map */
+	ret = headers_parse_safely(path);
+	if (ret < 0) {
+		*err = ret;
+		goto fail;
+	}
 	errno = 0;
 	f->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!f->handle) {
