@@ -43,9 +43,6 @@ static bool input_damaged(const char *path, struct tracefile *f, int read_ret)
 			warn_msg("the recording lost events on cpu%d: %llu%s", c,
 				 (unsigned long long)st->cpu[c].missed,
 				 st->cpu[c].missed_unknown ? " and more of unknown count" : "");
-		if (st->cpu[c].malformed)
-			warn_msg("%llu malformed records skipped on cpu%d",
-				 (unsigned long long)st->cpu[c].malformed, c);
 	}
 	return damaged;
 }

@@ -140,7 +140,7 @@ report:
 				 (unsigned long long)st->cpu[c].missed,
 				 st->cpu[c].missed_unknown ? " and more of unknown count" : "");
 		if (st->cpu[c].malformed)
-			warn_msg("%llu malformed records skipped on cpu%d",
+			warn_msg("'%s': %llu malformed records skipped on cpu%d", p.input,
 				 (unsigned long long)st->cpu[c].malformed, c);
 	}
 	rc = truncated ? EXIT_RUNTIME : EXIT_OK;

@@ -571,6 +571,11 @@ bool tracefile_damage_said(const char *path, struct tracefile *f, int read_ret,
 			done ? "; the events before the cut were " : "", done ? done : "");
 		damaged = true;
 	}
+	/* pages that do not parse as the header_page describes them: said, not fatal */
+	for (int c = 0; c < st->ncpu; c++)
+		if (st->cpu[c].malformed)
+			warn_msg("'%s': %llu malformed records skipped on cpu%d", path,
+				 (unsigned long long)st->cpu[c].malformed, c);
 	return damaged;
 }
 

@@ -75,7 +75,8 @@ const struct tracefile_name *tracefile_file_names(const struct tracefile *f, siz
 /**
  * tracefile_damage_said - after tracefile_read() returned @read_ret: say
  * whether the file was corrupt or cut short, naming @path; @done, when not
- * NULL, tells what became of the events before the damage ("printed")
+ * NULL, tells what became of the events before the damage ("printed").
+ * Records that did not parse are warned about (the exit status is not theirs).
  * Returns true when it was: what the command made of it is incomplete.
  */
 bool tracefile_damage_said(const char *path, struct tracefile *f, int read_ret,
