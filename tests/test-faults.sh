@@ -7,20 +7,25 @@
 # bounds, a use after free, undefined behaviour or a leak of our own fails
 # the test whatever the exit code.
 #
-#   - damaged recordings: truncated (in the headers, in the data), CPU data
-#     offsets past the end of the file, another architecture's long size:
-#     report, parse, top and convert exit 1 (or, for the long size, read
-#     what they can) with a message naming the file;
-#   - an empty recording (no I/O): a valid file, read by every reader and
-#     by trace-cmd;
+#   - damaged recordings: truncated (at many points of the headers and of
+#     the data), CPU data offsets past the end of the file, a damaged event
+#     format: report, parse, top and convert exit 1 with a message naming
+#     the file, and convert presents no output as complete;
+#   - another architecture's long size: a 32-bit machine's recording reads
+#     as the original; pages unlike their header_page are skipped with a
+#     warning naming the file (exit 0);
+#   - empty recordings (no I/O, -w or -- true): valid files, read by every
+#     reader and by trace-cmd;
 #   - record --page-cache (its pages read back, files named, markers
 #     appended), and report --by file and convert of what it made;
-#   - Ctrl-C at six moments (at once, while setting up, as tracing starts,
-#     while recording, twice while finishing): a valid, complete file, or
-#     nothing at all when the signal came before blkstack could catch it;
-#     never FILE.partial, a spill file or a tracefs instance left;
-#   - a full disk (a small tmpfs): exit 1 with the error, no FILE, only
-#     FILE.partial, which the readers take or refuse with a message.
+#   - Ctrl-C at 8 moments of record -- CMD and 6 of record -w (at once,
+#     while setting up, as tracing starts, while recording, at and after
+#     the end of the data, twice while finishing): a valid, complete file,
+#     or nothing at all when the signal came before blkstack could catch
+#     it; never FILE.partial, a spill file or a tracefs instance left;
+#   - a full disk (tmpfs of 64 KiB and of 4 MiB): exit 1 with the error,
+#     no FILE, only FILE.partial, no space held by a spill file, and the
+#     readers take it or refuse it with a message naming it.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -100,8 +105,9 @@ bs_run 0 rec record -d "$A_PDEV" -o "$TMPD/good.dat" -- sh "$TMPD/work.sh"
 readers "$TMPD/good.dat" 0
 size=$(stat -c %s "$TMPD/good.dat")
 
-# truncated: in the headers, in the first page, in the data
-for cut in 100 4096 $((size / 2)) $((size - 1000)); do
+# truncated: in the headers (every 8 KiB of them), in the first page, in the data
+hdr=$(python3 -c 'import sys; print(open(sys.argv[1], "rb").read().index(b"flyrecord\0"))' "$TMPD/good.dat")
+for cut in 0 100 $(seq 4096 8192 "$hdr") $((hdr + 100)) $((size / 2)) $((size - 1000)); do
 	head -c "$cut" "$TMPD/good.dat" >"$TMPD/cut.dat"
 	readers "$TMPD/cut.dat" 1
 	grep -Eq "truncated|cannot be read|not a trace.dat|corrupt" "$TMPD/report.err" ||
@@ -136,6 +142,10 @@ while True:
     if oid == 0: break
     (size,) = struct.unpack_from("<I", d, p); p += 4 + size
 assert d[p:p + 10] == b"flyrecord\0"; p += 10
+def sub(old, new):
+    i = d.index(old, hp)
+    assert len(old) == len(new)
+    d[i:i + len(old)] = new
 if what == "offsets":
     patched = 0
     for c in range(ncpu):
@@ -145,8 +155,30 @@ if what == "offsets":
             patched += 1
     assert patched, "no CPU has data"
 elif what == "long4":
-    i = d.index(b"commit;\toffset:8;\tsize:8;", hp)
-    d[i:i + 25] = b"commit;\toffset:8;\tsize:4;"
+    # header_page says 4-byte longs, the pages still have 8-byte commits
+    sub(b"commit;\toffset:8;\tsize:8;", b"commit;\toffset:8;\tsize:4;")
+elif what == "arch32":
+    # a 4-byte-long machine's recording: the file header's long size,
+    # header_page, and every page header (timestamp, then a 4-byte commit)
+    assert d[13] == 8
+    d[13] = 4
+    sub(b"commit;\toffset:8;\tsize:8;", b"commit;\toffset:8;\tsize:4;")
+    sub(b"data;\toffset:16;\tsize:4080;", b"data;\toffset:12;\tsize:4084;")
+    pages = 0
+    for c in range(ncpu):
+        off, size = struct.unpack_from("<QQ", d, p + 16 * c)
+        for q in range(off, off + size, 4096):
+            (commit,) = struct.unpack_from("<Q", d, q + 8)
+            assert commit >> 32 == 0
+            struct.pack_into("<I", d, q + 8, commit)
+            d[q + 12:q + 4096] = d[q + 16:q + 4096] + bytes(4)
+            pages += 1
+    assert pages, "no pages"
+elif what == "format":
+    # a damaged event format, on which libtraceevent's parser crashes
+    if b"unsigned short ioprio;" not in d:
+        sys.exit(3)
+    sub(b"unsigned short ioprio;", b"unsigned sh[rt ioprio;")
 open(path, "wb").write(d)
 PY
 cp "$TMPD/good.dat" "$TMPD/offsets.dat"
@@ -156,27 +188,64 @@ grep -q "truncated" "$TMPD/report.err" ||
 	fail "report of CPU data past the end does not say it is truncated: $(cat "$TMPD/report.err")"
 note "CPU data offsets past the end of the file: exit 1, truncated, naming the file: ok"
 
-# another architecture's long (4 bytes): its pages read as such; records
-# that do not parse are skipped and counted, nothing read out of bounds
+# another architecture's long (4 bytes), as a 32-bit machine records it:
+# read as such, the same output as the original
+cp "$TMPD/good.dat" "$TMPD/arch32.dat"
+python3 "$TMPD/patch.py" "$TMPD/arch32.dat" arch32 || fail "cannot make a 4-byte-long recording"
+for cmd in report parse top; do
+	bs_run 0 "$cmd" "$cmd" -i "$TMPD/good.dat"
+	mv "$TMPD/$cmd.out" "$TMPD/$cmd.good"
+	bs_run 0 "$cmd" "$cmd" -i "$TMPD/arch32.dat"
+	sed "s|arch32\.dat|good.dat|" "$TMPD/$cmd.out" | cmp -s - "$TMPD/$cmd.good" ||
+		{ diff "$TMPD/$cmd.good" "$TMPD/$cmd.out" | head >&2; fail "$cmd -i of a 4-byte-long recording differs from the original"; }
+	[ ! -s "$TMPD/$cmd.err" ] || { cat "$TMPD/$cmd.err" >&2; fail "$cmd -i of a 4-byte-long recording warns"; }
+done
+bs_run 0 convert convert -i "$TMPD/good.dat" --to csv -o "$TMPD/good.csv"
+bs_run 0 convert convert -i "$TMPD/arch32.dat" --to csv -o "$TMPD/arch32.csv"
+cmp -s "$TMPD/good.csv" "$TMPD/arch32.csv" || fail "convert of a 4-byte-long recording differs from the original"
+trace-cmd report "$TMPD/arch32.dat" >/dev/null 2>&1 || fail "trace-cmd report cannot read the 4-byte-long recording"
+note "a 32-bit machine's recording (4-byte longs in its headers and pages): read as the original by report, parse, top, convert: ok"
+
+# header_page says 4-byte longs but the pages have 8-byte ones: what does
+# not parse is skipped with a warning naming the file, nothing read out of bounds
 cp "$TMPD/good.dat" "$TMPD/long4.dat"
 python3 "$TMPD/patch.py" "$TMPD/long4.dat" long4 || fail "cannot patch header_page"
 for cmd in report parse top; do
-	rc=0
-	"$BS" "$cmd" -i "$TMPD/long4.dat" >/dev/null 2>"$TMPD/long4.err" || rc=$?
-	! sanitizer_said "$TMPD/long4.err" && [ "$rc" -le 1 ] ||
-		{ cat "$TMPD/long4.err" >&2; fail "$cmd -i of a 4-byte-long recording: exit $rc"; }
-	[ "$rc" -eq 0 ] || grep -qF "'$TMPD/long4.dat'" "$TMPD/long4.err" ||
-		fail "$cmd -i of a 4-byte-long recording: exit 1 without naming the file"
+	bs_run 0 "$cmd" "$cmd" -i "$TMPD/long4.dat"
+	[ ! -s "$TMPD/$cmd.err" ] || grep -qF "'$TMPD/long4.dat': " "$TMPD/$cmd.err" ||
+		{ cat "$TMPD/$cmd.err" >&2; fail "$cmd -i of pages unlike their header_page: a message without the file"; }
 done
-note "a recording whose header_page says 4-byte longs: read or refused by name, no sanitizer error: ok"
+grep -q "malformed records skipped" "$TMPD/report.err" ||
+	note "(the pages unlike their header_page happened to parse: no warning)"
+note "pages unlike their header_page's long size: exit 0, what does not parse skipped and said, naming the file: ok"
 
-# an empty recording: no I/O at all
+# a damaged event format in the headers (libtraceevent's parser crashes on
+# this one): exit 1, the file named as corrupt
+cp "$TMPD/good.dat" "$TMPD/format.dat"
+rc=0
+python3 "$TMPD/patch.py" "$TMPD/format.dat" format || rc=$?
+if [ "$rc" -eq 3 ]; then
+	note "this kernel's block formats have no ioprio field: no damaged-format case"
+else
+	[ "$rc" -eq 0 ] || fail "cannot damage an event format"
+	readers "$TMPD/format.dat" 1
+	grep -q "truncated or corrupt" "$TMPD/report.err" ||
+		fail "report of a damaged event format: $(cat "$TMPD/report.err")"
+	note "a damaged event format: exit 1, the file named as corrupt, no crash: ok"
+fi
+
+# an empty recording: no I/O at all, for a time (-w) or during a command
 bs_run 0 empty record -d "$A_PDEV" -o "$TMPD/empty.dat" -w 0.5
-readers "$TMPD/empty.dat" 0
-[ -z "$(count_actions "$TMPD/parse.out")" ] || fail "parse of an empty recording prints events"
-[ "$(wc -l <"$TMPD/conv.csv")" -eq 1 ] || fail "convert of an empty recording: not just the CSV header"
-trace-cmd report "$TMPD/empty.dat" >/dev/null 2>&1 || fail "trace-cmd report cannot read an empty recording"
-note "empty recording: valid, read by report, parse, top, convert and trace-cmd: ok"
+bs_run 0 empty-cmd record -d "$A_PDEV" -o "$TMPD/empty-cmd.dat" -- true
+for f in "$TMPD/empty.dat" "$TMPD/empty-cmd.dat"; do
+	readers "$f" 0
+	grep -q '^No I/O completed' "$TMPD/report.out" ||
+		fail "report of an empty recording: $(head -3 "$TMPD/report.out")"
+	[ -z "$(count_actions "$TMPD/parse.out")" ] || fail "parse of an empty recording prints events"
+	[ "$(wc -l <"$TMPD/conv.csv")" -eq 1 ] || fail "convert of an empty recording: not just the CSV header"
+	trace-cmd report "$f" >/dev/null 2>&1 || fail "trace-cmd report cannot read an empty recording"
+done
+note "empty recordings (-w, -- true): valid, read by report, parse, top, convert and trace-cmd: ok"
 
 # the page-cache side: record --page-cache (the recorded pages read back,
 # files named by a walk, markers appended) and the readers of its names
@@ -198,12 +267,18 @@ umount "$mnt" || fail "cannot unmount $mnt"
 _clean_mounts=()	# (it was the only one) the partition is written raw below
 note "record --page-cache, report --by file and convert of it: ok"
 
-# Ctrl-C at any moment: at once (maybe before the handlers), while setting
-# up, as tracing starts, while recording, and twice while finishing.
+# Ctrl-C at any moment, of record -- CMD and of record -w: at once (maybe
+# before the handlers), while setting up, as tracing starts, while
+# recording, at the end of the data (the command's exit, -w's end), after
+# it while finishing, and twice while finishing.
 long=$TMPD/long.sh
 printf 'exec dd status=none if=/dev/zero of=%s bs=4k count=12000 oflag=direct\n' "$A_PDEV" >"$long"
+short=$TMPD/short.sh
+printf 'dd status=none if=/dev/zero of=%s bs=4k count=256 oflag=direct\ntouch %s/short.done\n' \
+	"$A_PDEV" "$TMPD" >"$short"
 
-# wait_for PID WHAT: until the instance of PID exists (setup) or traces (tracing)
+# wait_for PID WHAT: until the instance of PID exists (setup), traces
+# (tracing), or until the short command ended (ended)
 wait_for()
 {
 	local inst=$TRACEFS/instances/blkstack-$1 i
@@ -213,6 +288,7 @@ wait_for()
 		setup) [ -d "$inst" ] && return 0 ;;
 		tracing) [ "$(cat "$inst/tracing_on" 2>/dev/null)" = 1 ] &&
 			[ "$(cat "$inst/events/block/block_bio_queue/enable" 2>/dev/null)" = 1 ] && return 0 ;;
+		ended) [ -e "$TMPD/short.done" ] && return 0 ;;
 		esac
 		kill -0 "$1" 2>/dev/null || return 0
 		sleep 0.05
@@ -220,62 +296,98 @@ wait_for()
 	fail "blkstack record (pid $1) did not reach '$2' within 15 s"
 }
 
-n=0
-for moment in now setup tracing:0 tracing:0.3 tracing:1 twice; do
-	f=$TMPD/int.dat
-	rm -f "$f" "$f.partial"
+# ctrl_c MODE MOMENT: record (MODE cmd: -- CMD; w: -w 2 beside a writer),
+# Ctrl-C at MOMENT; then a complete valid file, or none when the signal
+# came before the handlers, and nothing else left
+ctrl_c()
+{
+	local mode=$1 moment=$2 f=$TMPD/int.dat pid rc=0 writer=
+
+	rm -f "$f" "$f.partial" "$TMPD/short.done"
 	: >"$TMPD/int.err"
-	"$BS" record -d "$A_PDEV" -o "$f" -- sh "$long" >/dev/null 2>"$TMPD/int.err" &
+	if [ "$mode" = w ]; then
+		sh "$long" &
+		writer=$!
+		_clean_pids+=("$writer")
+		"$BS" record -d "$A_PDEV" -o "$f" -w 2 >/dev/null 2>"$TMPD/int.err" &
+	elif [ "$moment" = data-end ] || [ "$moment" = after ]; then
+		"$BS" record -d "$A_PDEV" -o "$f" -- sh "$short" >/dev/null 2>"$TMPD/int.err" &
+	else
+		"$BS" record -d "$A_PDEV" -o "$f" -- sh "$long" >/dev/null 2>"$TMPD/int.err" &
+	fi
 	pid=$!
 	_clean_instances+=("blkstack-$pid")
-	case $moment in
-	now) ;;
-	setup) wait_for "$pid" setup ;;
-	tracing:*) wait_for "$pid" tracing; sleep "${moment#tracing:}" ;;
-	twice)
+	case $mode:$moment in
+	*:now) ;;
+	*:setup) wait_for "$pid" setup ;;
+	*:tracing:*) wait_for "$pid" tracing; sleep "${moment#tracing:}" ;;
+	*:twice)
 		wait_for "$pid" tracing
 		sleep 1
 		kill -INT "$pid" 2>/dev/null || true
 		sleep 0.05
 		;;
+	cmd:data-end) wait_for "$pid" ended ;;
+	cmd:after) wait_for "$pid" ended; sleep 0.3 ;;
+	w:data-end) wait_for "$pid" tracing; sleep 2 ;;
+	w:after) wait_for "$pid" tracing; sleep 2.3 ;;
 	esac
 	kill -INT "$pid" 2>/dev/null || true
-	rc=0
 	wait "$pid" || rc=$?
-	n=$((n + 1))
+	if [ -n "$writer" ]; then
+		kill "$writer" 2>/dev/null || true
+		wait "$writer" 2>/dev/null || true
+	fi
 	sanitizer_said "$TMPD/int.err" &&
-		{ cat "$TMPD/int.err" >&2; fail "Ctrl-C ($moment): a sanitizer found an error"; }
-	instance_gone "blkstack-$pid" || fail "Ctrl-C ($moment): instance blkstack-$pid left"
-	[ ! -e "$f.partial" ] || fail "Ctrl-C ($moment): '$f.partial' left"
-	! ls -A "$TMPD" | grep -q '^\.blkstack-record' || fail "Ctrl-C ($moment): a spill file left"
+		{ cat "$TMPD/int.err" >&2; fail "Ctrl-C ($mode, $moment): a sanitizer found an error"; }
+	instance_gone "blkstack-$pid" || fail "Ctrl-C ($mode, $moment): instance blkstack-$pid left"
+	[ ! -e "$f.partial" ] || fail "Ctrl-C ($mode, $moment): '$f.partial' left"
+	[ -z "$(find "$TMPD" -maxdepth 1 -name '.blkstack-record.*')" ] || fail "Ctrl-C ($mode, $moment): a spill file left"
 	if [ "$rc" -eq 130 ] && [ "$moment" = now ]; then
 		# killed by the signal before catching it: nothing was made
-		[ ! -e "$f" ] || fail "Ctrl-C ($moment): exit 130 but '$f' exists"
-		continue
+		[ ! -e "$f" ] || fail "Ctrl-C ($mode, $moment): exit 130 but '$f' exists"
+		return 0
 	fi
-	[ "$rc" -eq 0 ] || { cat "$TMPD/int.err" >&2; fail "Ctrl-C ($moment): exit $rc"; }
+	[ "$rc" -eq 0 ] || { cat "$TMPD/int.err" >&2; fail "Ctrl-C ($mode, $moment): exit $rc"; }
 	readers "$f" 0
 	trace-cmd report "$f" >/dev/null 2>"$TMPD/tc.err" && [ ! -s "$TMPD/tc.err" ] ||
-		{ cat "$TMPD/tc.err" >&2; fail "Ctrl-C ($moment): trace-cmd report fails or warns"; }
-done
-note "Ctrl-C at $n moments (at once, setting up, tracing, recording, twice while finishing): a valid file (or none before the handlers), no instance, partial or spill file left: ok"
+		{ cat "$TMPD/tc.err" >&2; fail "Ctrl-C ($mode, $moment): trace-cmd report fails or warns"; }
+}
 
-# a full disk
-full=$TMPD/full
-mkdir "$full"
-mount -t tmpfs -o size=4m blkstack-test "$full" || skip "cannot mount a tmpfs"
-_clean_mounts+=("$full")
-bs_run 1 full record -d "$A_PDEV" -o "$full/r.dat" -- sh "$long"
-grep -q "No space left on device" "$TMPD/full.err" || fail "a full disk: $(cat "$TMPD/full.err")"
-grep -qF "'$full" "$TMPD/full.err" || fail "a full disk: the message names no file: $(cat "$TMPD/full.err")"
-[ ! -e "$full/r.dat" ] || fail "a full disk: the incomplete recording was renamed to r.dat"
-[ "$(ls -A "$full")" = r.dat.partial ] || fail "a full disk left: $(ls -A "$full" | tr '\n' ' ')"
-for cmd in report parse top; do
-	rc=0
-	"$BS" "$cmd" -i "$full/r.dat.partial" >/dev/null 2>"$TMPD/fr.err" || rc=$?
-	! sanitizer_said "$TMPD/fr.err" && [ "$rc" -le 1 ] ||
-		{ cat "$TMPD/fr.err" >&2; fail "$cmd -i of the recording cut by a full disk: exit $rc"; }
-	[ "$rc" -eq 0 ] || grep -qF "'$full/r.dat.partial'" "$TMPD/fr.err" ||
-		fail "$cmd -i of the recording cut by a full disk: exit 1 without naming it"
+n=0
+for moment in now setup tracing:0 tracing:0.3 tracing:1 data-end after twice; do
+	ctrl_c cmd "$moment"
+	n=$((n + 1))
 done
-note "a full disk: exit 1 naming the error and the place, only FILE.partial left, read or refused by name: ok"
+for moment in now setup tracing:0 tracing:1 data-end after; do
+	ctrl_c w "$moment"
+	n=$((n + 1))
+done
+note "Ctrl-C at $n moments of record -- CMD and record -w (at once, setting up, tracing, recording, at and after the end of the data, twice): a valid file (or none before the handlers), no instance, partial or spill file left: ok"
+
+# a full disk: too small for the headers (64 KiB), or for the data (4 MiB)
+for size in 64k 4m; do
+	full=$TMPD/full-$size
+	mkdir "$full"
+	mount -t tmpfs -o "size=$size" blkstack-test "$full" || skip "cannot mount a tmpfs"
+	_clean_mounts+=("$full")
+	bs_run 1 full record -d "$A_PDEV" -o "$full/r.dat" -- sh "$long"
+	grep -q "No space left on device" "$TMPD/full.err" || fail "a full disk ($size): $(cat "$TMPD/full.err")"
+	grep -qF "'$full" "$TMPD/full.err" ||
+		fail "a full disk ($size): the message names no file: $(cat "$TMPD/full.err")"
+	[ ! -e "$full/r.dat" ] || fail "a full disk ($size): the incomplete recording was renamed to r.dat"
+	[ "$(ls -A "$full")" = r.dat.partial ] || fail "a full disk ($size) left: $(ls -A "$full" | tr '\n' ' ')"
+	# and no unnamed spill file still holding space
+	used=$(df -k --output=used "$full" | tail -1)
+	[ "$used" -le $(($(du -k "$full/r.dat.partial" | cut -f1) + 4)) ] ||
+		fail "a full disk ($size): $used KiB used, more than r.dat.partial"
+	for cmd in report parse top; do
+		rc=0
+		"$BS" "$cmd" -i "$full/r.dat.partial" >/dev/null 2>"$TMPD/fr.err" || rc=$?
+		! sanitizer_said "$TMPD/fr.err" && [ "$rc" -le 1 ] ||
+			{ cat "$TMPD/fr.err" >&2; fail "$cmd -i of the recording cut by a full disk ($size): exit $rc"; }
+		[ "$rc" -eq 0 ] || grep -qF "'$full/r.dat.partial'" "$TMPD/fr.err" ||
+			fail "$cmd -i of the recording cut by a full disk ($size): exit 1 without naming it"
+	done
+done
+note "a full disk (64 KiB, 4 MiB): exit 1 naming the error and the place, only FILE.partial left, read or refused by name: ok"
