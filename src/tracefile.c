@@ -11,7 +11,7 @@
  * process: libtracecmd (and trace-cmd itself) crashes on some damaged
  * compressed files, and a bad file must give a message, not a crash. The
  * child sends decoded events through a pipe. For the same reason the
- * headers of a version 6 file are parsed once in a child before they are
+ * headers of every trace.dat are parsed once in a child before they are
  * parsed here: libtraceevent crashes on some damaged event formats.
  *
  * A file made by "trace-cmd record -B NAME -e block" holds its events in a
@@ -441,20 +441,30 @@ const struct tracefile_name *tracefile_file_names(const struct tracefile *f, siz
 
 /*
  * libtraceevent crashes on some damaged event formats (a '[' in a field's
- * type, for one): parse the headers first in a child, whose death says the
- * file is corrupt. Returns 0 when they can be parsed here (or fail to parse
- * without a crash), -EBADMSG when they crash their parser.
+ * type, for one): parse the headers first in a child, which says through
+ * a pipe that it lived through the parse (its exit status is not used:
+ * valgrind and the sanitizers set their own). Returns 0 when they can be
+ * parsed here (or fail to parse without a crash), -EBADMSG when they crash
+ * their parser.
  */
 static int headers_parse_safely(const char *path)
 {
-	int status;
+	struct tracecmd_input *h;
+	int fds[2], ret = 0;
+	char done = 0;
 	pid_t pid;
 
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return 0;	/* no child to try in: parse here, as before */
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return 0;	/* no child to try in: parse here, as before */
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return 0;
+	}
 	if (pid == 0) {
+		close(fds[0]);
 		if (!util_debug) {
 			int null = open("/dev/null", O_WRONLY);
 
@@ -464,14 +474,19 @@ static int headers_parse_safely(const char *path)
 				close(null);
 			}
 		}
-		_exit(tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS) ? 0 : 2);
+		h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (h)
+			tracecmd_close(h);
+		done = 1;
+		_exit(write_all(fds[1], &done, 1) < 0);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 2))
-		return 0;
-	return -EBADMSG;
+	close(fds[1]);
+	if (read_all(fds[0], &done, 1) != 1 || !done)
+		ret = -EBADMSG;
+	close(fds[0]);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return ret;
 }
 
 struct tracefile *tracefile_open(const char *path, int *err)
@@ -479,14 +494,19 @@ struct tracefile *tracefile_open(const char *path, int *err)
 	struct tracefile *f;
 	int ret;
 
+	if (!util_debug)
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+	/* first, before anything is allocated that the child would leave behind */
+	if (has_magic(path) && headers_parse_safely(path) < 0) {
+		*err = -EBADMSG;
+		return NULL;
+	}
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		*err = -ENOMEM;
 		return NULL;
 	}
 	f->in_fd = -1;
-	if (!util_debug)
-		tracecmd_set_loglevel(TEP_LOG_NONE);
 	ret = map_file(f, path);
 	/* a trace.dat whose headers or CPU table do not fit the file: cut short */
 	if (ret == -EINVAL && has_magic(path))
@@ -504,11 +524,6 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		return f;
 	}
 	/* the v6 path needs only the headers: the data is read from the map */
-	ret = headers_parse_safely(path);
-	if (ret < 0) {
-		*err = ret;
-		goto fail;
-	}
 	errno = 0;
 	f->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!f->handle) {
