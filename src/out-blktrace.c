@@ -413,6 +413,32 @@ int bt_out_commit(struct bt_out *o)
 	return 0;
 }
 
+/*
+ * btt (1.2's btt/devmap.c) reads its map with
+ * fscanf("%255[a-zA-Z0-9 :.,/_-]\n") then sscanf("%s %s") into 32-byte
+ * arrays, and stops at the first line it cannot take, or that holds
+ * "Device" (the header of the older format): a name is cut to 31 bytes,
+ * any other character becomes '_', and a name btt would stop at is not
+ * used. Returns false when there is no name to use.
+ */
+#define BTT_NAME_LEN 32
+
+static bool btt_name(const char *in, char out[BTT_NAME_LEN])
+{
+	size_t n = 0;
+
+	if (!in || !*in)
+		return false;
+	for (; in[n] && n < BTT_NAME_LEN - 1; n++) {
+		char c = in[n];
+
+		out[n] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			 (c >= '0' && c <= '9') || strchr(":.,/_-", c) ? c : '_';
+	}
+	out[n] = '\0';
+	return !strstr(out, "Device");
+}
+
 /* Upper layers first: a device's depth is one more than its remaps' sources. */
 static int cmp_depth(const void *a, const void *b)
 {
@@ -457,15 +483,11 @@ int bt_out_devmap(const struct bt_out *o, FILE *fp,
 	}
 	qsort(devs, n, sizeof(*devs), cmp_depth);
 	for (size_t i = 0; i < n; i++) {
-		char buf[64];
-		const char *nm = name ? name(devs[i].dev, buf, sizeof(buf), ctx) : NULL;
-		char num[32];
+		char buf[64], nm[BTT_NAME_LEN];
 
-		if (!nm) {
-			snprintf(num, sizeof(num), "%u:%u", KDEV_MAJOR(devs[i].dev),
+		if (!btt_name(name ? name(devs[i].dev, buf, sizeof(buf), ctx) : NULL, nm))
+			snprintf(nm, sizeof(nm), "%u:%u", KDEV_MAJOR(devs[i].dev),
 				 KDEV_MINOR(devs[i].dev));
-			nm = num;
-		}
 		fprintf(fp, "%s %u,%u\n", nm, KDEV_MAJOR(devs[i].dev), KDEV_MINOR(devs[i].dev));
 	}
 	free(devs);

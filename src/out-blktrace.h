@@ -79,7 +79,10 @@ int bt_out_commit(struct bt_out *o);
  * bt_out_devmap - btt's device map (btt -M): one line per device seen,
  * "NAME MAJ,MIN", upper layers (sources of remaps) first
  * @name: the device's name into @buf, or NULL when unknown (the name is
- *	  then MAJ:MIN); NULL: all unknown
+ *	  then MAJ:MIN); NULL: all unknown. What btt cannot read is changed:
+ *	  a name is cut to 31 bytes, characters other than letters, digits
+ *	  and ":.,/_-" become '_', a name holding "Device" (where btt stops
+ *	  reading) is replaced by MAJ:MIN
  * Returns 0 or a negative errno.
  */
 int bt_out_devmap(const struct bt_out *o, FILE *fp,

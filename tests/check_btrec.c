@@ -478,6 +478,23 @@ static void tmp_teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
+/* names for bt_out_devmap(): @ctx picks a set; 8:32 has none */
+static const char *devmap_name(uint32_t dev, char *buf, size_t len, void *ctx)
+{
+	const char *set = ctx;
+
+	if (dev == KDEV_MKDEV(8, 32))
+		return NULL;
+	if (!strcmp(set, "plain"))
+		snprintf(buf, len, "%s", dev == KDEV_MKDEV(253, 0) ? "dm-0" : "sdb");
+	else if (!strcmp(set, "odd"))	/* btt's charset, its 32-byte arrays */
+		snprintf(buf, len, "%s", dev == KDEV_MKDEV(253, 0) ? "cciss!c0d0 x"
+				   : "a2345678901234567890123456789012345");
+	else				/* where btt stops reading */
+		snprintf(buf, len, "%s", dev == KDEV_MKDEV(253, 0) ? "Device" : "sdDevice");
+	return buf;
+}
+
 START_TEST(files_per_cpu)
 {
 	struct blk_event e[16];
@@ -556,6 +573,25 @@ START_TEST(files_per_cpu)
 	/* the device map: by depth (a remap's source above its target), then number */
 	fp = open_memstream(&map, &maplen);
 	ck_assert_int_eq(bt_out_devmap(o, fp, NULL, NULL), 0);
+	fclose(fp);
+	ck_assert_str_eq(map, "8:32 8,32\n253:0 253,0\n8:16 8,16\n");
+	free(map);
+
+	/* with names: as btt reads them, and MAJ:MIN where there is none */
+	fp = open_memstream(&map, &maplen);
+	ck_assert_int_eq(bt_out_devmap(o, fp, devmap_name, "plain"), 0);
+	fclose(fp);
+	ck_assert_str_eq(map, "8:32 8,32\ndm-0 253,0\nsdb 8,16\n");
+	free(map);
+	fp = open_memstream(&map, &maplen);
+	ck_assert_int_eq(bt_out_devmap(o, fp, devmap_name, "odd"), 0);
+	fclose(fp);
+	ck_assert_str_eq(map, "8:32 8,32\n"
+			      "cciss_c0d0_x 253,0\n"
+			      "a234567890123456789012345678901 8,16\n");
+	free(map);
+	fp = open_memstream(&map, &maplen);
+	ck_assert_int_eq(bt_out_devmap(o, fp, devmap_name, "Device"), 0);
 	fclose(fp);
 	ck_assert_str_eq(map, "8:32 8,32\n253:0 253,0\n8:16 8,16\n");
 	free(map);
