@@ -257,6 +257,9 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f,
 		err_msg("out of memory");
 		goto out;
 	}
+	/* as report: the I/O of a device with holders is not top-level */
+	if (stack)
+		topo_record_mark_lower(stack, tr.t);
 	ret = tracefile_read(f, tracked_event, &tr);
 	damaged = input_damaged(p->input, f, ret);
 	if (ret == 0 || ret == -EBADMSG)

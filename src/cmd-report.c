@@ -77,15 +77,6 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	return 0;
 }
 
-/* as live (live_mark_lower): I/O rooted at a device with holders is its
- * holder's own, such as dm-thin's metadata I/O */
-static void mark_lower(struct tracker *t, const struct topo_record *rec)
-{
-	for (size_t i = 0; i < rec->n; i++)
-		if (rec->devs[i].nholders)
-			tracker_set_lower(t, rec->devs[i].dev);
-}
-
 /* @stack: the stack given with --topology, else the one the file carries */
 /* A recording may hold page-cache events: without the file options, only block events count. */
 static int block_event(const struct blk_event *ev, void *ctx)
@@ -105,7 +96,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		return -1;
 	}
 	if (!*stack && (*stack = tracefile_topology(*fp)))
-		mark_lower(t, *stack);
+		topo_record_mark_lower(*stack, t);
 	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
 		err_msg("out of memory");
 		return -1;
@@ -167,7 +158,7 @@ int cmd_report(int argc, char **argv)
 		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;
 		stack = &topology;
-		mark_lower(t, stack);
+		topo_record_mark_lower(stack, t);
 	}
 	if (p.input)
 		ret = run_file(&p, t, &src, &file, &stack, &run);

@@ -26,6 +26,7 @@
 #include "outfile.h"
 #include "pcevent.h"
 #include "stats.h"
+#include "topo-record.h"
 #include "tracefile.h"
 #include "tracker.h"
 #include "util.h"
@@ -127,6 +128,9 @@ static int run_file(struct top *tp)
 		tracefile_open_error(p->input, ret);
 		return -1;
 	}
+	/* as report -i: the recorded stack says which devices are lower */
+	if (tracefile_topology(tp->file))
+		topo_record_mark_lower(tracefile_topology(tp->file), tp->t);
 	banner(tp);
 	ret = tracefile_read(tp->file, replay_event, tp);
 	if (ret == -ECANCELED)

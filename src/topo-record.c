@@ -14,6 +14,7 @@
 
 #include "event.h"
 #include "topo-record.h"
+#include "tracker.h"
 #include "util.h"
 
 /* What a "blk" line names by kernel name, resolved once all are read. */
@@ -47,6 +48,13 @@ const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx)
 		return NULL;
 	snprintf(buf, len, "%s", d->name);
 	return buf;
+}
+
+void topo_record_mark_lower(const struct topo_record *r, struct tracker *t)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->devs[i].nholders)
+			tracker_set_lower(t, r->devs[i].dev);
 }
 
 int topo_record_load_said(const char *path, struct topo_record *out)

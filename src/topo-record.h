@@ -26,6 +26,8 @@
 
 #include "topo.h"
 
+struct tracker;
+
 /**
  * struct topo_record - the devices of a recorded stack
  * @devs: their descriptions, in dev_t order
@@ -71,6 +73,13 @@ const struct topo_dev_info *topo_record_find(const struct topo_record *r, uint32
  * report_name_fn: @ctx is the struct topo_record); NULL when not recorded
  */
 const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx);
+
+/**
+ * topo_record_mark_lower - tell @t which devices of @r have holders: I/O
+ * rooted at one of them is its holder's own (dm-thin's metadata I/O, say),
+ * not top-level I/O; as live tracing does (live_mark_lower)
+ */
+void topo_record_mark_lower(const struct topo_record *r, struct tracker *t);
 
 /**
  * topo_record_write - describe devices of this machine in the format above
