@@ -72,7 +72,7 @@ static void print_log(struct cache *c)
 	for (size_t i = 0; want && i < c->nlines; i++)
 		if (!pathres_lookup(r->pr, c->lines[i].sdev, c->lines[i].ino, NULL))
 			want[m++] = (struct pathres_key){ c->lines[i].sdev, c->lines[i].ino };
-	if (m && pathres_walk(r->pr, &r->map, want, m) == -ENOMEM)
+	if (m && pc_run_walk(r, want, m) == -ENOMEM)
 		c->err = -ENOMEM;
 	free(want);
 	for (size_t i = 0; i < c->nlines && !c->err; i++) {

@@ -18,10 +18,12 @@
 #define LIVE_POLL_MS 250
 
 volatile sig_atomic_t live_stop;
+volatile sig_atomic_t live_nsignals;
 
 static void on_signal(int sig)
 {
 	live_stop = sig;
+	live_nsignals++;
 }
 
 void live_signals(void)

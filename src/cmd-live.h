@@ -24,6 +24,9 @@
 
 /* Set by SIGINT, SIGTERM and SIGHUP: the loop ends and cleans up. */
 extern volatile sig_atomic_t live_stop;
+/* How many of those signals came: work after the first (a walk for file
+ * names once tracing stopped) ends at the next one. */
+extern volatile sig_atomic_t live_nsignals;
 
 /**
  * struct live_opts - what to trace

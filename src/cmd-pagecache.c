@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd-live.h"
 #include "cmd-pagecache.h"
 #include "filetree.h"
 #include "pcevent.h"
@@ -119,6 +120,14 @@ static void run_io(const struct tk_io *io, void *ctx)
 		r->io_fn(io, owner, r->io_ctx);
 }
 
+/* A signal came since the walk began (the first one may have ended the tracing). */
+static bool signalled(void *ctx)
+{
+	const struct pc_run *r = ctx;
+
+	return live_nsignals != r->walk_signals;
+}
+
 int pc_run_init(struct pc_run *r, bool live, int resolve, const struct tk_params *tk,
 		struct stats *st)
 {
@@ -137,6 +146,8 @@ int pc_run_init(struct pc_run *r, bool live, int resolve, const struct tk_params
 	}
 	r->pc = pagecache_alloc(&r->map);
 	r->pr = pathres_alloc("");
+	if (r->pr && live)
+		pathres_set_cancel(r->pr, signalled, r);
 	if (tk)
 		r->t = tracker_alloc(tk, run_io, r);
 	if (!r->pc || !r->pr || (tk && !r->t)) {
@@ -245,6 +256,21 @@ static bool active(const struct pc_counts *c)
 	       c->write_bytes;
 }
 
+int pc_run_walk(struct pc_run *r, const struct pathres_key *want, size_t n)
+{
+	int ret;
+
+	r->walk_signals = live_nsignals;
+	ret = n ? pathres_walk(r->pr, &r->map, want, n) : 0;
+	if (ret == -ECANCELED) {
+		note_msg("the walk for file names was stopped: the files it did not reach show as MAJ:MIN:ino");
+		return 0;
+	}
+	if (ret >= 0)
+		debug_msg("walk: %d of %zu files named", ret, n);
+	return ret < 0 ? ret : 0;
+}
+
 int pc_run_walk_unnamed(struct pc_run *r, bool interval)
 {
 	struct pathres_key *want;
@@ -260,11 +286,9 @@ int pc_run_walk_unnamed(struct pc_run *r, bool interval)
 		if ((!interval || active(&f[i].iv)) &&
 		    !pathres_lookup(r->pr, f[i].sdev, f[i].ino, NULL))
 			want[m++] = (struct pathres_key){ .sdev = f[i].sdev, .ino = f[i].ino };
-	ret = m ? pathres_walk(r->pr, &r->map, want, m) : 0;
+	ret = pc_run_walk(r, want, m);
 	free(want);
-	if (ret >= 0)
-		debug_msg("walk: %d of %zu files named", ret, m);
-	return ret < 0 ? ret : 0;
+	return ret;
 }
 
 static void saved_comm(int pid, const char *comm, void *ctx)

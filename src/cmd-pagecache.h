@@ -9,6 +9,7 @@
 #ifndef BLKSTACK_CMD_PAGECACHE_H
 #define BLKSTACK_CMD_PAGECACHE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -80,6 +81,7 @@ struct pc_run {
 	void *io_ctx;
 	struct pc_new *waiting;
 	size_t nwaiting, waiting_cap;
+	sig_atomic_t walk_signals;	/* live_nsignals when the walk began */
 };
 
 /**
@@ -109,8 +111,16 @@ void pc_run_pass(struct pc_run *r);
 int pc_run_finish(struct pc_run *r);
 
 /**
- * pc_run_walk_unnamed - walk the filesystems for the files without a name
- * (all of them, or with @interval those active in this interval)
+ * pc_run_walk - pathres_walk() for @want, which a signal (Ctrl-C) stops
+ * when the run is live: the files it did not reach keep no name, and that
+ * is said
+ * Returns 0 or -ENOMEM.
+ */
+int pc_run_walk(struct pc_run *r, const struct pathres_key *want, size_t n);
+
+/**
+ * pc_run_walk_unnamed - pc_run_walk() for the files without a name (all
+ * of them, or with @interval those active in this interval)
  * Returns 0 or -ENOMEM.
  */
 int pc_run_walk_unnamed(struct pc_run *r, bool interval);

@@ -275,7 +275,7 @@ static int record_file_names(struct recording *rec, struct pc_run *run)
 
 		pagecache_files(run->pc, &n);
 		fprintf(stderr, PROGRAM_NAME ": naming the %zu files of the recording%s\n", n,
-			run->resolve == CLI_RESOLVE_WALK ? " (walking their filesystems)" : "");
+			run->resolve == CLI_RESOLVE_WALK ? " (walking their filesystems; Ctrl-C stops the walk)" : "");
 	}
 	if (pc_run_finish(run) < 0)
 		return -ENOMEM;

@@ -57,6 +57,8 @@ struct pathres {
 	struct entry *tab;	/* open addressing, power-of-two size */
 	size_t cap;
 	size_t n;
+	bool (*cancel)(void *ctx);	/* asked by a walk between entries */
+	void *cancel_ctx;
 };
 
 static size_t hash_key(uint32_t sdev, uint64_t ino)
@@ -427,9 +429,16 @@ struct walk {
 	size_t n;
 	size_t left;		/* wanted files of this superblock still unnamed */
 	int found;
-	int err;
+	int err;		/* or -ECANCELED: pathres_set_cancel's callback said stop */
 	size_t rootlen;		/* strlen of the fixture root, cut from the names */
 };
+
+static bool cancelled(struct walk *w)
+{
+	if (!w->err && w->pr->cancel && w->pr->cancel(w->pr->cancel_ctx))
+		w->err = -ECANCELED;
+	return w->err == -ECANCELED;
+}
 
 static int cmp_ino(const void *a, const void *b)
 {
@@ -453,7 +462,7 @@ static void walk_dir(struct walk *w, char *path, size_t len, int depth)
 	dir = opendir(len ? path : "/");
 	if (!dir)
 		return;
-	while (w->left && !w->err && (de = readdir(dir))) {
+	while (w->left && !w->err && !cancelled(w) && (de = readdir(dir))) {
 		size_t nl = strlen(de->d_name);
 		struct stat st;
 
@@ -483,6 +492,12 @@ static void walk_dir(struct walk *w, char *path, size_t len, int depth)
 		path[len] = '\0';
 	}
 	closedir(dir);
+}
+
+void pathres_set_cancel(struct pathres *pr, bool (*cancel)(void *ctx), void *ctx)
+{
+	pr->cancel = cancel;
+	pr->cancel_ctx = ctx;
 }
 
 int pathres_walk(struct pathres *pr, const struct fsmap *map, const struct pathres_key *want,
@@ -521,7 +536,8 @@ int pathres_walk(struct pathres *pr, const struct fsmap *map, const struct pathr
 			w.st_dev = st.st_dev;
 			walk_dir(&w, path, strlen(path), 0);
 		}
-		/* what the walk did not find, no walk will: say so once */
+		/* what the walk did not find, no walk will: say so once (not
+		 * when it was stopped: what it did not reach stays unknown) */
 		for (size_t i = 0; i < w.n && !w.err; i++)
 			if (!known(pr, fs->sdev, w.inos[i]))
 				w.err = set_absent(pr, fs->sdev, w.inos[i]);

@@ -80,10 +80,19 @@ int pathres_scan_all(struct pathres *pr);
  * crossing into other mounts, and stops when all of its wanted files
  * are named. A file a walk did not find is remembered as such: no later
  * walk looks for it again (a scan of /proc may still name it).
- * Returns how many names were found, or -ENOMEM.
+ * Returns how many names were found, -ENOMEM, or -ECANCELED when the
+ * callback of pathres_set_cancel() stopped it: the names found until then
+ * are kept, the files it did not reach stay unknown.
  */
 int pathres_walk(struct pathres *pr, const struct fsmap *map, const struct pathres_key *want,
 		 size_t n);
+
+/**
+ * pathres_set_cancel - a walk asks @cancel(@ctx) before each directory
+ * entry it reads, and stops when it says true: a walk of a large
+ * filesystem can take minutes, and a user's Ctrl-C must end it
+ */
+void pathres_set_cancel(struct pathres *pr, bool (*cancel)(void *ctx), void *ctx);
 
 /** pathres_count - how many files have a name */
 size_t pathres_count(const struct pathres *pr);

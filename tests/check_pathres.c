@@ -8,6 +8,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,46 @@ START_TEST(walk)
 }
 END_TEST
 
+/* stops the walk once it has been asked *ctx times */
+static bool stop_after(void *ctx)
+{
+	int *left = ctx;
+
+	return (*left)-- <= 0;
+}
+
+/*
+ * A walk stopped (Ctrl-C) keeps what it found and leaves the rest unknown,
+ * not absent: a later walk still looks for them.
+ */
+START_TEST(walk_cancelled)
+{
+	struct fsmap_mount mnt = { .target = "/mnt/x", .root = "/" };
+	struct fsmap_fs fs = { .sdev = KDEV_MKDEV(7, 9), .mounts = &mnt, .nmounts = 1 };
+	struct fsmap map = { .fs = &fs, .nfs = 1 };
+	struct pathres_key want[2];
+	int left = 0;
+
+	put("mnt/x/a/f1", "1");
+	put("mnt/x/b/f2", "2");
+	want[0] = (struct pathres_key){ fs.sdev, ino_of("mnt/x/a/f1") };
+	want[1] = (struct pathres_key){ fs.sdev, ino_of("mnt/x/b/f2") };
+	pathres_set_cancel(pr, stop_after, &left);
+	ck_assert_int_eq(pathres_walk(pr, &map, want, 2), -ECANCELED);
+	ck_assert_ptr_null(pathres_lookup(pr, fs.sdev, want[0].ino, NULL));
+	ck_assert_ptr_null(pathres_lookup(pr, fs.sdev, want[1].ino, NULL));
+	/* stopped after some entries: what it named stays named */
+	left = 3;
+	ck_assert_int_eq(pathres_walk(pr, &map, want, 2), -ECANCELED);
+	ck_assert_int_lt(left, 0);
+	pathres_set_cancel(pr, NULL, NULL);
+	ck_assert_int_ge(pathres_walk(pr, &map, want, 2), 0);
+	ck_assert_str_eq(pathres_lookup(pr, fs.sdev, want[0].ino, NULL), "/mnt/x/a/f1");
+	ck_assert_str_eq(pathres_lookup(pr, fs.sdev, want[1].ino, NULL), "/mnt/x/b/f2");
+	ck_assert_uint_eq(pathres_count(pr), 2);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("pathres");
@@ -199,6 +240,7 @@ int main(void)
 	tcase_add_test(tc, every_process);
 	tcase_add_test(tc, first_name_kept);
 	tcase_add_test(tc, walk);
+	tcase_add_test(tc, walk_cancelled);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
