@@ -249,7 +249,7 @@ note "empty recordings (-w, -- true): valid, read by report, parse, top, convert
 
 # the page-cache side: record --page-cache (the recorded pages read back,
 # files named by a walk, markers appended) and the readers of its names
-mkfs.ext4 -q -F "$A_PDEV" || fail "mkfs.ext4 $A_PDEV failed"
+mkfs.ext4 -q -F -N 50000 "$A_PDEV" || fail "mkfs.ext4 $A_PDEV failed"
 mnt=$TMPD/mnt
 mkdir "$mnt"
 mount "$A_PDEV" "$mnt" || fail "cannot mount $A_PDEV"
@@ -263,6 +263,44 @@ grep -q "^$mnt/f1 " "$TMPD/pcfiles.out" ||
 	{ cat "$TMPD/pcfiles.out" >&2; fail "report --by file of a --page-cache recording does not name f1"; }
 bs_run 0 pcrows convert -i "$TMPD/pc.dat" --to jsonl -o "$TMPD/pc.jsonl"
 grep -qF "\"file\":\"$mnt/f1\"" "$TMPD/pc.jsonl" || fail "convert's rows do not name f1"
+
+# Ctrl-C while the walk for names runs (after the command ended the tracing):
+# the walk stops, the recording is finished with the names found. 40000
+# files read cold make the walk last; it is under way while blkstack holds
+# the mount's root directory open.
+python3 -c 'import os, sys
+for d in range(100):
+    os.mkdir("%s/d%02d" % (sys.argv[1], d))
+    for f in range(400):
+        open("%s/d%02d/f%03d" % (sys.argv[1], d, f), "w").close()' "$mnt" || fail "cannot make the files to walk"
+head -c 300000 /dev/urandom >"$mnt/gone"
+sync
+rm -f "$TMPD/walk.dat" "$TMPD/walk.done"
+# gone is read, then deleted: the walk looks for it in every directory
+"$BS" record -d "$mnt" --page-cache --resolve-paths=walk -o "$TMPD/walk.dat" -- \
+	sh -c "cat '$mnt/gone' >/dev/null; rm '$mnt/gone'; sync; echo 3 >/proc/sys/vm/drop_caches" \
+	>/dev/null 2>"$TMPD/walk.err" &
+pid=$!
+_clean_instances+=("blkstack-$pid")
+walking=0
+for _ in $(seq 1500); do
+	[ "$(readlink "/proc/$pid/fd/"* 2>/dev/null | grep -cxF "$mnt")" -gt 0 ] && { walking=1; break; }
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.01
+done
+kill -INT "$pid" 2>/dev/null || true
+rc=0
+wait "$pid" || rc=$?
+sanitizer_said "$TMPD/walk.err" && { cat "$TMPD/walk.err" >&2; fail "Ctrl-C in the walk: a sanitizer found an error"; }
+[ "$rc" -eq 0 ] || { cat "$TMPD/walk.err" >&2; fail "Ctrl-C in the walk: exit $rc"; }
+[ "$walking" -eq 1 ] || fail "the walk for names was never seen under way (blkstack exited first)"
+grep -q "the walk for file names was stopped" "$TMPD/walk.err" ||
+	{ cat "$TMPD/walk.err" >&2; fail "Ctrl-C in the walk: it was not stopped, or not said"; }
+[ ! -e "$TMPD/walk.dat.partial" ] || fail "Ctrl-C in the walk: walk.dat.partial left"
+instance_gone "blkstack-$pid" || fail "Ctrl-C in the walk: instance blkstack-$pid left"
+readers "$TMPD/walk.dat" 0
+trace-cmd report "$TMPD/walk.dat" >/dev/null 2>&1 || fail "trace-cmd report cannot read the recording of a stopped walk"
+note "Ctrl-C while record walks for file names: the walk stops, the recording is complete: ok"
 umount "$mnt" || fail "cannot unmount $mnt"
 _clean_mounts=()	# (it was the only one) the partition is written raw below
 note "record --page-cache, report --by file and convert of it: ok"
