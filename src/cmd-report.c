@@ -77,13 +77,13 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	return 0;
 }
 
-/* @stack: the stack given with --topology, else the one the file carries */
 /* A recording may hold page-cache events: without the file options, only block events count. */
 static int block_event(const struct blk_event *ev, void *ctx)
 {
 	return pc_kind_is(ev->kind) ? 0 : tracker_event(ev, ctx);
 }
 
+/* @stack: the stack given with --topology, else the one the file carries */
 static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct tracefile **fp,
 		    const struct topo_record **stack, struct pc_run *run)
