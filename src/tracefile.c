@@ -229,22 +229,32 @@ static int open_records(struct tracefile *f, const char *path)
 
 static int read_records(struct tracefile *f);
 
+/*
+ * In a child that parses with libtracecmd and libtraceevent: they print
+ * some complaints on stdout and stderr, which are not ours to show
+ * (unless debugging).
+ */
+static void quiet_child(void)
+{
+	int null;
+
+	if (util_debug)
+		return;
+	null = open("/dev/null", O_WRONLY);
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		close(null);
+	}
+}
+
 /* The child: open with libtracecmd, send every decoded event, exit. */
 static void __attribute__((noreturn)) child_main(struct tracefile *f, const char *path, int fd)
 {
 	uint64_t kinds = 0;
 	int32_t err, ncpu = 0;
 
-	/* libtracecmd prints some complaints on stdout: keep them off the log */
-	if (!util_debug) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-			close(null);
-		}
-	}
+	quiet_child();
 	signal(SIGPIPE, SIG_DFL);
 	f->out_fd = fd;
 	err = open_records(f, path);
@@ -465,15 +475,7 @@ static int headers_parse_safely(const char *path)
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		if (!util_debug) {
-			int null = open("/dev/null", O_WRONLY);
-
-			if (null >= 0) {
-				dup2(null, STDOUT_FILENO);
-				dup2(null, STDERR_FILENO);
-				close(null);
-			}
-		}
+		quiet_child();
 		h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (h)
 			tracecmd_close(h);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "out-blkparse.h"
+#include "check_files.h"
 #include "check_run.h"
 
 #define T0 1000000000ULL
@@ -98,25 +99,10 @@ static char *run(const struct blkparse_filter *filter, bool summary, size_t *len
 	return text;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	char *buf;
-	long n;
-
-	ck_assert_msg(fp != NULL, "cannot open %s", path);
-	fseek(fp, 0, SEEK_END);
-	n = ftell(fp);
-	rewind(fp);
-	buf = calloc(1, n + 1);
-	ck_assert_int_eq(fread(buf, 1, n, fp), n);
-	fclose(fp);
-	return buf;
-}
 
 START_TEST(golden_lines)
 {
-	char *want = slurp(EXPECTED_DIR "/blkparse-actions");
+	char *want = check_slurp(EXPECTED_DIR "/blkparse-actions", NULL);
 	size_t len;
 	char *got = run(NULL, false, &len);
 	char *w = want, *g = got;

@@ -18,6 +18,7 @@
 
 #include "datfile.h"
 #include "datwrite.h"
+#include "check_files.h"
 #include "check_run.h"
 
 #ifndef FIXTURES_DIR
@@ -26,24 +27,6 @@
 
 #define RING	FIXTURES_DIR "/ring/6.18.44-fc-v657"
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	ck_assert_msg(f, "cannot open '%s'", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc(n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = n;
-	return buf;
-}
 
 struct fixture {
 	struct dat_text header_page, header_event, formats[2], pc_format, cmdlines, clock;
@@ -60,15 +43,15 @@ static void fixture_load(struct fixture *fx)
 	static const char *const events[] = { "block_bio_queue", "block_rq_complete" };
 
 	memset(fx, 0, sizeof(*fx));
-	fx->header_page.data = slurp(RING "/header_page", &fx->header_page.len);
-	fx->header_event.data = slurp(RING "/header_event", &fx->header_event.len);
+	fx->header_page.data = check_slurp(RING "/header_page", &fx->header_page.len);
+	fx->header_event.data = check_slurp(RING "/header_event", &fx->header_event.len);
 	for (int i = 0; i < 2; i++) {
 		char path[PATH_MAX];
 
 		snprintf(path, sizeof(path), RING "/events/block/%s/format", events[i]);
-		fx->formats[i].data = slurp(path, &fx->formats[i].len);
+		fx->formats[i].data = check_slurp(path, &fx->formats[i].len);
 		snprintf(path, sizeof(path), RING "/cpu%d.raw", i);
-		fx->pages[i] = slurp(path, &fx->pages_len[i]);
+		fx->pages[i] = check_slurp(path, &fx->pages_len[i]);
 		fx->spill[i] = tmpfile();
 		ck_assert_ptr_nonnull(fx->spill[i]);
 		ck_assert_uint_eq(fwrite(fx->pages[i], 1, fx->pages_len[i], fx->spill[i]),
@@ -76,7 +59,7 @@ static void fixture_load(struct fixture *fx)
 		fx->spill_bytes[i] = fx->pages_len[i];
 	}
 	/* a second system, as record --page-cache writes */
-	fx->pc_format.data = slurp(FIXTURES_DIR "/events/6.18.44-fc-v657/filemap/"
+	fx->pc_format.data = check_slurp(FIXTURES_DIR "/events/6.18.44-fc-v657/filemap/"
 				   "mm_filemap_add_to_page_cache/format", &fx->pc_format.len);
 	fx->systems[0] = (struct dat_system){ "block", fx->formats, 2 };
 	fx->systems[1] = (struct dat_system){ "filemap", &fx->pc_format, 1 };

@@ -18,6 +18,7 @@
 
 #include "datwrite.h"
 #include "tracefile.h"
+#include "check_files.h"
 #include "check_run.h"
 
 #ifndef FIXTURES_DIR
@@ -27,24 +28,6 @@
 #define RING	FIXTURES_DIR "/ring/6.18.44-fc-v657"
 #define PAGE	4096
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	ck_assert_msg(f, "cannot open '%s'", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc(n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = n;
-	return buf;
-}
 
 /* replace @old by @new (same length) in @s */
 static void replace(char *s, const char *old, const char *new)
@@ -83,8 +66,8 @@ static void write_dat(const char *path, bool bad_format, bool long4)
 	FILE *spill[2], *out;
 	char p[PATH_MAX];
 
-	header_page.data = slurp(RING "/header_page", &header_page.len);
-	header_event.data = slurp(RING "/header_event", &header_event.len);
+	header_page.data = check_slurp(RING "/header_page", &header_page.len);
+	header_event.data = check_slurp(RING "/header_event", &header_event.len);
 	if (long4) {
 		replace((char *)header_page.data, "commit;\toffset:8;\tsize:8;",
 			"commit;\toffset:8;\tsize:4;");
@@ -96,9 +79,9 @@ static void write_dat(const char *path, bool bad_format, bool long4)
 		char *pages;
 
 		snprintf(p, sizeof(p), RING "/events/block/%s/format", events[i]);
-		formats[i].data = slurp(p, &formats[i].len);
+		formats[i].data = check_slurp(p, &formats[i].len);
 		snprintf(p, sizeof(p), RING "/cpu%d.raw", i);
-		pages = slurp(p, &len);
+		pages = check_slurp(p, &len);
 		ck_assert_uint_eq(len % PAGE, 0);
 		if (long4)
 			for (size_t off = 0; off < len; off += PAGE)

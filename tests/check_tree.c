@@ -19,6 +19,7 @@
 #include <check.h>
 #include <json-c/json.h>
 
+#include "check_files.h"
 #include "check_run.h"
 #include "event.h"
 #include "out-tree.h"
@@ -113,23 +114,6 @@ static char *print_mem(const char *root, const uint32_t *devs, size_t n, int fla
 	return buf;
 }
 
-static char *slurp(const char *path)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *in, *out;
-	int c;
-
-	in = fopen(path, "r");
-	ck_assert_msg(in != NULL, "%s: %s", path, strerror(errno));
-	out = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(out);
-	while ((c = getc(in)) != EOF)
-		putc(c, out);
-	fclose(in);
-	fclose(out);
-	return buf;
-}
 
 START_TEST(test_tree_golden)
 {
@@ -138,7 +122,7 @@ START_TEST(test_tree_golden)
 
 	got = strip_blanks(print_mem(DM_ROOT, dm_all, DM_ALL_N, OUT_TREE_ASCII, &ret));
 	ck_assert_int_eq(ret, 0);
-	want = slurp(GOLDEN_DM);
+	want = check_slurp(GOLDEN_DM, NULL);
 	ck_assert_msg(!strcmp(got, want), "got:\n%s\nwant:\n%s", got, want);
 	free(got);
 	free(want);
@@ -154,7 +138,7 @@ START_TEST(test_tree_stack)
 	got = strip_blanks(print_mem(DM_ROOT, dm_stack, DM_STACK_N,
 				     OUT_TREE_ASCII | OUT_TREE_NOHEADINGS, &ret));
 	ck_assert_int_eq(ret, 0);
-	want = slurp(GOLDEN_DM);
+	want = check_slurp(GOLDEN_DM, NULL);
 	from = strstr(want, "\ndm-2 ");
 	ck_assert_ptr_nonnull(from);
 	to = strstr(from, "\ndm-4 ");
