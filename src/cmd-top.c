@@ -121,6 +121,7 @@ static int replay_event(const struct blk_event *ev, void *ctx)
 static int run_file(struct top *tp)
 {
 	const struct top_params *p = tp->p;
+	const struct topo_record *stack;
 	int ret;
 
 	tp->file = tracefile_open(p->input, &ret);
@@ -129,8 +130,9 @@ static int run_file(struct top *tp)
 		return -1;
 	}
 	/* as report -i: the recorded stack says which devices are lower */
-	if (tracefile_topology(tp->file))
-		topo_record_mark_lower(tracefile_topology(tp->file), tp->t);
+	stack = tracefile_topology(tp->file);
+	if (stack)
+		topo_record_mark_lower(stack, tp->t);
 	banner(tp);
 	ret = tracefile_read(tp->file, replay_event, tp);
 	if (ret == -ECANCELED)

@@ -495,14 +495,26 @@ static const char *devmap_name(uint32_t dev, char *buf, size_t len, void *ctx)
 	return buf;
 }
 
+/* bt_out_devmap() of @o with the names of set @set (NULL: none) is @want */
+static void devmap_is(const struct bt_out *o, const char *set, const char *want)
+{
+	size_t maplen;
+	char *map;
+	FILE *fp = open_memstream(&map, &maplen);
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(bt_out_devmap(o, fp, set ? devmap_name : NULL, (void *)set), 0);
+	fclose(fp);
+	ck_assert_str_eq(map, want);
+	free(map);
+}
+
 START_TEST(files_per_cpu)
 {
 	struct blk_event e[16];
 	char prefix[128], path[160];
 	struct rec r[32];
 	struct bt_out *o;
-	char *map = NULL;
-	size_t maplen = 0;
 	FILE *fp;
 	size_t n = 0, k;
 
@@ -571,30 +583,13 @@ START_TEST(files_per_cpu)
 	ck_assert_int_ne(access(path, F_OK), 0);
 
 	/* the device map: by depth (a remap's source above its target), then number */
-	fp = open_memstream(&map, &maplen);
-	ck_assert_int_eq(bt_out_devmap(o, fp, NULL, NULL), 0);
-	fclose(fp);
-	ck_assert_str_eq(map, "8:32 8,32\n253:0 253,0\n8:16 8,16\n");
-	free(map);
-
+	devmap_is(o, NULL, "8:32 8,32\n253:0 253,0\n8:16 8,16\n");
 	/* with names: as btt reads them, and MAJ:MIN where there is none */
-	fp = open_memstream(&map, &maplen);
-	ck_assert_int_eq(bt_out_devmap(o, fp, devmap_name, "plain"), 0);
-	fclose(fp);
-	ck_assert_str_eq(map, "8:32 8,32\ndm-0 253,0\nsdb 8,16\n");
-	free(map);
-	fp = open_memstream(&map, &maplen);
-	ck_assert_int_eq(bt_out_devmap(o, fp, devmap_name, "odd"), 0);
-	fclose(fp);
-	ck_assert_str_eq(map, "8:32 8,32\n"
-			      "cciss_c0d0_x 253,0\n"
-			      "a234567890123456789012345678901 8,16\n");
-	free(map);
-	fp = open_memstream(&map, &maplen);
-	ck_assert_int_eq(bt_out_devmap(o, fp, devmap_name, "Device"), 0);
-	fclose(fp);
-	ck_assert_str_eq(map, "8:32 8,32\n253:0 253,0\n8:16 8,16\n");
-	free(map);
+	devmap_is(o, "plain", "8:32 8,32\ndm-0 253,0\nsdb 8,16\n");
+	devmap_is(o, "odd", "8:32 8,32\n"
+			    "cciss_c0d0_x 253,0\n"
+			    "a234567890123456789012345678901 8,16\n");
+	devmap_is(o, "Device", "8:32 8,32\n253:0 253,0\n8:16 8,16\n");
 	bt_out_free(o);
 }
 END_TEST
