@@ -131,18 +131,13 @@ int cmd_parse(int argc, char **argv)
 		goto out;
 	}
 report:
-	for (int c = 0; c < st->ncpu; c++) {
-		if (st->cpu[c].truncated)
-			err_msg("'%s' is truncated: cpu%d lacks %llu bytes of its data; the events before the cut were printed",
-				p.input, c, (unsigned long long)st->cpu[c].truncated);
+	/* the read ended without -EBADMSG: what is said is the cuts and the skips */
+	tracefile_damage_said(p.input, f, 0, "printed");
+	for (int c = 0; c < st->ncpu; c++)
 		if (st->cpu[c].missed || st->cpu[c].missed_unknown)
 			warn_msg("the recording lost events on cpu%d: %llu%s", c,
 				 (unsigned long long)st->cpu[c].missed,
 				 st->cpu[c].missed_unknown ? " and more of unknown count" : "");
-		if (st->cpu[c].malformed)
-			warn_msg("'%s': %llu malformed records skipped on cpu%d", p.input,
-				 (unsigned long long)st->cpu[c].malformed, c);
-	}
 	rc = truncated ? EXIT_RUNTIME : EXIT_OK;
 out:
 	if (of.fp)
