@@ -264,6 +264,27 @@ grep -q "^$mnt/f1 " "$TMPD/pcfiles.out" ||
 bs_run 0 pcrows convert -i "$TMPD/pc.dat" --to jsonl -o "$TMPD/pc.jsonl"
 grep -qF "\"file\":\"$mnt/f1\"" "$TMPD/pc.jsonl" || fail "convert's rows do not name f1"
 
+# interrupted_clean LABEL PID FILE ERR: after a record (PID) was
+# interrupted: no sanitizer error in ERR, no instance, FILE.partial or
+# spill file left
+interrupted_clean()
+{
+	sanitizer_said "$4" && { cat "$4" >&2; fail "$1: a sanitizer found an error"; }
+	instance_gone "blkstack-$2" || fail "$1: instance blkstack-$2 left"
+	[ ! -e "$3.partial" ] || fail "$1: '$3.partial' left"
+	[ -z "$(find "$TMPD" -maxdepth 1 -name '.blkstack-record.*')" ] || fail "$1: a spill file left"
+}
+
+# recording_complete LABEL RC FILE ERR: it exited 0 and FILE is read by
+# every reader and by trace-cmd, without a warning
+recording_complete()
+{
+	[ "$2" -eq 0 ] || { cat "$4" >&2; fail "$1: exit $2"; }
+	readers "$3" 0
+	trace-cmd report "$3" >/dev/null 2>"$TMPD/tc.err" && [ ! -s "$TMPD/tc.err" ] ||
+		{ cat "$TMPD/tc.err" >&2; fail "$1: trace-cmd report fails or warns"; }
+}
+
 # Ctrl-C while the walk for names runs (after the command ended the tracing):
 # the walk stops, the recording is finished with the names found. 40000
 # files read cold make the walk last; it is under way while blkstack holds
@@ -275,7 +296,7 @@ for d in range(100):
         open("%s/d%02d/f%03d" % (sys.argv[1], d, f), "w").close()' "$mnt" || fail "cannot make the files to walk"
 head -c 300000 /dev/urandom >"$mnt/gone"
 sync
-rm -f "$TMPD/walk.dat" "$TMPD/walk.done"
+rm -f "$TMPD/walk.dat"
 # gone is read, then deleted: the walk looks for it in every directory
 "$BS" record -d "$mnt" --page-cache --resolve-paths=walk -o "$TMPD/walk.dat" -- \
 	sh -c "cat '$mnt/gone' >/dev/null; rm '$mnt/gone'; sync; echo 3 >/proc/sys/vm/drop_caches" \
@@ -291,15 +312,11 @@ done
 kill -INT "$pid" 2>/dev/null || true
 rc=0
 wait "$pid" || rc=$?
-sanitizer_said "$TMPD/walk.err" && { cat "$TMPD/walk.err" >&2; fail "Ctrl-C in the walk: a sanitizer found an error"; }
-[ "$rc" -eq 0 ] || { cat "$TMPD/walk.err" >&2; fail "Ctrl-C in the walk: exit $rc"; }
+interrupted_clean "Ctrl-C in the walk" "$pid" "$TMPD/walk.dat" "$TMPD/walk.err"
 [ "$walking" -eq 1 ] || fail "the walk for names was never seen under way (blkstack exited first)"
 grep -q "the walk for file names was stopped" "$TMPD/walk.err" ||
 	{ cat "$TMPD/walk.err" >&2; fail "Ctrl-C in the walk: it was not stopped, or not said"; }
-[ ! -e "$TMPD/walk.dat.partial" ] || fail "Ctrl-C in the walk: walk.dat.partial left"
-instance_gone "blkstack-$pid" || fail "Ctrl-C in the walk: instance blkstack-$pid left"
-readers "$TMPD/walk.dat" 0
-trace-cmd report "$TMPD/walk.dat" >/dev/null 2>&1 || fail "trace-cmd report cannot read the recording of a stopped walk"
+recording_complete "Ctrl-C in the walk" "$rc" "$TMPD/walk.dat" "$TMPD/walk.err"
 note "Ctrl-C while record walks for file names: the walk stops, the recording is complete: ok"
 umount "$mnt" || fail "cannot unmount $mnt"
 _clean_mounts=()	# (it was the only one) the partition is written raw below
@@ -376,20 +393,13 @@ ctrl_c()
 		kill "$writer" 2>/dev/null || true
 		wait "$writer" 2>/dev/null || true
 	fi
-	sanitizer_said "$TMPD/int.err" &&
-		{ cat "$TMPD/int.err" >&2; fail "Ctrl-C ($mode, $moment): a sanitizer found an error"; }
-	instance_gone "blkstack-$pid" || fail "Ctrl-C ($mode, $moment): instance blkstack-$pid left"
-	[ ! -e "$f.partial" ] || fail "Ctrl-C ($mode, $moment): '$f.partial' left"
-	[ -z "$(find "$TMPD" -maxdepth 1 -name '.blkstack-record.*')" ] || fail "Ctrl-C ($mode, $moment): a spill file left"
+	interrupted_clean "Ctrl-C ($mode, $moment)" "$pid" "$f" "$TMPD/int.err"
 	if [ "$rc" -eq 130 ] && [ "$moment" = now ]; then
 		# killed by the signal before catching it: nothing was made
 		[ ! -e "$f" ] || fail "Ctrl-C ($mode, $moment): exit 130 but '$f' exists"
 		return 0
 	fi
-	[ "$rc" -eq 0 ] || { cat "$TMPD/int.err" >&2; fail "Ctrl-C ($mode, $moment): exit $rc"; }
-	readers "$f" 0
-	trace-cmd report "$f" >/dev/null 2>"$TMPD/tc.err" && [ ! -s "$TMPD/tc.err" ] ||
-		{ cat "$TMPD/tc.err" >&2; fail "Ctrl-C ($mode, $moment): trace-cmd report fails or warns"; }
+	recording_complete "Ctrl-C ($mode, $moment)" "$rc" "$f" "$TMPD/int.err"
 }
 
 n=0
