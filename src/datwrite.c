@@ -132,8 +132,15 @@ int datwrite_v6(FILE *out, const struct dat_source *src)
 	put_u32(&w, src->ncpu);
 
 	put(&w, "options  ", 10);
-	put_u16(&w, OPT_TRACECLOCK);		/* the clock text follows the CPU table */
-	put_u32(&w, 0);
+	/*
+	 * The clock text follows the CPU table, and is the option's body too,
+	 * NUL-terminated, as trace-cmd writes it: libtracecmd parses the body
+	 * as a string, and an empty one made it read past its buffer.
+	 */
+	put_u16(&w, OPT_TRACECLOCK);
+	put_u32(&w, (uint32_t)src->clock.len + 1);
+	put(&w, src->clock.data, src->clock.len);
+	put(&w, "", 1);
 	put_u16(&w, OPT_DONE);
 
 	put(&w, "flyrecord", 10);

@@ -121,6 +121,13 @@ START_TEST(test_round_trip)
 		ck_assert(memcmp(map + l.streams[i].offset, fx.pages[i], fx.pages_len[i]) == 0);
 	}
 	datfile_layout_free(&l);
+	/* the clock option's body: the clock text, NUL-terminated, as trace-cmd
+	 * writes it (libtracecmd parses it as a string) */
+	{
+		static const char opt[] = "\x04\x00" "\x1d\x00\x00\x00" "local global counter [mono]\n";
+
+		ck_assert_ptr_nonnull(memmem(map, st.st_size, opt, sizeof(opt)));
+	}
 	munmap(map, st.st_size);
 
 	/* and libtracecmd's: headers, formats, the clock option */
