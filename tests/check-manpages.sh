@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The man pages keep up with the code: every subcommand in src/main.c's
+# The man pages keep up with the code: every subcommand in src/cmd/main.c's
 # command table has man/blkstack-NAME.8, and every long option of a command's
-# getopt_long table in src/cli.c (the table inside cli_parse_NAME) is
+# getopt_long table in src/cmd/opt.c (the table inside cli_parse_NAME) is
 # mentioned as --option in that page. Exit 0 when all is there, 1 otherwise.
 set -euo pipefail
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-cli=$top_srcdir/src/cli.c
-main=$top_srcdir/src/main.c
+cli=$top_srcdir/src/cmd/opt.c
+main=$top_srcdir/src/cmd/main.c
 man=$top_srcdir/man
 failed=0
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out-blkparse.h"
+#include "output/blkparse.h"
 #include "check_files.h"
 #include "check_run.h"
 

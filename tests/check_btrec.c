@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "btrec.h"
-#include "out-blkparse.h"
-#include "out-blktrace.h"
-#include "plugdev.h"
+#include "format/btrec.h"
+#include "output/blkparse.h"
+#include "output/blktrace.h"
+#include "track/plugdev.h"
 #include "check_run.h"
 
 #define T0 1000000000ULL

@@ -6,7 +6,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd/opt.h"
 #include "check_run.h"
 
 /* rtla's idea: build argv from a list and parse it */

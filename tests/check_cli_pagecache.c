@@ -8,7 +8,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cmd/opt.h"
 #include "check_run.h"
 
 #define PARSE_ARGS(fn, params, ...)                                               \

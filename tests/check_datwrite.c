@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <trace-cmd.h>
 
-#include "datfile.h"
-#include "datwrite.h"
+#include "format/datfile.h"
+#include "format/datwrite.h"
 #include "check_files.h"
 #include "check_run.h"
 

@@ -26,8 +26,8 @@
 #include <event-parse.h>
 #include <kbuffer.h>
 
-#include "decode.h"
-#include "event.h"
+#include "format/decode.h"
+#include "base/event.h"
 #include "check_run.h"
 
 #ifndef FIXTURES_DIR

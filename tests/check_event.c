@@ -6,7 +6,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "event.h"
+#include "base/event.h"
 #include "check_run.h"
 
 static const struct {

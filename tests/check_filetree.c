@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filetree.h"
-#include "out-files.h"
-#include "pcevent.h"
+#include "files/filetree.h"
+#include "output/files.h"
+#include "base/pcevent.h"
 #include "check_run.h"
 
 static struct filetree t;

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "fsmap.h"
+#include "base/event.h"
+#include "files/fsmap.h"
 #include "check_run.h"
 
 static char root[256];

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "track/hist.h"
 #include "check_run.h"
 
 static struct hist *h;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "merge.h"
+#include "track/merge.h"
 #include "check_run.h"
 
 #define MAX_OUT 64

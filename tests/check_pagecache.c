@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pagecache.h"
-#include "pcdecode.h"
-#include "pcevent.h"
+#include "files/pagecache.h"
+#include "format/pcdecode.h"
+#include "base/pcevent.h"
 #include "check_run.h"
 
 #define MKDEV KDEV_MKDEV

@@ -24,8 +24,8 @@
 #include <kbuffer.h>
 #include <trace-cmd.h>
 
-#include "datfile.h"
-#include "pagewalk.h"
+#include "format/datfile.h"
+#include "format/pagewalk.h"
 #include "check_run.h"
 
 #ifndef FIXTURES_DIR

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "pathres.h"
+#include "base/event.h"
+#include "files/pathres.h"
 #include "check_run.h"
 
 static char root[256];

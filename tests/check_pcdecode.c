@@ -14,9 +14,9 @@
 
 #include <event-parse.h>
 
-#include "decode.h"
-#include "pcdecode.h"
-#include "pcevent.h"
+#include "format/decode.h"
+#include "format/pcdecode.h"
+#include "base/pcevent.h"
 #include "check_run.h"
 
 #define EVENTS_DIR FIXTURES_DIR "/events/6.18.44-fc-v657"

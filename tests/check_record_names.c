@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "event.h"
-#include "record-names.h"
+#include "base/event.h"
+#include "format/name-marker.h"
 #include "check_run.h"
 
 /* @text as written, back through the parser; its path into @path */

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out-perfetto.h"
-#include "out-rows.h"
-#include "row.h"
-#include "utf8.h"
+#include "output/perfetto.h"
+#include "output/rows.h"
+#include "output/row.h"
+#include "base/utf8.h"
 #include "check_run.h"
 
 #define DM0	KDEV_MKDEV(253, 0)

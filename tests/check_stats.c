@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "track/stats.h"
 #include "check_run.h"
 
 #define DM0	KDEV_MKDEV(253, 0)

@@ -33,8 +33,8 @@
 
 #include <check.h>
 
-#include "event.h"
-#include "topo.h"
+#include "base/event.h"
+#include "track/topo.h"
 
 #define LOOP_ROOT	FIXTURES_DIR "/sysfs/loop"
 #define DM_ROOT		FIXTURES_DIR "/sysfs/dm"

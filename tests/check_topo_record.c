@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "topo-record.h"
+#include "base/event.h"
+#include "track/topo-record.h"
 #include "check_run.h"
 
 #ifndef FIXTURES_DIR

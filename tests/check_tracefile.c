@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "datwrite.h"
-#include "tracefile.h"
+#include "format/datwrite.h"
+#include "format/tracefile.h"
 #include "check_files.h"
 #include "check_run.h"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracefile.h"
-#include "tracker.h"
+#include "format/tracefile.h"
+#include "track/tracker.h"
 #include "check_run.h"
 
 #define DM(n)	KDEV_MKDEV(253, n)

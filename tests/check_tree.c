@@ -21,9 +21,9 @@
 
 #include "check_files.h"
 #include "check_run.h"
-#include "event.h"
-#include "out-tree.h"
-#include "topo.h"
+#include "base/event.h"
+#include "output/tree.h"
+#include "track/topo.h"
 
 #define LOOP_ROOT	FIXTURES_DIR "/sysfs/loop"
 #define DM_ROOT		FIXTURES_DIR "/sysfs/dm"

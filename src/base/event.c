@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "event.h"
+#include "base/event.h"
 
 static const struct {
 	const char *name;

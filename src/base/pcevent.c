@@ -4,7 +4,7 @@
  */
 #include <stddef.h>
 
-#include "pcevent.h"
+#include "base/pcevent.h"
 
 static const struct {
 	const char *system;

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "base/event.h"
 
 /*
  * The page-cache kinds. "s_dev" is the filesystem's superblock device (a

@@ -4,7 +4,7 @@
  */
 #include <stdint.h>
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 /* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
 static size_t seq_len(const unsigned char *s, size_t n)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "base/util.h"
 
 bool util_debug;
 

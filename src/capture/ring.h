@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decode.h"
-#include "merge.h"
-#include "session.h"
-#include "source.h"
+#include "format/decode.h"
+#include "track/merge.h"
+#include "capture/session.h"
+#include "base/source.h"
 
 struct ring;
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session.h"
+#include "capture/session.h"
 
 /* "FIELD == V || ..." of the selected superblock devices. */
 static char *sdev_filter(const char *field, const uint32_t *devs, size_t n)

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "session.h"
+#include "capture/session.h"
 
 /* The events "blkstack trace" records: every block event with a blkparse
  * letter. block_io_start/done and block_rq_error have none and would only

@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <tracefs.h>
 
-#include "event.h"
-#include "pcevent.h"
+#include "base/event.h"
+#include "base/pcevent.h"
 
 #define SESSION_PREFIX "blkstack-"
 

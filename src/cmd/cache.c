@@ -14,13 +14,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "cmd-live.h"
-#include "cmd-pagecache.h"
-#include "out-files.h"
-#include "outfile.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/cmd.h"
+#include "cmd/live.h"
+#include "cmd/pagecache.h"
+#include "output/files.h"
+#include "output/outfile.h"
+#include "base/util.h"
 
 /* Files shown per interval without --top. */
 #define CACHE_ROWS 20

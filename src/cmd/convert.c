@@ -16,18 +16,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "cmd-pagecache.h"
-#include "out-blktrace.h"
-#include "out-perfetto.h"
-#include "out-rows.h"
-#include "outfile.h"
-#include "pcevent.h"
-#include "topo-record.h"
-#include "tracefile.h"
-#include "tracker.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/cmd.h"
+#include "cmd/pagecache.h"
+#include "output/blktrace.h"
+#include "output/perfetto.h"
+#include "output/rows.h"
+#include "output/outfile.h"
+#include "base/pcevent.h"
+#include "track/topo-record.h"
+#include "format/tracefile.h"
+#include "track/tracker.h"
+#include "base/util.h"
 
 /*
  * After the events were read: report what the recording lacks. Returns

@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd-live.h"
-#include "util.h"
+#include "cmd/live.h"
+#include "base/util.h"
 
 /* How long the reader sleeps at most: the latency of live output at low rates. */
 #define LIVE_POLL_MS 250

@@ -14,13 +14,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "cmd-pagecache.h"
-#include "decode.h"
-#include "merge.h"
-#include "ring.h"
-#include "session.h"
-#include "topo.h"
-#include "tracker.h"
+#include "cmd/pagecache.h"
+#include "format/decode.h"
+#include "track/merge.h"
+#include "capture/ring.h"
+#include "capture/session.h"
+#include "track/topo.h"
+#include "track/tracker.h"
 
 /* Set by SIGINT, SIGTERM and SIGHUP: the loop ends and cleans up. */
 extern volatile sig_atomic_t live_stop;

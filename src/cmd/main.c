@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "cmd.h"
-#include "util.h"
+#include "cmd/cmd.h"
+#include "base/util.h"
 
 static const struct command {
 	const char *name;

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "base/util.h"
 
 enum {
 	OPT_NO_SUMMARY = CHAR_MAX + 1,

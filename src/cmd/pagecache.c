@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cmd-live.h"
-#include "cmd-pagecache.h"
-#include "filetree.h"
-#include "pcevent.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/live.h"
+#include "cmd/pagecache.h"
+#include "files/filetree.h"
+#include "base/pcevent.h"
+#include "base/util.h"
 
 /* Tasks whose files are looked up in one pass at most. */
 #define PASS_PIDS 256

@@ -14,14 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fsmap.h"
-#include "pagecache.h"
-#include "pathres.h"
-#include "session.h"
-#include "stats.h"
-#include "topo.h"
-#include "tracefile.h"
-#include "tracker.h"
+#include "files/fsmap.h"
+#include "files/pagecache.h"
+#include "files/pathres.h"
+#include "capture/session.h"
+#include "track/stats.h"
+#include "track/topo.h"
+#include "format/tracefile.h"
+#include "track/tracker.h"
 
 /**
  * struct pc_filter - what the page-cache events are filtered to

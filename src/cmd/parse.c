@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "out-blkparse.h"
-#include "outfile.h"
-#include "pcevent.h"
-#include "tracefile.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/cmd.h"
+#include "output/blkparse.h"
+#include "output/outfile.h"
+#include "base/pcevent.h"
+#include "format/tracefile.h"
+#include "base/util.h"
 
 struct dev_list {
 	uint32_t devs[CLI_MAX_DEVS];

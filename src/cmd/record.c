@@ -21,17 +21,17 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "cmd-live.h"
-#include "cmd-pagecache.h"
-#include "datwrite.h"
-#include "outfile.h"
-#include "pcevent.h"
-#include "record-names.h"
-#include "topo-record.h"
-#include "topo.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/cmd.h"
+#include "cmd/live.h"
+#include "cmd/pagecache.h"
+#include "format/datwrite.h"
+#include "output/outfile.h"
+#include "base/pcevent.h"
+#include "format/name-marker.h"
+#include "track/topo-record.h"
+#include "track/topo.h"
+#include "base/util.h"
 
 /* Refresh of the status line on a terminal. */
 #define STATUS_EVERY_NS 1000000000ULL

@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cmd-report-files.h"
-#include "filetree.h"
-#include "out-files.h"
-#include "outfile.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/report-files.h"
+#include "files/filetree.h"
+#include "output/files.h"
+#include "output/outfile.h"
+#include "base/util.h"
 
 /* Rows of the file table appended to the per-layer report by --page-cache. */
 #define APPENDED_ROWS 10

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli.h"
-#include "cmd-pagecache.h"
-#include "source.h"
+#include "cmd/opt.h"
+#include "cmd/pagecache.h"
+#include "base/source.h"
 
 /**
  * report_files_output - write what the file options ask for

@@ -14,18 +14,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "cmd-live.h"
-#include "cmd-report-files.h"
-#include "out-report.h"
-#include "outfile.h"
-#include "pcevent.h"
-#include "stats.h"
-#include "tracefile.h"
-#include "topo-record.h"
-#include "tracker.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/cmd.h"
+#include "cmd/live.h"
+#include "cmd/report-files.h"
+#include "output/report.h"
+#include "output/outfile.h"
+#include "base/pcevent.h"
+#include "track/stats.h"
+#include "format/tracefile.h"
+#include "track/topo-record.h"
+#include "track/tracker.h"
+#include "base/util.h"
 
 /* The traced command of "report -- COMMAND", and the page-cache side to name files after each pass. */
 struct watched {

@@ -19,17 +19,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "cmd-live.h"
-#include "out-report.h"
-#include "outfile.h"
-#include "pcevent.h"
-#include "stats.h"
-#include "topo-record.h"
-#include "tracefile.h"
-#include "tracker.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/cmd.h"
+#include "cmd/live.h"
+#include "output/report.h"
+#include "output/outfile.h"
+#include "base/pcevent.h"
+#include "track/stats.h"
+#include "track/topo-record.h"
+#include "format/tracefile.h"
+#include "track/tracker.h"
+#include "base/util.h"
 
 /* A tree ends in the tracker's callback: an interval counts what completed in it. */
 struct top {

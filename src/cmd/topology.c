@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "cmd-live.h"
-#include "outfile.h"
-#include "topo-record.h"
-#include "topo.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/cmd.h"
+#include "cmd/live.h"
+#include "output/outfile.h"
+#include "track/topo-record.h"
+#include "track/topo.h"
+#include "base/util.h"
 
 int cmd_topology(int argc, char **argv)
 {

@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "cmd-live.h"
-#include "out-blkparse.h"
-#include "outfile.h"
-#include "util.h"
+#include "cmd/opt.h"
+#include "cmd/cmd.h"
+#include "cmd/live.h"
+#include "output/blkparse.h"
+#include "output/outfile.h"
+#include "base/util.h"
 
 struct trace_out {
 	struct blkparse_out *out;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filetree.h"
+#include "files/filetree.h"
 
 static size_t name_hash(size_t parent, const char *name, size_t len)
 {

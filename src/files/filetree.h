@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "pagecache.h"
-#include "pathres.h"
+#include "files/pagecache.h"
+#include "files/pathres.h"
 
 #define FT_ROOT 0
 #define FT_NONE ((size_t)-1)

@@ -20,9 +20,9 @@
 #include <unistd.h>
 #include <libmount.h>
 
-#include "event.h"
-#include "fsmap.h"
-#include "topo.h"
+#include "base/event.h"
+#include "files/fsmap.h"
+#include "track/topo.h"
 
 /* snprintf into a path buffer; false when it did not fit */
 static bool pathf(char *buf, size_t len, const char *fmt, ...)

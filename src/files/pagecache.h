@@ -30,9 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "fsmap.h"
-#include "tracker.h"
+#include "base/event.h"
+#include "files/fsmap.h"
+#include "track/tracker.h"
 
 /* What I/O that belongs to no file is. */
 enum pc_cat {

@@ -22,8 +22,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "pathres.h"
+#include "base/event.h"
+#include "files/pathres.h"
 
 #define DELETED_SUFFIX " (deleted)"
 /* Directory depth a walk goes to at most: deeper trees are left unnamed. */

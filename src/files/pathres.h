@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "fsmap.h"
+#include "files/fsmap.h"
 
 struct pathres;
 

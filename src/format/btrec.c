@@ -12,7 +12,7 @@
 #include <endian.h>
 #include <string.h>
 
-#include "btrec.h"
+#include "format/btrec.h"
 
 #define ACT(cat)	((uint32_t)(cat) << BTREC_TC_SHIFT)
 

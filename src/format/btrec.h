@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "base/event.h"
 
 #define BTREC_MAGIC		0x65617400u
 #define BTREC_VERSION		0x07u

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datfile.h"
+#include "format/datfile.h"
 
 /* Option ids of trace-cmd.dat.v6(5) that change where data is. */
 #define OPT_DONE	0

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "datwrite.h"
+#include "format/datwrite.h"
 
 #define OPT_DONE	0
 #define OPT_TRACECLOCK	4

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
-#include "pcdecode.h"
+#include "format/decode.h"
+#include "format/pcdecode.h"
 
 /* The fields blkstack reads, by the names the kernel gives them. */
 enum field {

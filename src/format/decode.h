@@ -18,7 +18,7 @@
 #include <byteswap.h>
 #include <event-parse.h>
 
-#include "event.h"
+#include "base/event.h"
 
 /**
  * decode_load - an unsigned field of 1, 2, 4 or 8 bytes at @offset of a

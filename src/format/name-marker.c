@@ -9,12 +9,12 @@
 #include <string.h>
 #include <tracefs.h>
 
-#include "cmd-pagecache.h"
-#include "decode.h"
-#include "event.h"
-#include "pagewalk.h"
-#include "pcevent.h"
-#include "record-names.h"
+#include "cmd/pagecache.h"
+#include "format/decode.h"
+#include "base/event.h"
+#include "format/pagewalk.h"
+#include "base/pcevent.h"
+#include "format/name-marker.h"
 
 /*
  * Older kernels cut a trace_marker write at 1 KiB (TRACE_BUF_SIZE): a name

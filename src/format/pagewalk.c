@@ -6,7 +6,7 @@
 #include <byteswap.h>
 #include <string.h>
 
-#include "pagewalk.h"
+#include "format/pagewalk.h"
 
 #define TYPE_PADDING	29
 #define TYPE_TIME_EXTEND 30

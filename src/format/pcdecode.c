@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
-#include "pcdecode.h"
+#include "format/decode.h"
+#include "format/pcdecode.h"
 
 enum pc_field {
 	PF_DEV, PF_INO, PF_INDEX, PF_ORDER, PF_LAST, PF_REQ, PF_SIZE, PF_COUNT,

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <event-parse.h>
 
-#include "pcevent.h"
+#include "base/pcevent.h"
 
 struct pcdecoder;
 

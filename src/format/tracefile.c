@@ -29,14 +29,14 @@
 #include <unistd.h>
 #include <trace-cmd.h>
 
-#include "datfile.h"
-#include "merge.h"
-#include "pagewalk.h"
-#include "pcevent.h"
-#include "record-names.h"
-#include "topo-record.h"
-#include "tracefile.h"
-#include "util.h"
+#include "format/datfile.h"
+#include "track/merge.h"
+#include "format/pagewalk.h"
+#include "base/pcevent.h"
+#include "format/name-marker.h"
+#include "track/topo-record.h"
+#include "format/tracefile.h"
+#include "base/util.h"
 
 struct tracefile {
 	struct tracecmd_input *handle;

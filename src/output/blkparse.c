@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out-blkparse.h"
+#include "output/blkparse.h"
 
 #define OUT_BUF_SIZE	(256 * 1024)
 #define OUT_LINE_MAX	256

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "event.h"
-#include "source.h"
+#include "base/event.h"
+#include "base/source.h"
 
 struct blkparse_out;
 

@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "btrec.h"
-#include "out-blktrace.h"
-#include "outfile.h"
-#include "plugdev.h"
+#include "format/btrec.h"
+#include "output/blktrace.h"
+#include "output/outfile.h"
+#include "track/plugdev.h"
 
 #define FILE_BUF_SIZE	(64 * 1024)
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "event.h"
+#include "base/event.h"
 
 struct bt_out;
 

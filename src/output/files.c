@@ -13,8 +13,8 @@
 #include <json-c/json.h>
 #include <libsmartcols/libsmartcols.h>
 
-#include "out-files.h"
-#include "pcevent.h"
+#include "output/files.h"
+#include "base/pcevent.h"
 
 static const char *const by_names[] = {
 	[FILES_BY_FILE] = "file", [FILES_BY_DIR] = "dir", [FILES_BY_PROCESS] = "process",

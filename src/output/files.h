@@ -11,10 +11,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "filetree.h"
-#include "pagecache.h"
-#include "pathres.h"
-#include "source.h"
+#include "files/filetree.h"
+#include "files/pagecache.h"
+#include "files/pathres.h"
+#include "base/source.h"
 
 enum files_by {
 	FILES_BY_FILE = 0,

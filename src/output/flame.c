@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out-files.h"
+#include "output/files.h"
 
 #define FL_WIDTH	1200.0	/* px */
 #define FL_PAD		10.0

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "outfile.h"
+#include "output/outfile.h"
 
 int outfile_open(struct outfile *o, const char *path)
 {

@@ -28,9 +28,9 @@
 #include <json-c/json.h>
 
 #include "config.h"
-#include "out-perfetto.h"
-#include "row.h"
-#include "utf8.h"
+#include "output/perfetto.h"
+#include "output/row.h"
+#include "base/utf8.h"
 
 struct pf_dev {
 	uint32_t dev;

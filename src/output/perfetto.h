@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "tracker.h"
+#include "track/tracker.h"
 
 /* The name of a device into @buf, or NULL when unknown (then MAJ:MIN). */
 typedef const char *(*perfetto_name_fn)(uint32_t dev, char *buf, size_t len, void *ctx);

@@ -12,8 +12,8 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 
-#include "out-report.h"
-#include "out-tree.h"
+#include "output/report.h"
+#include "output/tree.h"
 
 static json_object *jhist(const struct hist *h)
 {

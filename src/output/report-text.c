@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <libsmartcols/libsmartcols.h>
 
-#include "out-report.h"
-#include "out-tree.h"
+#include "output/report.h"
+#include "output/tree.h"
 
 uint64_t report_lost(const struct source_stats *src)
 {

@@ -9,10 +9,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "source.h"
-#include "stats.h"
-#include "topo-record.h"
-#include "tracker.h"
+#include "base/source.h"
+#include "track/stats.h"
+#include "track/topo-record.h"
+#include "track/tracker.h"
 
 /* Names a device for display ("dm-2", or "253:2" when unknown). */
 typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void *ctx);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "row.h"
+#include "output/row.h"
 
 static const char *const op_names[BLK_OP_MAX] = {
 	[BLK_OP_READ] = "read", [BLK_OP_WRITE] = "write", [BLK_OP_DISCARD] = "discard",

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tracker.h"
+#include "track/tracker.h"
 
 /**
  * struct row_layer - one device's part in an I/O

@@ -17,8 +17,8 @@
 
 #include <json-c/json.h>
 
-#include "out-rows.h"
-#include "utf8.h"
+#include "output/rows.h"
+#include "base/utf8.h"
 
 enum val_type { V_NULL, V_INT, V_BOOL, V_STR };
 

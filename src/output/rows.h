@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "row.h"
-#include "tracker.h"
+#include "output/row.h"
+#include "track/tracker.h"
 
 #define ROWS_CSV_LAYERS 8
 

@@ -16,10 +16,10 @@
 
 #include <libsmartcols/libsmartcols.h>
 
-#include "event.h"
-#include "out-tree.h"
-#include "topo-record.h"
-#include "topo.h"
+#include "base/event.h"
+#include "output/tree.h"
+#include "track/topo-record.h"
+#include "track/topo.h"
 
 enum {
 	COL_NAME,

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "hist.h"
+#include "track/hist.h"
 
 unsigned int hist_bucket_of(uint64_t v)
 {

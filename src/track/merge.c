@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "merge.h"
+#include "track/merge.h"
 
 struct cpu_queue {
 	struct blk_event *ev;

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugdev.h"
+#include "track/plugdev.h"
 
 /* Tasks remembered; a collision only costs the attribution of a plug. */
 #define TASK_SLOTS 4096

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "base/event.h"
 
 /**
  * typedef plugdev_fn - consumer of the attributed stream

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "track/stats.h"
 
 static const char *const op_names[ST_OPS] = {
 	[ST_READ] = "read", [ST_WRITE] = "write", [ST_DISCARD] = "discard",

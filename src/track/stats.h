@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hist.h"
-#include "tracker.h"
+#include "track/hist.h"
+#include "track/tracker.h"
 
 /* Operations reported: the op of enum blk_op, with secure erase counted as
  * discard and the rest as "other". */

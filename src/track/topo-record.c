@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
-#include "topo-record.h"
-#include "tracker.h"
-#include "util.h"
+#include "base/event.h"
+#include "track/topo-record.h"
+#include "track/tracker.h"
+#include "base/util.h"
 
 /* What a "blk" line names by kernel name, resolved once all are read. */
 struct pending_links {

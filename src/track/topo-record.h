@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "topo.h"
+#include "track/topo.h"
 
 struct tracker;
 

@@ -32,8 +32,8 @@
 #include <libdevmapper.h>
 #include <libmount.h>
 
-#include "event.h"
-#include "topo.h"
+#include "base/event.h"
+#include "track/topo.h"
 
 /*
  * A stack is a handful of devices, so the walk below keeps them in a plain

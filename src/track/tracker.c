@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracker.h"
+#include "track/tracker.h"
 
 /* Sweep for expired trees every this many events. */
 #define SWEEP_EVENTS 65536

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "base/event.h"
 
 /* How a bio joined a request at a request-based device. */
 enum tk_merge {
