@@ -14,43 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
-#include <byteswap.h>
 #include <event-parse.h>
 
 #include "base/event.h"
-
-/**
- * decode_load - an unsigned field of 1, 2, 4 or 8 bytes at @offset of a
- * record, in the recording's byte order (@swap: not the host's); 0 for
- * another size. Shared by the block and page-cache decoders.
- */
-static inline uint64_t decode_load(const uint8_t *p, int offset, unsigned int size, bool swap)
-{
-	switch (size) {
-	case 1:
-		return p[offset];
-	case 2: {
-		uint16_t v;
-
-		memcpy(&v, p + offset, 2);
-		return swap ? bswap_16(v) : v;
-	}
-	case 4: {
-		uint32_t v;
-
-		memcpy(&v, p + offset, 4);
-		return swap ? bswap_32(v) : v;
-	}
-	case 8: {
-		uint64_t v;
-
-		memcpy(&v, p + offset, 8);
-		return swap ? bswap_64(v) : v;
-	}
-	}
-	return 0;
-}
+#include "format/field.h"
 
 struct decoder;
 

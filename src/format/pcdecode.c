@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/decode.h"
+#include "format/field.h"
 #include "format/pcdecode.h"
 
 enum pc_field {
