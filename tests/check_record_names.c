@@ -22,9 +22,9 @@ static int round_trip(const char *text, uint32_t *sdev, uint64_t *ino, bool *del
 	size_t n;
 	int ret;
 
-	ck_assert(!strncmp(text, RECORD_NAME_PREFIX, strlen(RECORD_NAME_PREFIX)));
-	text += strlen(RECORD_NAME_PREFIX);
-	ret = record_names_parse(text, strlen(text), sdev, ino, deleted, &p, &n);
+	ck_assert(!strncmp(text, NAME_MARKER_PREFIX, strlen(NAME_MARKER_PREFIX)));
+	text += strlen(NAME_MARKER_PREFIX);
+	ret = name_marker_parse(text, strlen(text), sdev, ino, deleted, &p, &n);
 	if (!ret) {
 		ck_assert_uint_lt(n, len);
 		memcpy(path, p, n);
@@ -41,7 +41,7 @@ START_TEST(written_and_read_back)
 	bool deleted;
 
 	/* a kernel dev_t: 20 bits of minor (259:1048575 is not makedev's) */
-	ck_assert_int_gt(record_names_format(buf, sizeof(buf), KDEV_MKDEV(259, 1048575),
+	ck_assert_int_gt(name_marker_format(buf, sizeof(buf), KDEV_MKDEV(259, 1048575),
 					     18446744073709551615ULL, false, "/mnt/a b/c"), 0);
 	ck_assert_str_eq(buf, "blkstack-file: 259:1048575 18446744073709551615 live /mnt/a b/c");
 	ck_assert_int_eq(round_trip(buf, &sdev, &ino, &deleted, path, sizeof(path)), 0);
@@ -51,7 +51,7 @@ START_TEST(written_and_read_back)
 	ck_assert_str_eq(path, "/mnt/a b/c");
 
 	/* btrfs: an anonymous device; a deleted file */
-	ck_assert_int_gt(record_names_format(buf, sizeof(buf), KDEV_MKDEV(0, 45), 257, true,
+	ck_assert_int_gt(name_marker_format(buf, sizeof(buf), KDEV_MKDEV(0, 45), 257, true,
 					     "/srv/x"), 0);
 	ck_assert_int_eq(round_trip(buf, &sdev, &ino, &deleted, path, sizeof(path)), 0);
 	ck_assert_uint_eq(sdev, KDEV_MKDEV(0, 45));
@@ -71,7 +71,7 @@ START_TEST(trailing_newline_and_nul)
 	bool deleted;
 	size_t n;
 
-	ck_assert_int_eq(record_names_parse(text, sizeof(text) - 1, &sdev, &ino, &deleted, &p, &n),
+	ck_assert_int_eq(name_marker_parse(text, sizeof(text) - 1, &sdev, &ino, &deleted, &p, &n),
 			 0);
 	ck_assert_uint_eq(n, 4);
 	ck_assert(!memcmp(p, "/m/f", 4));
@@ -101,7 +101,7 @@ START_TEST(not_a_name)
 	size_t n;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(record_names_parse(bad[i], strlen(bad[i]), &sdev, &ino, &deleted, &p,
+		ck_assert_msg(name_marker_parse(bad[i], strlen(bad[i]), &sdev, &ino, &deleted, &p,
 						 &n) == -EINVAL, "'%s' taken as a name", bad[i]);
 }
 END_TEST
@@ -110,9 +110,9 @@ START_TEST(too_long)
 {
 	char buf[32];
 
-	ck_assert_int_eq(record_names_format(buf, sizeof(buf), KDEV_MKDEV(8, 1), 12, false,
+	ck_assert_int_eq(name_marker_format(buf, sizeof(buf), KDEV_MKDEV(8, 1), 12, false,
 					     "/a/path/longer/than/the/buffer"), -ENAMETOOLONG);
-	ck_assert_int_gt(record_names_format(buf, sizeof(buf), KDEV_MKDEV(8, 1), 12, false, "/a"),
+	ck_assert_int_gt(name_marker_format(buf, sizeof(buf), KDEV_MKDEV(8, 1), 12, false, "/a"),
 			 0);
 }
 END_TEST

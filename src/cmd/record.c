@@ -28,7 +28,7 @@
 #include "format/datwrite.h"
 #include "output/outfile.h"
 #include "base/pcevent.h"
-#include "format/name-marker.h"
+#include "cmd/record-names.h"
 #include "track/topo-record.h"
 #include "track/topo.h"
 #include "base/util.h"

@@ -314,7 +314,7 @@ static int open_in_child(struct tracefile *f, const char *path)
 /* blkstack record writes each line of its stack as "PREFIX line" markers */
 #define MARKER_PREFIX		"blkstack-topology: "
 /*
- * the stack is written as tracing starts, the file names (record-names.h)
+ * the stack is written as tracing starts, the file names (name-marker.h)
  * after the events: near the start and the end of their CPU's pages
  */
 #define MARKER_SCAN_PAGES	64
@@ -361,7 +361,7 @@ static void add_file_name(struct tracefile *f, struct markers *m, const char *s,
 		f->names_cap = c;
 	}
 	nm = &f->names[f->nnames];
-	if (record_names_parse(s, n, &nm->sdev, &nm->ino, &nm->deleted, &path, &pathlen) < 0)
+	if (name_marker_parse(s, n, &nm->sdev, &nm->ino, &nm->deleted, &path, &pathlen) < 0)
 		return;		/* a marker of someone else's */
 	nm->path = strndup(path, pathlen);
 	if (!nm->path) {
@@ -373,13 +373,13 @@ static void add_file_name(struct tracefile *f, struct markers *m, const char *s,
 
 static void add_marker(struct tracefile *f, struct markers *m, const char *s, size_t n)
 {
-	size_t tlen = strlen(MARKER_PREFIX), flen = strlen(RECORD_NAME_PREFIX);
+	size_t tlen = strlen(MARKER_PREFIX), flen = strlen(NAME_MARKER_PREFIX);
 
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\0'))
 		n--;
 	if (n >= tlen && !memcmp(s, MARKER_PREFIX, tlen))
 		add_topology_line(m, s + tlen, n - tlen);
-	else if (n >= flen && !memcmp(s, RECORD_NAME_PREFIX, flen))
+	else if (n >= flen && !memcmp(s, NAME_MARKER_PREFIX, flen))
 		add_file_name(f, m, s + flen, n - flen);
 }
 
