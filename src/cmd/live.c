@@ -12,33 +12,11 @@
 #include <unistd.h>
 
 #include "cmd/live.h"
+#include "cmd/signals.h"
 #include "base/util.h"
 
 /* How long the reader sleeps at most: the latency of live output at low rates. */
 #define LIVE_POLL_MS 250
-
-volatile sig_atomic_t live_stop;
-volatile sig_atomic_t live_nsignals;
-
-static void on_signal(int sig)
-{
-	live_stop = sig;
-	live_nsignals++;
-}
-
-void live_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* no SA_RESTART: poll() must return so that the loop sees the flag */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 static void on_stale(const char *name, int err, void *ctx __attribute__((unused)))
 {

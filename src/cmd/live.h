@@ -8,13 +8,13 @@
 #ifndef BLKSTACK_CMD_LIVE_H
 #define BLKSTACK_CMD_LIVE_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "cmd/pagecache.h"
+#include "cmd/signals.h"
 #include "format/decode.h"
 #include "track/merge.h"
 #include "capture/ring.h"
@@ -22,11 +22,6 @@
 #include "track/topo.h"
 #include "track/tracker.h"
 
-/* Set by SIGINT, SIGTERM and SIGHUP: the loop ends and cleans up. */
-extern volatile sig_atomic_t live_stop;
-/* How many of those signals came: work after the first (a walk for file
- * names once tracing stopped) ends at the next one. */
-extern volatile sig_atomic_t live_nsignals;
 
 /**
  * struct live_opts - what to trace
@@ -59,9 +54,6 @@ struct live {
 	struct merge *m;
 	struct ring *r;
 };
-
-/** live_signals - stop on SIGINT/SIGTERM/SIGHUP, ignore SIGPIPE */
-void live_signals(void);
 
 /**
  * live_select_devices - @o's -d arguments to the whole stack of each

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cmd/opt.h"
-#include "cmd/live.h"
+#include "cmd/signals.h"
 #include "cmd/pagecache.h"
 #include "files/filetree.h"
 #include "base/pcevent.h"
