@@ -3,12 +3,12 @@
 #
 # The man pages keep up with the code: every subcommand in src/cmd/main.c's
 # command table has man/blkstack-NAME.8, and every long option of a command's
-# getopt_long table in src/cmd/opt.c (the table inside cli_parse_NAME) is
+# getopt_long table in src/cmd/NAME.c (the table inside cli_parse_NAME) is
 # mentioned as --option in that page. Exit 0 when all is there, 1 otherwise.
 set -euo pipefail
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
-cli=$top_srcdir/src/cmd/opt.c
+cmddir=$top_srcdir/src/cmd
 main=$top_srcdir/src/cmd/main.c
 man=$top_srcdir/man
 failed=0
@@ -19,7 +19,7 @@ fail()
 	failed=1
 }
 
-for f in "$cli" "$main"; do
+for f in "$main"; do
 	[ -r "$f" ] || { echo "FAIL: check-manpages: cannot read '$f'" >&2; exit 1; }
 done
 
@@ -32,7 +32,7 @@ commands=$(sed -n '/commands\[\] *= *{/,/^};/p' "$main" |
 # from the function's first line to its closing "};" of the option table.
 long_options()
 {
-	sed -n "/^enum cli_result cli_parse_$1(/,/^}/p" "$cli" |
+	sed -n "/^enum cli_result cli_parse_$1(/,/^}/p" "$cmddir/$1.c" |
 		sed -n '/struct option/,/};/p' |
 		sed -n 's/^[[:space:]]*{[[:space:]]*"\([a-z][a-z0-9-]*\)".*/\1/p'
 }
@@ -52,7 +52,8 @@ for cmd in $commands; do
 		fail "command '$cmd' has no man page man/blkstack-$cmd.8"
 		continue
 	fi
-	if ! grep -q "^enum cli_result cli_parse_$cmd(" "$cli"; then
+	cli=$cmddir/$cmd.c
+	if ! grep -qs "^enum cli_result cli_parse_$cmd(" "$cli"; then
 		fail "command '$cmd' has no cli_parse_$cmd() in $cli to check its page against"
 		continue
 	fi

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/blkparse.h"
 #include "check_files.h"
 #include "check_run.h"
+#include "output/blkparse.h"
 
 #define T0 1000000000ULL
 #define EXPECTED_DIR FIXTURES_DIR "/../expected"

@@ -3,7 +3,7 @@
  * check_btrec.c - blktrace records from decoded events, against golden
  * bytes laid out field by field from blktrace's struct blk_io_trace
  * (little-endian header, big-endian payloads); then the per-CPU files of
- * out-blktrace: sequence numbers per device and CPU, process notes, and
+ * output/blktrace.c: sequence numbers per device and CPU, process notes, and
  * the plug attribution of plugdev against the text log's.
  */
 #include <check.h>
@@ -13,11 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "format/btrec.h"
 #include "output/blkparse.h"
 #include "output/blktrace.h"
 #include "track/plugdev.h"
-#include "check_run.h"
 
 #define T0 1000000000ULL
 

@@ -6,8 +6,15 @@
 #include <check.h>
 #include <string.h>
 
-#include "cmd/opt.h"
 #include "check_run.h"
+#include "cmd/convert.h"
+#include "cmd/opt.h"
+#include "cmd/parse.h"
+#include "cmd/record.h"
+#include "cmd/report.h"
+#include "cmd/top.h"
+#include "cmd/topology.h"
+#include "cmd/trace.h"
 
 /* rtla's idea: build argv from a list and parse it */
 #define PARSE_ARGS(fn, params, ...)                                               \

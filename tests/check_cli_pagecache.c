@@ -8,8 +8,11 @@
 #include <check.h>
 #include <string.h>
 
-#include "cmd/opt.h"
 #include "check_run.h"
+#include "cmd/cache.h"
+#include "cmd/opt.h"
+#include "cmd/record.h"
+#include "cmd/report.h"
 
 #define PARSE_ARGS(fn, params, ...)                                               \
 	({                                                                        \

@@ -13,13 +13,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <trace-cmd.h>
+#include <unistd.h>
 
-#include "format/datfile.h"
-#include "format/datwrite.h"
 #include "check_files.h"
 #include "check_run.h"
+#include "format/datfile.h"
+#include "format/datwrite.h"
 
 #ifndef FIXTURES_DIR
 #error "FIXTURES_DIR must name tests/fixtures"

@@ -26,9 +26,9 @@
 #include <event-parse.h>
 #include <kbuffer.h>
 
-#include "format/decode.h"
 #include "base/event.h"
 #include "check_run.h"
+#include "format/decode.h"
 
 #ifndef FIXTURES_DIR
 #error "FIXTURES_DIR must name tests/fixtures"

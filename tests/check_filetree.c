@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "files/filetree.h"
-#include "output/files.h"
 #include "base/pcevent.h"
 #include "check_run.h"
+#include "files/filetree.h"
+#include "output/files.h"
 
 static struct filetree t;
 

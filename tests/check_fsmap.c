@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "base/event.h"
-#include "files/fsmap.h"
 #include "check_run.h"
+#include "files/fsmap.h"
 
 static char root[256];
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "track/hist.h"
 #include "check_run.h"
+#include "track/hist.h"
 
 static struct hist *h;
 

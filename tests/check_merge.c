@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "track/merge.h"
 #include "check_run.h"
+#include "track/merge.h"
 
 #define MAX_OUT 64
 

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "files/pagecache.h"
-#include "format/pcdecode.h"
 #include "base/pcevent.h"
 #include "check_run.h"
+#include "files/pagecache.h"
+#include "format/pcdecode.h"
 
 #define MKDEV KDEV_MKDEV
 

@@ -14,19 +14,19 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <kbuffer.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <kbuffer.h>
 #include <trace-cmd.h>
+#include <unistd.h>
 
+#include "check_run.h"
 #include "format/datfile.h"
 #include "format/pagewalk.h"
-#include "check_run.h"
 
 #ifndef FIXTURES_DIR
 #error "FIXTURES_DIR must name tests/fixtures"

@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "base/event.h"
-#include "files/pathres.h"
 #include "check_run.h"
+#include "files/pathres.h"
 
 static char root[256];
 static struct pathres *pr;

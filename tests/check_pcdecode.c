@@ -14,10 +14,10 @@
 
 #include <event-parse.h>
 
-#include "format/decode.h"
-#include "format/pcdecode.h"
 #include "base/pcevent.h"
 #include "check_run.h"
+#include "format/decode.h"
+#include "format/pcdecode.h"
 
 #define EVENTS_DIR FIXTURES_DIR "/events/6.18.44-fc-v657"
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "base/event.h"
-#include "format/name-marker.h"
 #include "check_run.h"
+#include "format/name-marker.h"
 
 /* @text as written, back through the parser; its path into @path */
 static int round_trip(const char *text, uint32_t *sdev, uint64_t *ino, bool *deleted,

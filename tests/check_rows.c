@@ -2,7 +2,7 @@
 /*
  * check_rows.c - the exports built on the tracker's trees: a tree folded
  * into a row per device (row.c), the row as CSV and as a JSON line
- * (out-rows.c), and the Perfetto document (out-perfetto.c): lanes that
+ * (output/rows.c), and the Perfetto document (output/perfetto.c): lanes that
  * never overlap, phases nested in their slice, arrows between layers.
  */
 #include <check.h>
@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/perfetto.h"
-#include "output/rows.h"
-#include "output/row.h"
 #include "base/utf8.h"
 #include "check_run.h"
+#include "output/perfetto.h"
+#include "output/row.h"
+#include "output/rows.h"
 
 #define DM0	KDEV_MKDEV(253, 0)
 #define SDB	KDEV_MKDEV(8, 16)

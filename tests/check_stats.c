@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "track/stats.h"
 #include "check_run.h"
+#include "track/stats.h"
 
 #define DM0	KDEV_MKDEV(253, 0)
 #define SDA	KDEV_MKDEV(8, 0)

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "base/event.h"
-#include "track/topo-record.h"
 #include "check_run.h"
+#include "track/topo-record.h"
 
 #ifndef FIXTURES_DIR
 #error "FIXTURES_DIR must name tests/fixtures"

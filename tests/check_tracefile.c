@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format/datwrite.h"
-#include "format/tracefile.h"
 #include "check_files.h"
 #include "check_run.h"
+#include "format/datwrite.h"
+#include "format/tracefile.h"
 
 #ifndef FIXTURES_DIR
 #error "FIXTURES_DIR must name tests/fixtures"

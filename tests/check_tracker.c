@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "format/tracefile.h"
 #include "track/tracker.h"
-#include "check_run.h"
 
 #define DM(n)	KDEV_MKDEV(253, n)
 #define SDA	KDEV_MKDEV(8, 0)

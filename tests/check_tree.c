@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * check_tree.c - unit tests of out-tree.c: the device tree of the dm
+ * check_tree.c - unit tests of output/tree.c: the device tree of the dm
  * fixture (tests/fixtures/sysfs/dm, see check_topo.c) against the golden
  * tests/expected/tree-dm, written by hand from what `lsblk -s` shows for
  * such a stack; its JSON form, parsed back with json-c; the raw and bytes
@@ -19,9 +19,9 @@
 #include <check.h>
 #include <json-c/json.h>
 
+#include "base/event.h"
 #include "check_files.h"
 #include "check_run.h"
-#include "base/event.h"
 #include "output/tree.h"
 #include "track/topo.h"
 

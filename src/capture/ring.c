@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format/pagewalk.h"
-#include "capture/ring.h"
 #include "base/util.h"
+#include "capture/ring.h"
+#include "format/pagewalk.h"
 
 /* Events may still be in flight on a CPU for this long after "now". */
 #define RING_SLACK_NS 2000000ULL

@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/source.h"
+#include "capture/session.h"
 #include "format/decode.h"
 #include "track/merge.h"
-#include "capture/session.h"
-#include "base/source.h"
 
 struct ring;
 

@@ -1,26 +1,143 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-cache.c - "blkstack cache": the page cache per file, live, every
+ * cache.c - "blkstack cache": the page cache per file, live, every
  * interval; or with --log one line per run of pages a task inserted.
  *
- * Glue only: live tracing with the page-cache events (cmd-live) -> the
+ * Glue only: live tracing with the page-cache events (cmd/live) -> the
  * attribution (pagecache, through pc_run) -> out_files_interval() or
  * out_files_log_line().
  */
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cmd/opt.h"
+#include "base/util.h"
+#include "cmd/cache.h"
 #include "cmd/cmd.h"
 #include "cmd/live.h"
+#include "cmd/opt.h"
 #include "cmd/pagecache.h"
 #include "output/files.h"
 #include "output/outfile.h"
-#include "base/util.h"
+
+enum {
+	OPT_TOP = CHAR_MAX + 1,
+	OPT_RESOLVE_PATHS,
+	OPT_LOG,
+};
+
+/* ---- options ---- */
+
+const char *cli_usage_cache(void)
+{
+	return "Usage:\n"
+	       " blkstack cache [options] [interval [count]]\n"
+	       " blkstack cache --log [options]\n"
+	       "\n"
+	       "Every interval (default 1s), print per file the pages inserted into the page\n"
+	       "cache (misses), those inserted by synchronous and asynchronous readahead, the\n"
+	       "pages evicted, the pages asked of the cache and the share of those it served.\n"
+	       "With --log, print one line per run of pages a task inserted into a file instead:\n"
+	       "\"path ino first..last [RA sync|async]\". Works on any filesystem.\n"
+	       "\n"
+	       "Source:\n"
+	       " -d, --device DEV|DIR    watch the filesystems on DEV's stack, or the one mounted\n"
+	       "                         at DIR (repeatable); default: every filesystem\n"
+	       " -w, --duration TIME     stop after TIME (10, 10s, 500ms, 2m); default: Ctrl-C,\n"
+	       "                         or count intervals\n"
+	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write to FILE instead of standard output\n"
+	       "     --log               one line per run of inserted pages, not tables\n"
+	       "     --top N             files per interval (default 20)\n"
+	       "     --resolve-paths MODE  proc (open files and maps of live processes, the\n"
+	       "                         default), walk (proc, then a walk of the filesystems),\n"
+	       "                         none (MAJ:MIN:ino)\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-cache(8).\n";
+}
+
+enum cli_result cli_parse_cache(int argc, char **argv, struct cache_params *p,
+				char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "device",	   required_argument, NULL, 'd' },
+		{ "duration",	   required_argument, NULL, 'w' },
+		{ "buffer-size",   required_argument, NULL, 'b' },
+		{ "output",	   required_argument, NULL, 'o' },
+		{ "log",	   no_argument,	      NULL, OPT_LOG },
+		{ "top",	   required_argument, NULL, OPT_TOP },
+		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
+		{ "debug",	   no_argument,	      NULL, 'D' },
+		{ "help",	   no_argument,	      NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	p->interval_ns = 1000000000ULL;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:w:b:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'd':
+			r = opt_add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			break;
+		case 'w':
+			r = opt_duration(optarg, &p->duration_ns, &p->has_duration, err, errlen);
+			break;
+		case 'b':
+			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_LOG:
+			p->log = true;
+			break;
+		case OPT_TOP:
+			r = opt_top(optarg, &p->top, err, errlen);
+			break;
+		case OPT_RESOLVE_PATHS:
+			r = opt_resolve(optarg, &p->resolve, err, errlen);
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return opt_bad(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	if (optind < argc && p->log)
+		return opt_error(err, errlen,
+				 "--log prints as it goes: no interval (stop it with -w or Ctrl-C)");
+	r = opt_interval_count(argc, argv, &p->interval_ns, &p->count, &p->has_count, err,
+			       errlen);
+	if (r != CLI_RUN)
+		return r;
+	if (p->log && p->top)
+		return opt_error(err, errlen, "--top is for the tables: not with --log");
+	return CLI_RUN;
+}
+
+/* ---- the command ---- */
 
 /* Files shown per interval without --top. */
 #define CACHE_ROWS 20

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-convert.c - "blkstack convert": a trace.dat recording to blktrace's
+ * convert.c - "blkstack convert": a trace.dat recording to blktrace's
  * binary files, to rows (CSV, JSON lines), or to a Perfetto trace.
  *
  * Glue only: tracefile -> blktrace writer; or tracefile -> tracker -> rows
@@ -9,6 +9,7 @@
  * leaves the .partial files and exit status 1.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -16,18 +17,157 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/opt.h"
+#include "base/pcevent.h"
+#include "base/util.h"
 #include "cmd/cmd.h"
+#include "cmd/convert.h"
+#include "cmd/opt.h"
 #include "cmd/pagecache.h"
+#include "format/tracefile.h"
 #include "output/blktrace.h"
+#include "output/outfile.h"
 #include "output/perfetto.h"
 #include "output/rows.h"
-#include "output/outfile.h"
-#include "base/pcevent.h"
 #include "track/topo-record.h"
-#include "format/tracefile.h"
 #include "track/tracker.h"
-#include "base/util.h"
+
+enum {
+	OPT_MAX_INFLIGHT = CHAR_MAX + 1,
+	OPT_TIMEOUT,
+	OPT_TOPOLOGY,
+};
+
+/* ---- options ---- */
+
+static const char *const convert_formats[] = {
+	[CONVERT_BLKTRACE] = "blktrace",
+	[CONVERT_CSV] = "csv",
+	[CONVERT_JSONL] = "jsonl",
+	[CONVERT_PERFETTO] = "perfetto",
+};
+
+const char *cli_convert_format_name(int format)
+{
+	if (format < CONVERT_BLKTRACE || format > CONVERT_PERFETTO)
+		return "?";
+	return convert_formats[format];
+}
+
+const char *cli_usage_convert(void)
+{
+	return "Usage:\n"
+	       " blkstack convert -i FILE -F FORMAT [-o OUT] [options]\n"
+	       "\n"
+	       "Convert a trace.dat recording for other tools: blktrace's binary files (for\n"
+	       "blkparse, btt, iowatcher), one row per completed I/O with each layer's times\n"
+	       "(CSV, JSON lines), or a trace with a track per device for ui.perfetto.dev.\n"
+	       "\n"
+	       "Input:\n"
+	       " -i, --input FILE        the trace.dat file (blkstack record, or trace-cmd\n"
+	       "                         record -e block)\n"
+	       "     --topology FILE     the recording's device stack, as 'blkstack topology'\n"
+	       "                         wrote it on the traced machine (a blkstack recording\n"
+	       "                         carries its own): names for devmap and Perfetto\n"
+	       "\n"
+	       "Output:\n"
+	       " -F, --to FORMAT         blktrace, csv, jsonl or perfetto\n"
+	       " -o, --output OUT        the file to write (default: standard output); for\n"
+	       "                         blktrace the prefix of OUT.blktrace.N (one file per\n"
+	       "                         CPU) and OUT.devmap (btt -M), or - for one stream on\n"
+	       "                         standard output (blkparse -i -)\n"
+	       "\n"
+	       "Tracking (csv, jsonl, perfetto):\n"
+	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
+	       "     --timeout TIME      drop a bio not completed after TIME (default 30s)\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-convert(8).\n";
+}
+
+enum cli_result cli_parse_convert(int argc, char **argv, struct convert_params *p,
+				  char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "input",	  required_argument, NULL, 'i' },
+		{ "to",		  required_argument, NULL, 'F' },
+		{ "output",	  required_argument, NULL, 'o' },
+		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
+		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "topology",	  required_argument, NULL, OPT_TOPOLOGY },
+		{ "debug",	  no_argument,	     NULL, 'D' },
+		{ "help",	  no_argument,	     NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool tracking = false;
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:F:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'i':
+			r = opt_file(optarg, &p->input, 'i', err, errlen);
+			break;
+		case 'F':
+			p->format = 0;
+			for (int f = CONVERT_BLKTRACE; f <= CONVERT_PERFETTO; f++)
+				if (strcmp(optarg, convert_formats[f]) == 0)
+					p->format = f;
+			if (!p->format)
+				return opt_error(err, errlen,
+						 "unknown format '%s' (blktrace, csv, jsonl or perfetto)",
+						 optarg);
+			break;
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_MAX_INFLIGHT:
+			r = opt_max_inflight(optarg, &p->max_inflight, err, errlen);
+			tracking = true;
+			break;
+		case OPT_TIMEOUT:
+			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
+			tracking = true;
+			break;
+		case OPT_TOPOLOGY:
+			if (!*optarg)
+				return opt_error(err, errlen, "--topology needs a file name");
+			p->topology = optarg;
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return opt_bad(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	if (optind < argc)
+		return opt_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (!p->input)
+		return opt_error(err, errlen, "no input file: give one with -i FILE");
+	if (!p->format)
+		return opt_error(err, errlen,
+				 "no output format: give one with --to (blktrace, csv, jsonl or perfetto)");
+	if (p->format == CONVERT_BLKTRACE && !p->output)
+		return opt_error(err, errlen,
+				 "--to blktrace writes files named after -o OUT (or - for standard output)");
+	if (p->format == CONVERT_BLKTRACE && tracking)
+		return opt_error(err, errlen,
+				 "--max-inflight and --timeout tune the I/O tracking of csv, jsonl and perfetto; blktrace copies events");
+	return CLI_RUN;
+}
+
+/* ---- the command ---- */
 
 /*
  * After the events were read: report what the recording lacks. Returns

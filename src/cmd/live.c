@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-live.c - the live tracing every live command shares.
+ * live.c - the live tracing every live command shares.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/util.h"
 #include "cmd/live.h"
 #include "cmd/signals.h"
-#include "base/util.h"
 
 /* How long the reader sleeps at most: the latency of live output at low rates. */
 #define LIVE_POLL_MS 250

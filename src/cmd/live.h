@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd-live.h - the live tracing every live command shares: device
+ * live.h - the live tracing every live command shares: device
  * selection, the tracefs session, the per-CPU reader and the merge, with
  * the messages a user sees when one of them fails, and the cleanup on
  * every way out. Command glue: it prints, the core modules do not.
@@ -13,12 +13,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "capture/ring.h"
+#include "capture/session.h"
 #include "cmd/pagecache.h"
 #include "cmd/signals.h"
 #include "format/decode.h"
 #include "track/merge.h"
-#include "capture/ring.h"
-#include "capture/session.h"
 #include "track/topo.h"
 #include "track/tracker.h"
 

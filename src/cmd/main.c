@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "cmd/cmd.h"
 #include "base/util.h"
+#include "cmd/cmd.h"
 
 static const struct command {
 	const char *name;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-pagecache.c - the page-cache glue the commands share.
+ * pagecache.c - the page-cache glue the commands share.
  */
 #include <errno.h>
 #include <limits.h>
@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/opt.h"
-#include "cmd/signals.h"
-#include "cmd/pagecache.h"
-#include "files/filetree.h"
 #include "base/pcevent.h"
 #include "base/util.h"
+#include "cmd/opt.h"
+#include "cmd/pagecache.h"
+#include "cmd/signals.h"
+#include "files/filetree.h"
 
 /* Tasks whose files are looked up in one pass at most. */
 #define PASS_PIDS 256

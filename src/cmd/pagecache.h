@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd-pagecache.h - the page-cache glue the commands share: which
+ * pagecache.h - the page-cache glue the commands share: which
  * filesystems the selected devices hold (the kernel filters), what the
  * kernel lacks (notes), and a run that feeds events to the attribution and
  * the tracker, resolves names as it goes and at the end. Command glue: it
@@ -14,13 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "capture/session.h"
 #include "files/fsmap.h"
 #include "files/pagecache.h"
 #include "files/pathres.h"
-#include "capture/session.h"
+#include "format/tracefile.h"
 #include "track/stats.h"
 #include "track/topo.h"
-#include "format/tracefile.h"
 #include "track/tracker.h"
 
 /**

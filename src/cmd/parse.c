@@ -1,21 +1,113 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-parse.c - "blkstack parse": a trace.dat recording to the blkparse log.
+ * parse.c - "blkstack parse": a trace.dat recording to the blkparse log.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/opt.h"
+#include "base/pcevent.h"
+#include "base/util.h"
 #include "cmd/cmd.h"
+#include "cmd/opt.h"
+#include "cmd/parse.h"
+#include "format/tracefile.h"
 #include "output/blkparse.h"
 #include "output/outfile.h"
-#include "base/pcevent.h"
-#include "format/tracefile.h"
-#include "base/util.h"
+
+enum {
+	OPT_NO_SUMMARY = CHAR_MAX + 1,
+};
+
+/* ---- options ---- */
+
+const char *cli_usage_parse(void)
+{
+	return "Usage:\n"
+	       " blkstack parse -i FILE [options]\n"
+	       "\n"
+	       "Print the block events of a trace.dat recording in blkparse's format.\n"
+	       "\n"
+	       "Input:\n"
+	       " -i, --input FILE        the trace.dat file (from trace-cmd record -e block)\n"
+	       " -d, --device MAJ:MIN    print only this device's events (repeatable)\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write the log to FILE instead of standard output\n"
+	       "     --no-summary        do not print the per-device summary at the end\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-parse(8).\n";
+}
+
+enum cli_result cli_parse_parse(int argc, char **argv, struct parse_params *p,
+				char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "input",	 required_argument, NULL, 'i' },
+		{ "device",	 required_argument, NULL, 'd' },
+		{ "output",	 required_argument, NULL, 'o' },
+		{ "no-summary",	 no_argument,	    NULL, OPT_NO_SUMMARY },
+		{ "debug",	 no_argument,	    NULL, 'D' },
+		{ "help",	 no_argument,	    NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:d:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'i':
+			r = opt_file(optarg, &p->input, 'i', err, errlen);
+			break;
+		case 'd': {
+			unsigned int ma, mi;
+			char extra;
+
+			if (sscanf(optarg, "%u:%u%c", &ma, &mi, &extra) != 2)
+				return opt_error(err, errlen,
+						 "invalid device '%s': a recording is read by MAJ:MIN, e.g. 8:16",
+						 optarg);
+			r = opt_add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			break;
+		}
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_NO_SUMMARY:
+			p->no_summary = true;
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return opt_bad(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	if (optind < argc)
+		return opt_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (!p->input)
+		return opt_error(err, errlen, "no input file: give one with -i FILE");
+	return CLI_RUN;
+}
+
+/* ---- the command ---- */
 
 struct dev_list {
 	uint32_t devs[CLI_MAX_DEVS];

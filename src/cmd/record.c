@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-record.c - "blkstack record": the block events of a stack into a
+ * record.c - "blkstack record": the block events of a stack into a
  * trace-cmd trace.dat (version 6), for analysis elsewhere.
  *
  * Nothing is decoded on the recording path: the ring's sub-buffers are
@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <event-parse.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -21,17 +22,127 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-#include "cmd/opt.h"
+#include "base/pcevent.h"
+#include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/live.h"
+#include "cmd/opt.h"
 #include "cmd/pagecache.h"
+#include "cmd/record-names.h"
+#include "cmd/record.h"
 #include "format/datwrite.h"
 #include "output/outfile.h"
-#include "base/pcevent.h"
-#include "cmd/record-names.h"
 #include "track/topo-record.h"
 #include "track/topo.h"
-#include "base/util.h"
+
+enum {
+	OPT_PAGE_CACHE = CHAR_MAX + 1,
+	OPT_RESOLVE_PATHS,
+};
+
+/* ---- options ---- */
+
+const char *cli_usage_record(void)
+{
+	return "Usage:\n"
+	       " blkstack record [options] [-- COMMAND [ARGS]]\n"
+	       "\n"
+	       "Record the block events of a device's stack (or of every device) into a\n"
+	       "trace-cmd trace.dat (version 6), raw per-CPU pages untouched, for blkstack\n"
+	       "report, parse and top -i, and trace-cmd report, on any machine.\n"
+	       "\n"
+	       "Options:\n"
+	       " -d, --device DEV        record DEV's whole stack (repeatable); default: all\n"
+	       " -w, --duration TIME     record for TIME (10, 10s, 500ms, 2m); default: until\n"
+	       "                         Ctrl-C, or until COMMAND exits\n"
+	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       " -o, --output FILE       the recording (default trace.dat; written as\n"
+	       "                         FILE.partial and renamed when complete)\n"
+	       "     --page-cache        the page-cache, readahead, writeback and direct-I/O\n"
+	       "                         events of the stack's filesystems too, and the names\n"
+	       "                         of the files they touched (for report -i --by file)\n"
+	       "     --resolve-paths MODE  how those files are named at the end: proc (open\n"
+	       "                         files and maps of live processes, the default), walk\n"
+	       "                         (proc, then a walk of the filesystems), none\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-record(8).\n";
+}
+
+enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
+				 char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "device",	 required_argument, NULL, 'd' },
+		{ "duration",	 required_argument, NULL, 'w' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "output",	 required_argument, NULL, 'o' },
+		{ "page-cache",	 no_argument,	    NULL, OPT_PAGE_CACHE },
+		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
+		{ "debug",	 no_argument,	    NULL, 'D' },
+		{ "help",	 no_argument,	    NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	p->output = "trace.dat";
+	optind = 0;
+	opterr = 0;
+	/* "+": stop at the first non-option, so COMMAND's own options stay its own */
+	while ((c = getopt_long(argc, argv, "+:d:w:b:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'd':
+			r = opt_add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			break;
+		case 'w':
+			r = opt_duration(optarg, &p->duration_ns, &p->has_duration, err, errlen);
+			break;
+		case 'b':
+			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_PAGE_CACHE:
+			p->page_cache = true;
+			break;
+		case OPT_RESOLVE_PATHS:
+			r = opt_resolve(optarg, &p->resolve, err, errlen);
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return opt_bad(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--") != 0)
+			return opt_error(err, errlen,
+					 "unexpected argument '%s' (a command goes after --)",
+					 argv[optind]);
+		p->command = &argv[optind];
+	}
+	if (p->resolve && !p->page_cache)
+		return opt_error(err, errlen, "--resolve-paths goes with --page-cache");
+	if (p->has_duration && p->command)
+		return opt_error(err, errlen, "-w and a command are mutually exclusive");
+	if (!strcmp(p->output, "-"))
+		return opt_error(err, errlen,
+				 "-o -: a recording is written with seeks, give a file name");
+	return CLI_RUN;
+}
+
+/* ---- the command ---- */
 
 /* Refresh of the status line on a terminal. */
 #define STATUS_EVERY_NS 1000000000ULL

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-report-files.c - the file side of "blkstack report": --by, --folded
+ * report-files.c - the file side of "blkstack report": --by, --folded
  * and --flame, and the file table that --page-cache appends. Glue only:
- * the attribution (pagecache) -> the tree of paths (filetree) -> out-files.
+ * the attribution (pagecache) -> the tree of paths (filetree) -> output/files.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "cmd/opt.h"
 #include "cmd/report-files.h"
 #include "files/filetree.h"
 #include "output/files.h"
 #include "output/outfile.h"
-#include "base/util.h"
 
 /* Rows of the file table appended to the per-layer report by --page-cache. */
 #define APPENDED_ROWS 10
@@ -56,7 +56,7 @@ static size_t count_unnamed(const struct pc_run *run)
 	return m;
 }
 
-int report_files_output(FILE *fp, const struct report_params *p, struct pc_run *run,
+int report_files_output(FILE *fp, const struct report_files_opts *p, struct pc_run *run,
 			const char *source, const struct source_stats *src, bool appended)
 {
 	struct filetree tree, flame;
@@ -87,7 +87,7 @@ int report_files_output(FILE *fp, const struct report_params *p, struct pc_run *
 		}
 	}
 	if (!pagecache_has_events(run->pc))
-		notes[0] = p->input ? "the recording has no page-cache event (record with blkstack record --page-cache, or trace-cmd record -e filemap -e readahead -e writeback -e iomap)"
+		notes[0] = p->recording ? "the recording has no page-cache event (record with blkstack record --page-cache, or trace-cmd record -e filemap -e readahead -e writeback -e iomap)"
 				    : "no page-cache event was traced";
 	else if (run->resolve == CLI_RESOLVE_PROC && (unnamed = count_unnamed(run))) {
 		snprintf(unnamed_note, sizeof(unnamed_note),

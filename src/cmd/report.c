@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-report.c - "blkstack report": every I/O followed through the stack,
+ * report.c - "blkstack report": every I/O followed through the stack,
  * summarised per layer, end to end and per process.
  *
- * Glue only: a recording (tracefile) or live tracing (cmd-live) -> the
+ * Glue only: a recording (tracefile) or live tracing (cmd/live) -> the
  * tracker -> the statistics -> the text or JSON report.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,18 +16,216 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd/opt.h"
+#include "base/pcevent.h"
+#include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/live.h"
+#include "cmd/opt.h"
 #include "cmd/report-files.h"
-#include "output/report.h"
-#include "output/outfile.h"
-#include "base/pcevent.h"
-#include "track/stats.h"
+#include "cmd/report.h"
 #include "format/tracefile.h"
+#include "output/outfile.h"
+#include "output/report.h"
+#include "track/stats.h"
 #include "track/topo-record.h"
 #include "track/tracker.h"
-#include "base/util.h"
+
+enum {
+	OPT_JSON = CHAR_MAX + 1,
+	OPT_MAX_INFLIGHT,
+	OPT_TIMEOUT,
+	OPT_TOPOLOGY,
+	OPT_PAGE_CACHE,
+	OPT_BY,
+	OPT_TOP,
+	OPT_FOLDED,
+	OPT_FLAME,
+	OPT_RESOLVE_PATHS,
+};
+
+/* ---- options ---- */
+
+const char *cli_usage_report(void)
+{
+	return "Usage:\n"
+	       " blkstack report [options] [-- COMMAND [ARGS]]\n"
+	       " blkstack report -i FILE [options]\n"
+	       "\n"
+	       "Follow every I/O through the layers of the stack and report, per layer and\n"
+	       "operation, sizes and submission/completion latency, end to end latency with\n"
+	       "each layer's share, and the processes that issued the I/O.\n"
+	       "\n"
+	       "Source:\n"
+	       " -i, --input FILE        read a trace.dat (trace-cmd record -e block)\n"
+	       " -d, --device DEV        trace DEV's whole stack live (repeatable); default: all\n"
+	       " -w, --duration TIME     trace for TIME (10, 10s, 500ms, 2m); default: until\n"
+	       "                         Ctrl-C, or until COMMAND exits\n"
+	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       "\n"
+	       "Tracking:\n"
+	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
+	       "     --timeout TIME      drop a bio not completed after TIME (default 30s)\n"
+	       "     --topology FILE     with -i: the recording's device stack, as\n"
+	       "                         'blkstack topology' wrote it on the traced machine\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write the report to FILE instead of standard output\n"
+	       "     --json              one JSON document instead of text tables\n"
+	       "\n"
+	       "Files (page cache; live, these trace the page-cache events too):\n"
+	       "     --page-cache        add the files that caused the disk I/O to the report\n"
+	       "     --by file|dir|process  report per file, per directory (everything beneath\n"
+	       "                         it) or per process instead of per layer\n"
+	       "     --top N             rows of that table (default 20)\n"
+	       "     --folded            folded stacks of disk bytes per path (flamegraph.pl,\n"
+	       "                         inferno, speedscope) instead of a table\n"
+	       "     --flame FILE.svg    also write an SVG flame graph of bytes per directory\n"
+	       "     --resolve-paths MODE  inode to path: proc (open files and maps of live\n"
+	       "                         processes; the default live), walk (proc, then a walk\n"
+	       "                         of the filesystems), none (MAJ:MIN:ino; the default\n"
+	       "                         for a recording)\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-report(8).\n";
+}
+
+enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
+				 char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "input",	  required_argument, NULL, 'i' },
+		{ "device",	  required_argument, NULL, 'd' },
+		{ "duration",	  required_argument, NULL, 'w' },
+		{ "buffer-size",  required_argument, NULL, 'b' },
+		{ "output",	  required_argument, NULL, 'o' },
+		{ "json",	  no_argument,	     NULL, OPT_JSON },
+		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
+		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "topology",	  required_argument, NULL, OPT_TOPOLOGY },
+		{ "page-cache",	  no_argument,	     NULL, OPT_PAGE_CACHE },
+		{ "by",		  required_argument, NULL, OPT_BY },
+		{ "top",	  required_argument, NULL, OPT_TOP },
+		{ "folded",	  no_argument,	     NULL, OPT_FOLDED },
+		{ "flame",	  required_argument, NULL, OPT_FLAME },
+		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
+		{ "debug",	  no_argument,	     NULL, 'D' },
+		{ "help",	  no_argument,	     NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool page_cache_opt = false;
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	p->by = CLI_BY_NONE;
+	optind = 0;
+	opterr = 0;
+	/* "+": stop at the first non-option, so COMMAND's own options stay its own */
+	while ((c = getopt_long(argc, argv, "+:i:d:w:b:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'i':
+			r = opt_file(optarg, &p->input, 'i', err, errlen);
+			break;
+		case 'd':
+			r = opt_add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			break;
+		case 'w':
+			r = opt_duration(optarg, &p->duration_ns, &p->has_duration, err, errlen);
+			break;
+		case 'b':
+			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_JSON:
+			p->json = true;
+			break;
+		case OPT_MAX_INFLIGHT:
+			r = opt_max_inflight(optarg, &p->max_inflight, err, errlen);
+			break;
+		case OPT_TIMEOUT:
+			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
+			break;
+		case OPT_TOPOLOGY:
+			if (!*optarg)
+				return opt_error(err, errlen, "--topology needs a file name");
+			p->topology = optarg;
+			break;
+		case OPT_PAGE_CACHE:
+			page_cache_opt = true;
+			break;
+		case OPT_BY:
+			r = opt_by(optarg, &p->by, err, errlen);
+			break;
+		case OPT_TOP:
+			r = opt_top(optarg, &p->top, err, errlen);
+			break;
+		case OPT_FOLDED:
+			p->folded = true;
+			break;
+		case OPT_FLAME:
+			if (!*optarg)
+				return opt_error(err, errlen, "--flame needs a file name");
+			p->flame = optarg;
+			break;
+		case OPT_RESOLVE_PATHS:
+			r = opt_resolve(optarg, &p->resolve, err, errlen);
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return opt_bad(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	p->page_cache = page_cache_opt || p->by != CLI_BY_NONE || p->folded || p->flame;
+	if (p->input && page_cache_opt)
+		return opt_error(err, errlen,
+				 "--page-cache is for live tracing: a recording has the events it was made with");
+	if (p->top && p->by == CLI_BY_NONE)
+		return opt_error(err, errlen, "--top goes with --by");
+	if (p->folded && (p->json || p->by == CLI_BY_PROCESS))
+		return opt_error(err, errlen,
+				 "--folded prints stacks of paths: not with --json or --by process");
+	if (p->folded && p->by != CLI_BY_NONE && p->by != CLI_BY_DIR)
+		return opt_error(err, errlen, "--folded goes with --by dir (or alone)");
+	if (p->json && page_cache_opt && p->by == CLI_BY_NONE)
+		return opt_error(err, errlen,
+				 "--json and --page-cache: choose the table with --by file, dir or process");
+	if (p->resolve && !p->page_cache)
+		return opt_error(err, errlen,
+				 "--resolve-paths goes with --page-cache, --by, --folded or --flame");
+	if (optind < argc) {
+		/* getopt stops at "--" or at the first non-option: COMMAND starts here */
+		if (strcmp(argv[optind - 1], "--") != 0)
+			return opt_error(err, errlen,
+					 "unexpected argument '%s' (a command goes after --)",
+					 argv[optind]);
+		p->command = &argv[optind];
+	}
+	if (p->input && (p->ndevs || p->has_duration || p->command))
+		return opt_error(err, errlen,
+				 "-i reads a recording: -d, -w and a command are for live tracing");
+	if (p->has_duration && p->command)
+		return opt_error(err, errlen, "-w and a command are mutually exclusive");
+	if (p->topology && !p->input)
+		return opt_error(err, errlen,
+				 "--topology describes a recording's stack: it goes with -i "
+				 "(live, the stack comes from sysfs)");
+	return CLI_RUN;
+}
+
+/* ---- the command ---- */
 
 /* The traced command of "report -- COMMAND", and the page-cache side to name files after each pass. */
 struct watched {
@@ -120,6 +320,7 @@ int cmd_report(int argc, char **argv)
 	struct live l = { 0 };
 	struct topo_record topology = { 0 };
 	const struct topo_record *stack = NULL;
+	struct report_files_opts fopts;
 	struct report_params p;
 	struct tk_params tp;
 	struct report r;
@@ -139,6 +340,8 @@ int cmd_report(int argc, char **argv)
 		break;
 	}
 	util_debug = p.debug;
+	fopts = (struct report_files_opts){ .by = p.by, .top = p.top, .folded = p.folded,
+					    .flame = p.flame, .json = p.json, .recording = !!p.input };
 	tp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	st = stats_alloc();
 	if (st && p.page_cache) {
@@ -188,11 +391,11 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (p.by != CLI_BY_NONE || p.folded) {
-		ret = report_files_output(of.fp, &p, &run, r.source, src, false);
+		ret = report_files_output(of.fp, &fopts, &run, r.source, src, false);
 	} else {
 		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
 		if (!ret && run.pc)
-			ret = report_files_output(of.fp, &p, &run, r.source, src, !p.json);
+			ret = report_files_output(of.fp, &fopts, &run, r.source, src, !p.json);
 	}
 	if (ret == -ECANCELED)
 		goto out;

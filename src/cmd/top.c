@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-top.c - "blkstack top": the per-layer table of every interval, as
+ * top.c - "blkstack top": the per-layer table of every interval, as
  * iostat prints one per interval, with the submission/completion split.
  *
- * Glue only: live tracing (cmd-live) or a recording (tracefile) -> the
+ * Glue only: live tracing (cmd/live) or a recording (tracefile) -> the
  * tracker, which keeps running across intervals -> the statistics, reset
  * after each interval -> out_report_interval().
  *
@@ -12,6 +12,8 @@
  * interval closes it first.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +21,120 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/opt.h"
+#include "base/pcevent.h"
+#include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/live.h"
-#include "output/report.h"
+#include "cmd/opt.h"
+#include "cmd/top.h"
+#include "format/tracefile.h"
 #include "output/outfile.h"
-#include "base/pcevent.h"
+#include "output/report.h"
 #include "track/stats.h"
 #include "track/topo-record.h"
-#include "format/tracefile.h"
 #include "track/tracker.h"
-#include "base/util.h"
+
+enum {
+	OPT_MAX_INFLIGHT = CHAR_MAX + 1,
+	OPT_TIMEOUT,
+};
+
+/* ---- options ---- */
+
+const char *cli_usage_top(void)
+{
+	return "Usage:\n"
+	       " blkstack top [options] [interval [count]]\n"
+	       " blkstack top -i FILE [options] [interval [count]]\n"
+	       "\n"
+	       "Every interval (default 1s; 10, 2s, 500ms), print per layer and operation the\n"
+	       "I/O completed in it: rates, size, submission/completion/total latency, as\n"
+	       "iostat does per device. Stop after count intervals, or at Ctrl-C.\n"
+	       "\n"
+	       "Source:\n"
+	       " -i, --input FILE        replay a trace.dat by intervals of trace time\n"
+	       " -d, --device DEV        trace DEV's whole stack live (repeatable); default: all\n"
+	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       "\n"
+	       "Tracking:\n"
+	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
+	       "     --timeout TIME      drop a bio not completed after TIME (default 30s)\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write the tables to FILE instead of standard output\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-top(8).\n";
+}
+
+enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
+			      char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "input",	  required_argument, NULL, 'i' },
+		{ "device",	  required_argument, NULL, 'd' },
+		{ "buffer-size",  required_argument, NULL, 'b' },
+		{ "output",	  required_argument, NULL, 'o' },
+		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
+		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "debug",	  no_argument,	     NULL, 'D' },
+		{ "help",	  no_argument,	     NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	p->interval_ns = 1000000000ULL;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:d:b:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'i':
+			r = opt_file(optarg, &p->input, 'i', err, errlen);
+			break;
+		case 'd':
+			r = opt_add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			break;
+		case 'b':
+			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_MAX_INFLIGHT:
+			r = opt_max_inflight(optarg, &p->max_inflight, err, errlen);
+			break;
+		case OPT_TIMEOUT:
+			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return opt_bad(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	r = opt_interval_count(argc, argv, &p->interval_ns, &p->count, &p->has_count, err,
+			       errlen);
+	if (r != CLI_RUN)
+		return r;
+	if (p->input && p->ndevs)
+		return opt_error(err, errlen,
+				 "-i replays a recording: -d is for live tracing");
+	return CLI_RUN;
+}
+
+/* ---- the command ---- */
 
 /* A tree ends in the tracker's callback: an interval counts what completed in it. */
 struct top {

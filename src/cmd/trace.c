@@ -1,23 +1,124 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cmd-trace.c - "blkstack trace": live tracing into the blkparse text log.
+ * trace.c - "blkstack trace": live tracing into the blkparse text log.
  *
- * Glue only: options -> live tracing (cmd-live.c) -> formatter, and the
+ * Glue only: options -> live tracing (cmd/live.c) -> formatter, and the
  * output file committed only when the run ends well.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/opt.h"
+#include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/live.h"
+#include "cmd/opt.h"
+#include "cmd/trace.h"
 #include "output/blkparse.h"
 #include "output/outfile.h"
-#include "base/util.h"
+
+enum {
+	OPT_NO_SUMMARY = CHAR_MAX + 1,
+	OPT_PLUGS,
+};
+
+/* ---- options ---- */
+
+const char *cli_usage_trace(void)
+{
+	return "Usage:\n"
+	       " blkstack trace [options]\n"
+	       "\n"
+	       "Trace block I/O live and print one line per event in blkparse's format.\n"
+	       "\n"
+	       "Tracing:\n"
+	       " -d, --device DEV        trace DEV's whole stack (repeatable): a device path,\n"
+	       "                         a name (sda1, dm-0), MAJ:MIN, or a mounted directory;\n"
+	       "                         default: every block device\n"
+	       " -w, --duration TIME     stop after TIME (10, 10s, 500ms, 2m); default: Ctrl-C\n"
+	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       "     --plugs             with -d, trace plugs and unplugs (P, U) too: they name\n"
+	       "                         no device, so every device's are committed to the\n"
+	       "                         ring buffer and filtered afterwards\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write the log to FILE instead of standard output\n"
+	       "     --no-summary        do not print the per-device summary at the end\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-trace(8).\n";
+}
+
+enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
+				char *err, size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "device",	 required_argument, NULL, 'd' },
+		{ "duration",	 required_argument, NULL, 'w' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "output",	 required_argument, NULL, 'o' },
+		{ "no-summary",	 no_argument,	    NULL, OPT_NO_SUMMARY },
+		{ "plugs",	 no_argument,	    NULL, OPT_PLUGS },
+		{ "debug",	 no_argument,	    NULL, 'D' },
+		{ "help",	 no_argument,	    NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:w:b:o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'd':
+			r = opt_add_dev(p->devs, &p->ndevs, optarg, err, errlen);
+			break;
+		case 'w':
+			r = opt_duration(optarg, &p->duration_ns, &p->has_duration, err, errlen);
+			break;
+		case 'b':
+			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_NO_SUMMARY:
+			p->no_summary = true;
+			break;
+		case OPT_PLUGS:
+			p->plugs = true;
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return opt_bad(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	if (optind < argc)
+		return opt_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (p->plugs && !p->ndevs)
+		return opt_error(err, errlen,
+				 "--plugs goes with -d: without -d plugs and unplugs are traced anyway");
+	return CLI_RUN;
+}
+
+/* ---- the command ---- */
 
 struct trace_out {
 	struct blkparse_out *out;

@@ -11,6 +11,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <libmount.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,7 +19,6 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include <libmount.h>
 
 #include "base/event.h"
 #include "files/fsmap.h"

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "files/pagecache.h"
 #include "base/pcevent.h"
+#include "files/pagecache.h"
 
 /* Pending latency entries older than this are dropped (the tracker's default timeout). */
 #define PENDING_TIMEOUT_NS	TK_DEFAULT_TIMEOUT_NS

@@ -11,10 +11,10 @@
 #ifndef BLKSTACK_DECODE_H
 #define BLKSTACK_DECODE_H
 
+#include <event-parse.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <event-parse.h>
 
 #include "base/event.h"
 #include "format/field.h"

@@ -8,10 +8,10 @@
 #ifndef BLKSTACK_FIELD_H
 #define BLKSTACK_FIELD_H
 
+#include <byteswap.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include <byteswap.h>
 
 /**
  * decode_load - an unsigned field of 1, 2, 4 or 8 bytes at @offset of a

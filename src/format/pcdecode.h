@@ -10,8 +10,8 @@
 #ifndef BLKSTACK_PCDECODE_H
 #define BLKSTACK_PCDECODE_H
 
-#include <stdbool.h>
 #include <event-parse.h>
+#include <stdbool.h>
 
 #include "base/pcevent.h"
 

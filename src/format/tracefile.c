@@ -20,23 +20,23 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <trace-cmd.h>
+#include <unistd.h>
 
-#include "format/datfile.h"
-#include "track/merge.h"
-#include "format/pagewalk.h"
 #include "base/pcevent.h"
-#include "format/name-marker.h"
-#include "track/topo-record.h"
-#include "format/tracefile.h"
 #include "base/util.h"
+#include "format/datfile.h"
+#include "format/name-marker.h"
+#include "format/pagewalk.h"
+#include "format/tracefile.h"
+#include "track/merge.h"
+#include "track/topo-record.h"
 
 struct tracefile {
 	struct tracecmd_input *handle;

@@ -8,9 +8,9 @@
 
 #include <stdbool.h>
 
+#include "base/source.h"
 #include "format/decode.h"
 #include "track/merge.h"
-#include "base/source.h"
 
 struct tracefile;
 struct topo_record;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * out-blkparse.c - the text log in blkparse's default format.
+ * blkparse.c - the text log in blkparse's default format.
  *
  * Each line is what blkparse prints for the same event from blktrace's
  * engine, field for field, so that scripts written for blkparse keep

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * out-blkparse.h - the text log in blkparse's default format, and the
+ * blkparse.h - the text log in blkparse's default format, and the
  * per-device summary blkparse prints at the end.
  */
 #ifndef BLKSTACK_OUT_BLKPARSE_H

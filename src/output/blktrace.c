@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * out-blktrace.c - blktrace's binary files from the event stream.
+ * blktrace.c - blktrace's binary files from the event stream.
  *
  * blktrace writes what the kernel's relay channel of each CPU holds, one
  * file per CPU, each in that CPU's order; blkparse merges them by time and

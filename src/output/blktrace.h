@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * out-blktrace.h - blktrace's binary files from the event stream: one file
+ * blktrace.h - blktrace's binary files from the event stream: one file
  * per CPU, PREFIX.blktrace.N, as blktrace writes them, for blkparse -i
  * PREFIX, btt (after blkparse -d) and iowatcher; or one stream on standard
  * output for blkparse -i -. And a device map for btt -M.

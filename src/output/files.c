@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * out-files.c - the page-cache attribution as tables and JSON.
+ * files.c - the page-cache attribution as tables and JSON.
  *
  * Tables are drawn by libsmartcols, as the per-layer report's; sizes in
  * KiB, latencies in microseconds, every header names its unit. JSON gives
@@ -8,13 +8,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdlib.h>
-#include <string.h>
 #include <json-c/json.h>
 #include <libsmartcols/libsmartcols.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "output/files.h"
 #include "base/pcevent.h"
+#include "output/files.h"
 
 static const char *const by_names[] = {
 	[FILES_BY_FILE] = "file", [FILES_BY_DIR] = "dir", [FILES_BY_PROCESS] = "process",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * out-files.h - the page-cache attribution as tables per file, directory
+ * files.h - the page-cache attribution as tables per file, directory
  * or process (libsmartcols), as JSON (json-c), folded stacks, an SVG flame
  * graph, and the interval view and log of "blkstack cache".
  */
@@ -11,10 +11,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/source.h"
 #include "files/filetree.h"
 #include "files/pagecache.h"
 #include "files/pathres.h"
-#include "base/source.h"
 
 enum files_by {
 	FILES_BY_FILE = 0,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * out-flame.c - a self-contained SVG flame graph of disk bytes per path.
+ * flame.c - a self-contained SVG flame graph of disk bytes per path.
  *
  * One box per path component, as wide as the bytes beneath it, the root
  * at the bottom and children in name order (the flame graph convention:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * out-perfetto.c - completed I/Os as Chrome trace-event JSON.
+ * perfetto.c - completed I/Os as Chrome trace-event JSON.
  *
  * Each device is a process of the trace (its track group), sorted by its
  * depth in the stack. Slices on one thread of a trace must nest, and the
@@ -28,9 +28,9 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "base/utf8.h"
 #include "output/perfetto.h"
 #include "output/row.h"
-#include "base/utf8.h"
 
 struct pf_dev {
 	uint32_t dev;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * out-perfetto.h - completed I/Os as Chrome trace-event JSON, which
+ * perfetto.h - completed I/Os as Chrome trace-event JSON, which
  * ui.perfetto.dev and chrome://tracing open: a track per device, a slice
  * per I/O per layer with its phases nested inside, and an arrow from each
  * layer's slice to the slices of the layers below it, so that one slow I/O

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * out-report-json.c - the per-layer report as one JSON document (json-c).
+ * report-json.c - the per-layer report as one JSON document (json-c).
  *
  * Latencies are in nanoseconds and sizes in bytes, as integers: a consumer
  * converts units, the document never rounds. The fields are described in
  * blkstack-report(8).
  */
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <json-c/json.h>
 
 #include "output/report.h"
 #include "output/tree.h"
@@ -86,7 +86,7 @@ static json_object *jlayer_op(const struct st_layer_op *o)
 	return j;
 }
 
-/* The sysfs stack (live) or the recorded one, as out-tree prints it in JSON. */
+/* The sysfs stack (live) or the recorded one, as output/tree.c prints it in JSON. */
 static json_object *jstack(const struct report *r)
 {
 	const uint32_t *devs = r->stack_devs;
@@ -172,7 +172,7 @@ int out_report_json(FILE *fp, const struct report *r)
 	if (r->sysfs || r->topology) {
 		json_object *tree = jstack(r), *devs;
 
-		/* the "devices" array of out-tree's document, moved into ours */
+		/* the "devices" array of output/tree.c's document, moved into ours */
 		if (tree && json_object_object_get_ex(tree, "devices", &devs))
 			json_object_object_add(doc, "devices", json_object_get(devs));
 		json_object_put(tree);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * out-report-text.c - the per-layer report as text tables.
+ * report-text.c - the per-layer report as text tables.
  *
  * Tables and the device tree are drawn by libsmartcols, as lsblk and
  * findmnt draw theirs. Latencies are shown in microseconds, sizes in KiB or
@@ -8,10 +8,10 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <libsmartcols/libsmartcols.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <libsmartcols/libsmartcols.h>
 
 #include "output/report.h"
 #include "output/tree.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * out-report.h - the per-layer report, as text tables (libsmartcols, as
+ * report.h - the per-layer report, as text tables (libsmartcols, as
  * lsblk draws them) or as one JSON document (json-c).
  */
 #ifndef BLKSTACK_OUT_REPORT_H

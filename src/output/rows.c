@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * out-rows.c - one row per completed I/O, as CSV or JSON lines.
+ * rows.c - one row per completed I/O, as CSV or JSON lines.
  *
  * The values of a row are listed once, in field tables, as typed values;
  * the CSV line and the JSON object are two renderings of that list. A time
@@ -17,8 +17,8 @@
 
 #include <json-c/json.h>
 
-#include "output/rows.h"
 #include "base/utf8.h"
+#include "output/rows.h"
 
 enum val_type { V_NULL, V_INT, V_BOOL, V_STR };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * out-rows.h - one row per completed I/O, as CSV or as JSON lines: what
+ * rows.h - one row per completed I/O, as CSV or as JSON lines: what
  * was issued, by whom, and each layer's timestamps and latencies.
  *
  * Both formats take their field names from one table, so that a CSV column

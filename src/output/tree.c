@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * out-tree.c - the device stack as a tree (libsmartcols, as lsblk -s).
+ * tree.c - the device stack as a tree (libsmartcols, as lsblk -s).
  *
  * Every device of the set is described once (topo_dev_info()), then the
  * trees are drawn from the descriptions: the tops of the set first, each
@@ -394,7 +394,7 @@ out_free_tree:
 	return ret;
 }
 
-/* out_tree_print - describe the set, then one tree per top. See out-tree.h. */
+/* out_tree_print - describe the set, then one tree per top. See tree.h. */
 int out_tree_print(FILE *fp, const char *root, const uint32_t *devs, size_t n, int flags)
 {
 	return print_trees(fp, root, NULL, devs, n, flags);

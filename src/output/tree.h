@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * out-tree.h - the device stack as a tree, as `lsblk -s` draws it: each
+ * tree.h - the device stack as a tree, as `lsblk -s` draws it: each
  * top device first, the devices its I/O goes to as its children, with the
  * device-mapper target types lsblk does not show.
  */

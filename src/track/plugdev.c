@@ -11,7 +11,7 @@
  * kblockd when the task is going to sleep (UT). So an unplug, and the
  * inserts, scheduler merges and interrupt completions right after it, wait
  * for the next other event of that CPU. These are the rules of the text
- * log in out-blkparse.c; both must name the same device.
+ * log in output/blkparse.c; both must name the same device.
  */
 #include <errno.h>
 #include <stdlib.h>

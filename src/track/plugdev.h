@@ -7,7 +7,7 @@
  * records both. This stage takes the merged event stream and hands each
  * event on with the device it belongs to, holding an unplug back until the
  * events after it tell which queue it flushed. The rules are those of the
- * text log (out-blkparse.c), so that a blktrace file written from the
+ * text log (output/blkparse.c), so that a blktrace file written from the
  * stream shows blkparse the same plugs and unplugs as the text log.
  */
 #ifndef BLKSTACK_PLUGDEV_H

@@ -3,7 +3,7 @@
  * stats.h - aggregation of the tracker's completed I/O trees: per layer and
  * operation, end to end per top-level operation with the waterfall of each
  * layer's share, and per originating process. No printing here: the
- * out-report-* modules render a struct stats.
+ * output/report-*.c render a struct stats.
  */
 #ifndef BLKSTACK_STATS_H
 #define BLKSTACK_STATS_H

@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "base/event.h"
+#include "base/util.h"
 #include "track/topo-record.h"
 #include "track/tracker.h"
-#include "base/util.h"
 
 /* What a "blk" line names by kernel name, resolved once all are read. */
 struct pending_links {

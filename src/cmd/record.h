@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * record.h - the options of "blkstack record" (the events of a stack into a
+ * trace.dat): the parameters, the parser and the usage text, next to the
+ * command that uses them. The parser does no I/O and no privilege check
+ * (check_cli tests it).
+ */
+#ifndef BLKSTACK_CMD_RECORD_H
+#define BLKSTACK_CMD_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmd/opt.h"
+
+/**
+ * struct record_params - blkstack record
+ * @devs: -d: devices whose stacks to record (none: every device)
+ * @ndevs: how many
+ * @duration_ns: -w, when @has_duration
+ * @command: the COMMAND ARGS after "--" (NULL-terminated), NULL if none
+ * @output: -o file (default "trace.dat")
+ * @buffer_kb: -b
+ * @page_cache: --page-cache: the page-cache events too, and the names of
+ *		the files they touched
+ * @resolve: --resolve-paths (CLI_RESOLVE_DEFAULT: proc)
+ * @debug: -D
+ */
+struct record_params {
+	const char *devs[CLI_MAX_DEVS];
+	size_t ndevs;
+	uint64_t duration_ns;
+	bool has_duration;
+	char **command;
+	const char *output;
+	unsigned int buffer_kb;
+	bool page_cache;
+	int resolve;
+	bool debug;
+};
+
+/** cli_parse_record - parse "blkstack record" arguments */
+enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
+				 char *err, size_t errlen);
+
+/** cli_usage_record - the usage text of "blkstack record" */
+const char *cli_usage_record(void);
+
+#endif /* BLKSTACK_CMD_RECORD_H */
