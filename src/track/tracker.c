@@ -30,6 +30,13 @@
  *
  * A tree is handed out when its root completes. Memory is bounded by the
  * cap on bios in flight and by the expiry of trees older than the timeout.
+ *
+ * Why one file of over 1,000 lines: the tracker is one state machine. Its
+ * event rules, the lookups in the in-flight tables and the building of
+ * trees share the private node, request and device structures, and every
+ * one of them runs for every event: kept in one translation unit, the
+ * small helpers are inlined on the hot path, which an interface between
+ * files would prevent.
  */
 #include <errno.h>
 #include <stdlib.h>
