@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <event-parse.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
