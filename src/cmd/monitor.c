@@ -26,6 +26,7 @@
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/live.h"
+#include "cmd/monitor-record.h"
 #include "cmd/monitor.h"
 #include "cmd/opt.h"
 #include "output/metrics-http.h"
@@ -41,6 +42,12 @@ enum {
 	OPT_INTERVAL,
 	OPT_MAX_INFLIGHT,
 	OPT_TIMEOUT,
+	OPT_RECORD_ON,
+	OPT_RECORD_DIR,
+	OPT_RECORD_WINDOW,
+	OPT_RECORD_MEMORY,
+	OPT_RECORD_GAP,
+	OPT_RECORD_KEEP,
 };
 
 #define TEXTFILE_NAME "blkstack.prom"
@@ -65,6 +72,18 @@ const char *cli_usage_monitor(void)
 	       "     --listen ADDR:PORT  serve http://ADDR:PORT/metrics (:PORT: every address)\n"
 	       "     --textfile DIR      write DIR/" TEXTFILE_NAME " atomically every interval\n"
 	       "     --interval TIME     how often the textfile is written (default 15s)\n"
+	       "\n"
+	       "Flight recorder (keep the last seconds of raw pages; write them on a trigger):\n"
+	       "     --record-on COND    write a recording when COND holds (repeatable):\n"
+	       "                         latency>TIME  a bio slower than TIME at a layer\n"
+	       "                         p99>TIME      an interval's end-to-end p99 above TIME\n"
+	       "                         signal        SIGUSR1\n"
+	       "                         http          POST /record on --listen's endpoint\n"
+	       "     --record-dir DIR    where recordings go (needed with --record-on)\n"
+	       "     --record-window TIME  how far back pages are kept (default 30s)\n"
+	       "     --record-memory MIB memory for those pages, all CPUs (default 64)\n"
+	       "     --record-gap TIME   least time between two recordings (default 60s)\n"
+	       "     --record-keep N     recordings kept in DIR at most (default 10)\n"
 	       "\n"
 	       "Tracking:\n"
 	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
@@ -99,6 +118,77 @@ static enum cli_result check_listen(const char *arg, char *err, size_t errlen)
 	return CLI_RUN;
 }
 
+/* latency>TIME, p99>TIME, signal, http */
+static enum cli_result parse_record_on(const char *arg, struct monitor_record_params *r,
+				       char *err, size_t errlen)
+{
+	uint64_t ns;
+
+	r->on = true;
+	if (!strcmp(arg, "signal")) {
+		r->on_signal = true;
+		return CLI_RUN;
+	}
+	if (!strcmp(arg, "http")) {
+		r->on_http = true;
+		return CLI_RUN;
+	}
+	if (!strncmp(arg, "latency>", 8) && !parse_duration(arg + 8, &ns) && ns) {
+		r->on_latency = true;
+		r->latency_ns = ns;
+		return CLI_RUN;
+	}
+	if (!strncmp(arg, "p99>", 4) && !parse_duration(arg + 4, &ns) && ns) {
+		r->on_p99 = true;
+		r->p99_ns = ns;
+		return CLI_RUN;
+	}
+	return opt_error(err, errlen,
+			 "invalid --record-on '%s' (latency>TIME, p99>TIME, signal or http; TIME as 100ms)",
+			 arg);
+}
+
+/* The values of the --record-* options but --record-on. */
+static enum cli_result parse_record_opt(int c, const char *arg, struct monitor_record_params *r,
+					char *err, size_t errlen)
+{
+	enum cli_result ret = CLI_RUN;
+	bool has;
+
+	r->set = true;
+	switch (c) {
+	case OPT_RECORD_DIR:
+		if (!*arg)
+			return opt_error(err, errlen, "--record-dir needs a directory");
+		r->dir = arg;
+		break;
+	case OPT_RECORD_WINDOW:
+		ret = opt_duration(arg, &r->window_ns, &has, err, errlen);
+		if (ret == CLI_RUN && r->window_ns < 1000000000ULL)
+			return opt_error(err, errlen, "--record-window '%s' is too short (at least 1s)",
+					 arg);
+		break;
+	case OPT_RECORD_GAP:
+		/* 0: no rate limit (tests, or a trigger that is rare by itself) */
+		if (!strcmp(arg, "0"))
+			r->gap_ns = 0;
+		else
+			ret = opt_duration(arg, &r->gap_ns, &has, err, errlen);
+		break;
+	case OPT_RECORD_MEMORY:
+		if (parse_uint(arg, 1, 65536, &r->memory_mb))
+			return opt_error(err, errlen,
+					 "invalid --record-memory '%s' (MiB, from 1 to 65536)", arg);
+		break;
+	case OPT_RECORD_KEEP:
+		if (parse_uint(arg, 1, 100000, &r->keep))
+			return opt_error(err, errlen,
+					 "invalid --record-keep '%s' (a number from 1 to 100000)", arg);
+		break;
+	}
+	return ret;
+}
+
 enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *p,
 				  char *err, size_t errlen)
 {
@@ -110,6 +200,12 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 		{ "interval",	  required_argument, NULL, OPT_INTERVAL },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "record-on",	  required_argument, NULL, OPT_RECORD_ON },
+		{ "record-dir",	  required_argument, NULL, OPT_RECORD_DIR },
+		{ "record-window", required_argument, NULL, OPT_RECORD_WINDOW },
+		{ "record-memory", required_argument, NULL, OPT_RECORD_MEMORY },
+		{ "record-gap",	  required_argument, NULL, OPT_RECORD_GAP },
+		{ "record-keep",  required_argument, NULL, OPT_RECORD_KEEP },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -121,6 +217,10 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 	memset(p, 0, sizeof(*p));
 	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
 	p->interval_ns = MONITOR_DEFAULT_INTERVAL_NS;
+	p->rec.window_ns = MONITOR_DEFAULT_RECORD_WINDOW_NS;
+	p->rec.memory_mb = MONITOR_DEFAULT_RECORD_MEMORY_MB;
+	p->rec.gap_ns = MONITOR_DEFAULT_RECORD_GAP_NS;
+	p->rec.keep = MONITOR_DEFAULT_RECORD_KEEP;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":d:b:Dh", opts, NULL)) != -1) {
@@ -153,6 +253,16 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 		case OPT_TIMEOUT:
 			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
 			break;
+		case OPT_RECORD_ON:
+			r = parse_record_on(optarg, &p->rec, err, errlen);
+			break;
+		case OPT_RECORD_DIR:
+		case OPT_RECORD_WINDOW:
+		case OPT_RECORD_MEMORY:
+		case OPT_RECORD_GAP:
+		case OPT_RECORD_KEEP:
+			r = parse_record_opt(c, optarg, &p->rec, err, errlen);
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -166,8 +276,16 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 	}
 	if (optind < argc)
 		return opt_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (p->rec.set && !p->rec.on)
+		return opt_error(err, errlen,
+				 "the --record-* options need --record-on: when to write a recording");
+	if (p->rec.on && !p->rec.dir)
+		return opt_error(err, errlen, "--record-on needs --record-dir: where recordings go");
 	if (!p->listen && !p->textfile)
 		p->listen = MONITOR_DEFAULT_LISTEN;
+	if (p->rec.on_http && !p->listen)
+		return opt_error(err, errlen,
+				 "--record-on http needs --listen: POST /record goes to its endpoint");
 	return CLI_RUN;
 }
 
@@ -179,6 +297,7 @@ struct monitor {
 	struct tracker *t;
 	struct stats *st;
 	struct mhttp *http;
+	struct mrec *rec;		/* the flight recorder, NULL when off */
 	struct om_device *devs;		/* the names of the devices, read every interval */
 	size_t ndevs;
 	char kernel[65];
@@ -186,6 +305,16 @@ struct monitor {
 	int textfile_err;		/* the last textfile error said, 0 when it works */
 	char *textfile_path;
 };
+
+/* A completed tree: into the statistics, and past the recorder's triggers. */
+static void monitor_io(const struct tk_io *io, void *ctx)
+{
+	struct monitor *m = ctx;
+
+	stats_io(io, m->st);
+	if (m->rec)
+		mrec_io(m->rec, io);
+}
 
 /* One device's labels, from sysfs and device-mapper. */
 static int device_of(uint32_t dev, struct om_device *d)
@@ -271,6 +400,7 @@ static char *render(struct monitor *m, bool openmetrics, size_t *len)
 		.st = m->st, .tk = tracker_counters(m->t), .src = live_stats(m->l),
 		.devs = m->devs, .ndevs = m->ndevs, .version = PACKAGE_VERSION,
 		.kernel = m->kernel, .openmetrics = openmetrics,
+		.recorder = m->rec != NULL, .recordings = mrec_count(m->rec),
 	};
 	char *text = NULL;
 	FILE *fp;
@@ -297,7 +427,7 @@ static int write_textfile(struct monitor *m)
 	struct om_input in = {
 		.st = m->st, .tk = tracker_counters(m->t), .src = live_stats(m->l),
 		.devs = m->devs, .ndevs = m->ndevs, .version = PACKAGE_VERSION,
-		.kernel = m->kernel,
+		.kernel = m->kernel, .recorder = m->rec != NULL, .recordings = mrec_count(m->rec),
 	};
 	struct outfile of = { 0 };
 	int ret;
@@ -333,7 +463,11 @@ static int monitor_pass(void *ctx)
 	struct monitor *m = ctx;
 	uint64_t now = mono_now_ns();
 
+	if (m->rec)
+		mrec_pass(m->rec, m->http ? mhttp_record_requests(m->http) : 0);
 	if (now >= m->next_tick) {
+		if (m->rec)
+			mrec_interval(m->rec);
 		refresh_devices(m);
 		if (m->p->textfile)
 			textfile_tick(m);
@@ -417,10 +551,15 @@ static int run(struct monitor *m)
 		return -1;
 	live_mark_lower(m->l, m->t);
 	refresh_devices(m);
+	if (p->rec.on) {
+		m->rec = mrec_open(&p->rec, m->l);
+		if (!m->rec)
+			return -1;
+	}
 	if (p->textfile && check_textfile_dir(m) < 0)
 		return -1;
 	if (p->listen) {
-		ret = mhttp_open(p->listen, false, &m->http, &what);
+		ret = mhttp_open(p->listen, p->rec.on_http, &m->http, &what);
 		if (ret < 0) {
 			say_listen_error(p->listen, ret, what);
 			return -1;
@@ -428,9 +567,10 @@ static int run(struct monitor *m)
 	}
 	if (live_start(m->l) < 0)
 		return -1;
-	note_msg("monitoring %s%s%s%s%s", p->ndevs ? "the selected stacks" : "every device",
+	note_msg("monitoring %s%s%s%s%s%s", p->ndevs ? "the selected stacks" : "every device",
 		 p->listen ? ": metrics at http://" : "", p->listen ? p->listen : "",
-		 p->listen ? "/metrics" : "", p->textfile ? ", textfile written every interval" : "");
+		 p->listen ? "/metrics" : "", p->textfile ? ", textfile written every interval" : "",
+		 p->rec.on ? ", flight recorder on" : "");
 	m->next_tick = mono_now_ns() + p->interval_ns;
 	ret = live_loop(m->l, 0, tracker_event, m->t, monitor_pass, m);
 	live_report_losses(live_stats(m->l));
@@ -462,7 +602,7 @@ int cmd_monitor(int argc, char **argv)
 	m.l = &l;
 	kp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	m.st = stats_alloc();
-	m.t = m.st ? tracker_alloc(&kp, stats_io, m.st) : NULL;
+	m.t = m.st ? tracker_alloc(&kp, monitor_io, &m) : NULL;
 	if (!m.t) {
 		err_msg("out of memory");
 		goto out;
@@ -471,6 +611,7 @@ int cmd_monitor(int argc, char **argv)
 		rc = EXIT_OK;
 out:
 	/* tracing off first: the instance must go even if the server is slow to stop */
+	mrec_close(m.rec);
 	live_close(&l);
 	mhttp_close(m.http);
 	/* a stopped monitor's file would look alive to node_exporter */
