@@ -292,6 +292,44 @@ START_TEST(openmetrics_form)
 }
 END_TEST
 
+/* --by cgroup: every layer and end-to-end series per group, none without the label. */
+START_TEST(groups_labelled)
+{
+	struct stats *other = stats_alloc();
+	struct om_group groups[2] = { { "/db.slice", NULL }, { "other", NULL } };
+	struct om_input in = { .st = st, .groups = groups, .ngroups = 2, .devs = devs,
+			       .ndevs = 3, .tk = &tk, .src = &src };
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	feed(5000, BLK_OP_READ);
+	feed(7000, BLK_OP_READ);
+	groups[0].st = st;
+	/* a second group with one write */
+	{
+		struct stats *keep = st;
+
+		st = other;
+		feed(9000, BLK_OP_WRITE);
+		st = keep;
+	}
+	groups[1].st = other;
+	fp = open_memstream(&text, &len);
+	ck_assert_int_eq(out_openmetrics(fp, &in), 0);
+	fclose(fp);
+	ck_assert_double_eq(sample(text, "blkstack_end_to_end_ios_total{cgroup=\"/db.slice\",op=\"read\"}"), 2);
+	ck_assert_double_eq(sample(text, "blkstack_end_to_end_ios_total{cgroup=\"other\",op=\"write\"}"), 1);
+	ck_assert_double_eq(sample(text, "blkstack_layer_bytes_total{cgroup=\"other\",device=\"8:0\",name=\"sda\",kind=\"disk\",target=\"\",op=\"write\"}"), 4096);
+	ck_assert_ptr_null(strstr(text, "cgroup=\"/db.slice\",op=\"write\""));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "blkstack_layer_", 15) || !strncmp(line, "blkstack_end_to_end_", 20))
+			ck_assert_msg(strstr(line, "{cgroup=\""), "no cgroup label: %s", line);
+	free(text);
+	stats_free(other);
+}
+END_TEST
+
 /* promtool, when installed, is the judge of the text format. */
 START_TEST(promtool_accepts)
 {
@@ -337,6 +375,7 @@ static Suite *openmetrics_suite(void)
 	tcase_add_test(tc, families_in_one_block);
 	tcase_add_test(tc, labels_escaped_and_info);
 	tcase_add_test(tc, openmetrics_form);
+	tcase_add_test(tc, groups_labelled);
 	tcase_add_test(tc, promtool_accepts);
 	suite_add_tcase(s, tc);
 	return s;

@@ -32,6 +32,7 @@
 #include "output/metrics-http.h"
 #include "output/openmetrics.h"
 #include "output/outfile.h"
+#include "track/cgroup.h"
 #include "track/stats.h"
 #include "track/topo.h"
 #include "track/tracker.h"
@@ -42,6 +43,8 @@ enum {
 	OPT_INTERVAL,
 	OPT_MAX_INFLIGHT,
 	OPT_TIMEOUT,
+	OPT_BY,
+	OPT_MAX_CGROUPS,
 	OPT_RECORD_ON,
 	OPT_RECORD_DIR,
 	OPT_RECORD_WINDOW,
@@ -72,6 +75,9 @@ const char *cli_usage_monitor(void)
 	       "     --listen ADDR:PORT  serve http://ADDR:PORT/metrics (:PORT: every address)\n"
 	       "     --textfile DIR      write DIR/" TEXTFILE_NAME " atomically every interval\n"
 	       "     --interval TIME     how often the textfile is written (default 15s)\n"
+	       "     --by cgroup         the layer and end-to-end series per cgroup of the task\n"
+	       "                         that queued the I/O (a \"cgroup\" label)\n"
+	       "     --max-cgroups N     cgroups counted apart, the rest as \"other\" (default 16)\n"
 	       "\n"
 	       "Flight recorder (keep the last seconds of raw pages; write them on a trigger):\n"
 	       "     --record-on COND    write a recording when COND holds (repeatable):\n"
@@ -200,6 +206,8 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 		{ "interval",	  required_argument, NULL, OPT_INTERVAL },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "by",		  required_argument, NULL, OPT_BY },
+		{ "max-cgroups",  required_argument, NULL, OPT_MAX_CGROUPS },
 		{ "record-on",	  required_argument, NULL, OPT_RECORD_ON },
 		{ "record-dir",	  required_argument, NULL, OPT_RECORD_DIR },
 		{ "record-window", required_argument, NULL, OPT_RECORD_WINDOW },
@@ -210,13 +218,14 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	bool has, has_max_cgroups = false;
 	enum cli_result r;
-	bool has;
 	int c;
 
 	memset(p, 0, sizeof(*p));
 	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
 	p->interval_ns = MONITOR_DEFAULT_INTERVAL_NS;
+	p->max_cgroups = MONITOR_DEFAULT_MAX_CGROUPS;
 	p->rec.window_ns = MONITOR_DEFAULT_RECORD_WINDOW_NS;
 	p->rec.memory_mb = MONITOR_DEFAULT_RECORD_MEMORY_MB;
 	p->rec.gap_ns = MONITOR_DEFAULT_RECORD_GAP_NS;
@@ -253,6 +262,20 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 		case OPT_TIMEOUT:
 			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
 			break;
+		case OPT_BY:
+			if (strcmp(optarg, "cgroup"))
+				return opt_error(err, errlen,
+						 "invalid --by '%s' (the monitor splits by cgroup only)",
+						 optarg);
+			p->by_cgroup = true;
+			break;
+		case OPT_MAX_CGROUPS:
+			if (parse_uint(optarg, 1, 10000, &p->max_cgroups))
+				return opt_error(err, errlen,
+						 "invalid --max-cgroups '%s' (a number from 1 to 10000)",
+						 optarg);
+			has_max_cgroups = true;
+			break;
 		case OPT_RECORD_ON:
 			r = parse_record_on(optarg, &p->rec, err, errlen);
 			break;
@@ -276,6 +299,8 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 	}
 	if (optind < argc)
 		return opt_error(err, errlen, "unexpected argument '%s'", argv[optind]);
+	if (has_max_cgroups && !p->by_cgroup)
+		return opt_error(err, errlen, "--max-cgroups goes with --by cgroup");
 	if (p->rec.set && !p->rec.on)
 		return opt_error(err, errlen,
 				 "the --record-* options need --record-on: when to write a recording");
@@ -298,6 +323,9 @@ struct monitor {
 	struct stats *st;
 	struct mhttp *http;
 	struct mrec *rec;		/* the flight recorder, NULL when off */
+	struct cg_map *cg;		/* --by cgroup: pids to cgroup indexes */
+	struct stats **cg_st;		/* the statistics per cgroup index ("other" last) */
+	struct om_group *groups;	/* their exposition, rebuilt at each render */
 	struct om_device *devs;		/* the names of the devices, read every interval */
 	size_t ndevs;
 	char kernel[65];
@@ -312,8 +340,45 @@ static void monitor_io(const struct tk_io *io, void *ctx)
 	struct monitor *m = ctx;
 
 	stats_io(io, m->st);
+	if (m->cg) {
+		size_t i = cg_index(m->cg, io->pid);
+
+		if (!m->cg_st[i])
+			m->cg_st[i] = stats_alloc();
+		/* out of memory: the cgroup's series miss it, the totals do not */
+		if (m->cg_st[i])
+			stats_io(io, m->cg_st[i]);
+	}
 	if (m->rec)
 		mrec_io(m->rec, io);
+}
+
+/*
+ * Every event to the tracker; with --by cgroup, a queue event first looks
+ * its task's cgroup up, while the task lives: by the completion it may
+ * have exited. A cached pid costs a hash lookup.
+ */
+static int monitor_event(const struct blk_event *ev, void *ctx)
+{
+	struct monitor *m = ctx;
+
+	if (m->cg && ev->kind == BLK_EV_BIO_QUEUE)
+		cg_index(m->cg, ev->pid);
+	return tracker_event(ev, m->t);
+}
+
+/* The groups of --by cgroup for the exposition, in index order. */
+static size_t build_groups(struct monitor *m)
+{
+	size_t n = 0;
+
+	if (!m->cg)
+		return 0;
+	for (size_t i = 0; i <= cg_cap(m->cg); i++)
+		if (m->cg_st[i])
+			m->groups[n++] = (struct om_group){ .cgroup = cg_name(m->cg, i),
+							    .st = m->cg_st[i] };
+	return n;
 }
 
 /* One device's labels, from sysfs and device-mapper. */
@@ -401,6 +466,7 @@ static char *render(struct monitor *m, bool openmetrics, size_t *len)
 		.devs = m->devs, .ndevs = m->ndevs, .version = PACKAGE_VERSION,
 		.kernel = m->kernel, .openmetrics = openmetrics,
 		.recorder = m->rec != NULL, .recordings = mrec_count(m->rec),
+		.groups = m->groups, .ngroups = build_groups(m),
 	};
 	char *text = NULL;
 	FILE *fp;
@@ -428,6 +494,7 @@ static int write_textfile(struct monitor *m)
 		.st = m->st, .tk = tracker_counters(m->t), .src = live_stats(m->l),
 		.devs = m->devs, .ndevs = m->ndevs, .version = PACKAGE_VERSION,
 		.kernel = m->kernel, .recorder = m->rec != NULL, .recordings = mrec_count(m->rec),
+		.groups = m->groups, .ngroups = build_groups(m),
 	};
 	struct outfile of = { 0 };
 	int ret;
@@ -468,6 +535,9 @@ static int monitor_pass(void *ctx)
 	if (now >= m->next_tick) {
 		if (m->rec)
 			mrec_interval(m->rec);
+		/* a pid reused by a task of another cgroup is read afresh */
+		if (m->cg)
+			cg_forget_pids(m->cg);
 		refresh_devices(m);
 		if (m->p->textfile)
 			textfile_tick(m);
@@ -572,7 +642,7 @@ static int run(struct monitor *m)
 		 p->listen ? "/metrics" : "", p->textfile ? ", textfile written every interval" : "",
 		 p->rec.on ? ", flight recorder on" : "");
 	m->next_tick = mono_now_ns() + p->interval_ns;
-	ret = live_loop(m->l, 0, tracker_event, m->t, monitor_pass, m);
+	ret = live_loop(m->l, 0, monitor_event, m, monitor_pass, m);
 	live_report_losses(live_stats(m->l));
 	return ret < 0 ? -1 : 0;
 }
@@ -603,7 +673,12 @@ int cmd_monitor(int argc, char **argv)
 	kp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	m.st = stats_alloc();
 	m.t = m.st ? tracker_alloc(&kp, monitor_io, &m) : NULL;
-	if (!m.t) {
+	if (m.t && p.by_cgroup) {
+		m.cg = cg_map_alloc("", p.max_cgroups);
+		m.cg_st = m.cg ? calloc(p.max_cgroups + 1, sizeof(*m.cg_st)) : NULL;
+		m.groups = m.cg_st ? calloc(p.max_cgroups + 1, sizeof(*m.groups)) : NULL;
+	}
+	if (!m.t || (p.by_cgroup && !m.groups)) {
 		err_msg("out of memory");
 		goto out;
 	}
@@ -619,6 +694,11 @@ out:
 		unlink(m.textfile_path);
 	free(m.textfile_path);
 	free(m.devs);
+	for (size_t i = 0; m.cg_st && i <= p.max_cgroups; i++)
+		stats_free(m.cg_st[i]);
+	free(m.cg_st);
+	free(m.groups);
+	cg_map_free(m.cg);
 	tracker_free(m.t);
 	stats_free(m.st);
 	return rc;

@@ -19,6 +19,9 @@
 /* How often --textfile is rewritten unless --interval says otherwise. */
 #define MONITOR_DEFAULT_INTERVAL_NS (15ULL * 1000000000ULL)
 
+/* --max-cgroups unless given: cgroups counted apart before "other". */
+#define MONITOR_DEFAULT_MAX_CGROUPS 16
+
 /* Flight recorder defaults: what --record-window, --record-memory,
  * --record-gap and --record-keep say unless given. */
 #define MONITOR_DEFAULT_RECORD_WINDOW_NS (30ULL * 1000000000ULL)
@@ -69,6 +72,8 @@ struct monitor_record_params {
  * @buffer_kb: -b
  * @max_inflight: --max-inflight, 0 for the default
  * @timeout_ns: --timeout, 0 for the default
+ * @by_cgroup: --by cgroup: the layer and end-to-end series per cgroup
+ * @max_cgroups: --max-cgroups: cgroups counted apart, the rest "other"
  * @rec: the flight recorder
  * @debug: -D
  */
@@ -81,6 +86,8 @@ struct monitor_params {
 	unsigned int buffer_kb;
 	unsigned long long max_inflight;
 	uint64_t timeout_ns;
+	bool by_cgroup;
+	unsigned long long max_cgroups;
 	struct monitor_record_params rec;
 	bool debug;
 };

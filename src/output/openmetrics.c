@@ -111,14 +111,39 @@ static void mm_str(uint32_t dev, char *buf, size_t len)
 	snprintf(buf, len, "%u:%u", KDEV_MAJOR(dev), KDEV_MINOR(dev));
 }
 
-/* device, name, kind, target of a layer: the same on every layer series. */
-static void layer_labels(const struct om_input *in, uint32_t dev, char *buf, size_t len)
+/*
+ * The groups whose series are written: one per cgroup with --by cgroup,
+ * else the whole statistics without a cgroup label.
+ */
+static size_t groups_of(const struct om_input *in, struct om_group *all,
+			const struct om_group **out)
+{
+	if (in->ngroups) {
+		*out = in->groups;
+		return in->ngroups;
+	}
+	*all = (struct om_group){ .cgroup = NULL, .st = in->st };
+	*out = all;
+	return 1;
+}
+
+/* Every layer of every group, @g and @ly set for the body. */
+#define for_each_layer(gs, ng, g, ly)							\
+	for (size_t gi_ = 0; gi_ < (ng); gi_++)						\
+		for (size_t i_ = 0; ((g) = &(gs)[gi_]) && i_ < (g)->st->nlayers &&	\
+		     ((ly) = &(g)->st->layers[i_]); i_++)
+
+/* [cgroup,] device, name, kind, target of a layer: the same on every layer series. */
+static void layer_labels(const struct om_input *in, const struct om_group *g, uint32_t dev,
+			 char *buf, size_t len)
 {
 	const struct om_device *d = device_of(in, dev);
 	char mm[24];
 
 	mm_str(dev, mm, sizeof(mm));
 	buf[0] = '\0';
+	if (g->cgroup)
+		label_cat(buf, len, "cgroup", g->cgroup);
 	label_cat(buf, len, "device", mm);
 	label_cat(buf, len, "name", d && d->name[0] ? d->name : mm);
 	label_cat(buf, len, "kind", d ? d->kind : "");
@@ -210,15 +235,18 @@ static const struct {
 
 static void layer_latency(const struct om_writer *w, const struct om_input *in)
 {
+	const struct om_group *gs, *g;
+	const struct st_layer *ly;
+	struct om_group all;
+	size_t ng = groups_of(in, &all, &gs);
 	const char *name = "blkstack_layer_io_latency_seconds";
 	char lab[OM_LABELS_LEN], l[OM_LABELS_LEN];
 
 	family(w, name, "histogram", "seconds",
 	       "Latency of bios at each layer: stage total = C - Q, submission = down - Q, completion = C - up, d2c and q2c at request-based devices (btt)");
-	for (size_t i = 0; i < in->st->nlayers; i++) {
-		const struct st_layer *ly = &in->st->layers[i];
+	for_each_layer(gs, ng, g, ly) {
 
-		layer_labels(in, ly->dev, lab, sizeof(lab));
+		layer_labels(in, g, ly->dev, lab, sizeof(lab));
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &ly->op[op];
 
@@ -242,17 +270,20 @@ static void layer_latency(const struct om_writer *w, const struct om_input *in)
 
 static void layer_size(const struct om_writer *w, const struct om_input *in)
 {
+	const struct om_group *gs, *g;
+	const struct st_layer *ly;
+	struct om_group all;
+	size_t ng = groups_of(in, &all, &gs);
 	const char *name = "blkstack_layer_io_size_bytes";
 	char lab[OM_LABELS_LEN];
 
 	family(w, name, "histogram", "bytes", "Size of the bios completed at each layer");
-	for (size_t i = 0; i < in->st->nlayers; i++) {
-		const struct st_layer *ly = &in->st->layers[i];
+	for_each_layer(gs, ng, g, ly) {
 
 		for (int op = 0; op < ST_OPS; op++) {
 			if (!op_seen(&ly->op[op]))
 				continue;
-			layer_labels(in, ly->dev, lab, sizeof(lab));
+			layer_labels(in, g, ly->dev, lab, sizeof(lab));
 			label_cat(lab, sizeof(lab), "op", st_op_name(op));
 			hist_samples(w, name, lab, &ly->op[op].size, false);
 		}
@@ -263,18 +294,21 @@ static void layer_size(const struct om_writer *w, const struct om_input *in)
 static void layer_counter(const struct om_writer *w, const struct om_input *in,
 			  const char *base, const char *unit, const char *help, size_t off)
 {
+	const struct om_group *gs, *g;
+	const struct st_layer *ly;
+	struct om_group all;
+	size_t ng = groups_of(in, &all, &gs);
 	char lab[OM_LABELS_LEN];
 
 	family(w, base, "counter", unit, help);
-	for (size_t i = 0; i < in->st->nlayers; i++) {
-		const struct st_layer *ly = &in->st->layers[i];
+	for_each_layer(gs, ng, g, ly) {
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &ly->op[op];
 
 			if (!op_seen(o))
 				continue;
-			layer_labels(in, ly->dev, lab, sizeof(lab));
+			layer_labels(in, g, ly->dev, lab, sizeof(lab));
 			label_cat(lab, sizeof(lab), "op", st_op_name(op));
 			fprintf(w->fp, "%s_total{%s} %" PRIu64 "\n", base, lab,
 				*(const uint64_t *)((const char *)o + off));
@@ -284,20 +318,23 @@ static void layer_counter(const struct om_writer *w, const struct om_input *in,
 
 static void layer_merges(const struct om_writer *w, const struct om_input *in)
 {
+	const struct om_group *gs, *g;
+	const struct st_layer *ly;
+	struct om_group all;
+	size_t ng = groups_of(in, &all, &gs);
 	const char *base = "blkstack_layer_merges";
 	char lab[OM_LABELS_LEN], l[OM_LABELS_LEN];
 
 	family(w, base, "counter", NULL,
 	       "Bios merged into a request at request-based layers, dir = back | front");
-	for (size_t i = 0; i < in->st->nlayers; i++) {
-		const struct st_layer *ly = &in->st->layers[i];
+	for_each_layer(gs, ng, g, ly) {
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &ly->op[op];
 
 			if (!op_seen(o))
 				continue;
-			layer_labels(in, ly->dev, lab, sizeof(lab));
+			layer_labels(in, g, ly->dev, lab, sizeof(lab));
 			label_cat(lab, sizeof(lab), "op", st_op_name(op));
 			snprintf(l, sizeof(l), "%s", lab);
 			label_cat(l, sizeof(l), "dir", "back");
@@ -307,6 +344,15 @@ static void layer_merges(const struct om_writer *w, const struct om_input *in)
 			fprintf(w->fp, "%s_total{%s} %" PRIu64 "\n", base, l, o->merges_front);
 		}
 	}
+}
+
+/* [cgroup,] op of an end-to-end series */
+static void e2e_labels(const struct om_group *g, int op, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (g->cgroup)
+		label_cat(buf, len, "cgroup", g->cgroup);
+	label_cat(buf, len, "op", st_op_name(op));
 }
 
 static void end_to_end(const struct om_writer *w, const struct om_input *in)
@@ -324,29 +370,32 @@ static void end_to_end(const struct om_writer *w, const struct om_input *in)
 		  offsetof(struct st_e2e, matched) },
 	};
 	const char *name = "blkstack_end_to_end_latency_seconds";
-	char lab[64];
+	const struct om_group *gs;
+	char lab[OM_LABELS_LEN];
+	struct om_group all;
+	size_t ng = groups_of(in, &all, &gs);
 
 	family(w, name, "histogram", "seconds",
 	       "Latency of top-level I/O, from its queueing at the top of the stack to its completion there");
-	for (int op = 0; op < ST_OPS; op++) {
-		if (!in->st->e2e[op].ios)
-			continue;
-		lab[0] = '\0';
-		label_cat(lab, sizeof(lab), "op", st_op_name(op));
-		hist_samples(w, name, lab, &in->st->e2e[op].total, true);
-	}
+	for (size_t gi = 0; gi < ng; gi++)
+		for (int op = 0; op < ST_OPS; op++) {
+			if (!gs[gi].st->e2e[op].ios)
+				continue;
+			e2e_labels(&gs[gi], op, lab, sizeof(lab));
+			hist_samples(w, name, lab, &gs[gi].st->e2e[op].total, true);
+		}
 	for (size_t c = 0; c < sizeof(counters) / sizeof(counters[0]); c++) {
 		family(w, counters[c].base, "counter", counters[c].unit, counters[c].help);
-		for (int op = 0; op < ST_OPS; op++) {
-			const struct st_e2e *e = &in->st->e2e[op];
+		for (size_t gi = 0; gi < ng; gi++)
+			for (int op = 0; op < ST_OPS; op++) {
+				const struct st_e2e *e = &gs[gi].st->e2e[op];
 
-			if (!e->ios)
-				continue;
-			lab[0] = '\0';
-			label_cat(lab, sizeof(lab), "op", st_op_name(op));
-			fprintf(w->fp, "%s_total{%s} %" PRIu64 "\n", counters[c].base, lab,
-				*(const uint64_t *)((const char *)e + counters[c].off));
-		}
+				if (!e->ios)
+					continue;
+				e2e_labels(&gs[gi], op, lab, sizeof(lab));
+				fprintf(w->fp, "%s_total{%s} %" PRIu64 "\n", counters[c].base, lab,
+					*(const uint64_t *)((const char *)e + counters[c].off));
+			}
 	}
 }
 
@@ -384,9 +433,9 @@ static void tracker_metrics(const struct om_writer *w, const struct om_input *in
 	family(w, "blkstack_tracked_inflight", "gauge", NULL,
 	       "Bios in flight followed by the tracker now");
 	fprintf(w->fp, "blkstack_tracked_inflight %" PRIu64 "\n", tk->inflight);
-	family(w, "blkstack_layer_issued_trees", "counter", NULL,
+	family(w, "blkstack_tracker_layer_issued", "counter", NULL,
 	       "I/O trees issued by a layer itself (metadata, zeroing), not top-level I/O");
-	fprintf(w->fp, "blkstack_layer_issued_trees_total %" PRIu64 "\n", tk->ios_layer);
+	fprintf(w->fp, "blkstack_tracker_layer_issued_total %" PRIu64 "\n", tk->ios_layer);
 	family(w, "blkstack_tracker_expired", "counter", NULL,
 	       "Bios dropped after the timeout without completing");
 	fprintf(w->fp, "blkstack_tracker_expired_total %" PRIu64 "\n", tk->expired);

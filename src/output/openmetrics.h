@@ -55,9 +55,22 @@ struct om_device {
 };
 
 /**
+ * struct om_group - the statistics of one cgroup (--by cgroup)
+ * @cgroup: the value of the "cgroup" label ("other" past the cap)
+ * @st: the statistics of the top-level I/O its tasks queued
+ */
+struct om_group {
+	const char *cgroup;
+	const struct stats *st;
+};
+
+/**
  * struct om_input - what the exposition is made of
  * @st: the statistics, cumulative since the start (never reset: counters
  *	only grow, as Prometheus expects)
+ * @groups: with --by cgroup, the statistics per cgroup, @ngroups of them:
+ *	    the layer and end-to-end series are then per cgroup (with a
+ *	    "cgroup" label) instead of those of @st, so that sums stay right
  * @tk: the tracker's counters (NULL: none)
  * @src: events read and lost per CPU (NULL: none)
  * @devs: the names of the devices, @ndevs of them; a layer without an
@@ -72,6 +85,8 @@ struct om_device {
  */
 struct om_input {
 	const struct stats *st;
+	const struct om_group *groups;
+	size_t ngroups;
 	const struct tk_counters *tk;
 	const struct source_stats *src;
 	const struct om_device *devs;
