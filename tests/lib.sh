@@ -58,6 +58,9 @@ tool_package()
 	blkparse | blktrace) echo blktrace ;;
 	mkfs.ext4) echo e2fsprogs ;;
 	valgrind) echo valgrind ;;
+	prometheus | promtool) echo prometheus ;;
+	prometheus-node-exporter) echo prometheus-node-exporter ;;
+	curl | python3) echo "$1" ;;
 	*) echo util-linux ;;
 	esac
 }
