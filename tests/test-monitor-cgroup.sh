@@ -25,17 +25,13 @@ mkdir "$CG2/$A" "$CG2/$B" || skip "cannot create cgroups under $CG2"
 at_cleanup "rmdir '$CG2/$A' '$CG2/$B' 2>/dev/null"
 
 make_loop D 32
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(free_port)
 "$BLKSTACK" monitor -d "$D_DEV" --listen "127.0.0.1:$PORT" --by cgroup --max-cgroups 1 \
 	>"$TMPD/monitor.out" 2>"$TMPD/monitor.err" &
 MON_PID=$!
 _clean_pids+=("$MON_PID")
 _clean_instances+=("blkstack-$MON_PID")
-for i in $(seq 150); do
-	curl -sf -o /dev/null "http://127.0.0.1:$PORT/metrics" && break
-	kill -0 "$MON_PID" 2>/dev/null || { cat "$TMPD/monitor.err" >&2; fail "blkstack monitor exited"; }
-	sleep 0.1
-done
+wait_http "http://127.0.0.1:$PORT/metrics" "blkstack monitor" "$MON_PID" "$TMPD/monitor.err"
 
 # in_cgroup CG FUNCTION ARGS...: run a function of this script in cgroup CG
 in_cgroup()

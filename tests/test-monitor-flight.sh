@@ -15,11 +15,6 @@ set -euo pipefail
 setup
 need_tool curl python3
 
-free_port()
-{
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # metric NAME: its value on the endpoint ("" if absent)
 metric()
 {
@@ -55,11 +50,7 @@ MON_PORT=$(free_port)
 MON_PID=$!
 _clean_pids+=("$MON_PID")
 _clean_instances+=("blkstack-$MON_PID")
-for i in $(seq 150); do
-	curl -sf -o /dev/null "http://127.0.0.1:$MON_PORT/metrics" && break
-	kill -0 "$MON_PID" 2>/dev/null || { cat "$TMPD/monitor.err" >&2; fail "blkstack monitor exited"; }
-	sleep 0.1
-done
+wait_http "http://127.0.0.1:$MON_PORT/metrics" "blkstack monitor" "$MON_PID" "$TMPD/monitor.err"
 [ "$(metric blkstack_recordings_total)" = 0 ] || fail "blkstack_recordings_total is not 0 at the start"
 
 # Fast phase: 200 reads, none near 50 ms: no recording.

@@ -15,25 +15,6 @@ set -euo pipefail
 setup
 need_tool prometheus promtool prometheus-node-exporter curl python3 mkfs.ext4
 
-# A free port on 127.0.0.1 (the kernel picks it; the small race is harmless).
-free_port()
-{
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# wait_http URL WHAT PID: until URL answers 200, at most 15 s.
-wait_http()
-{
-	local i
-
-	for i in $(seq 150); do
-		curl -sf -o /dev/null "$1" && return 0
-		kill -0 "$3" 2>/dev/null || fail "$2 exited before serving $1"
-		sleep 0.1
-	done
-	fail "$2 did not answer at $1 within 15 s"
-}
-
 # promql QUERY: the value of an instant query's only sample ("" if none).
 promql()
 {

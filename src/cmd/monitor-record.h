@@ -9,11 +9,50 @@
 #ifndef BLKSTACK_CMD_MONITOR_RECORD_H
 #define BLKSTACK_CMD_MONITOR_RECORD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cmd/live.h"
-#include "cmd/monitor.h"
 #include "track/tracker.h"
+
+/* Flight recorder defaults: what --record-window, --record-memory,
+ * --record-gap and --record-keep say unless given. */
+#define MONITOR_DEFAULT_RECORD_WINDOW_NS (30ULL * 1000000000ULL)
+#define MONITOR_DEFAULT_RECORD_MEMORY_MB 64
+#define MONITOR_DEFAULT_RECORD_GAP_NS (60ULL * 1000000000ULL)
+#define MONITOR_DEFAULT_RECORD_KEEP 10
+
+/**
+ * struct monitor_record_params - the flight recorder (--record-*)
+ * @on: some --record-on was given: the recorder runs
+ * @on_latency: --record-on latency>TIME: a bio slower than @latency_ns
+ *		(C - Q) at any layer
+ * @on_p99: --record-on p99>TIME: the end-to-end p99 of an interval above
+ *	    @p99_ns
+ * @on_signal: --record-on signal: SIGUSR1
+ * @on_http: --record-on http: POST /record on the --listen endpoint
+ * @dir: --record-dir: where recordings go
+ * @window_ns: --record-window: how many seconds of pages are kept
+ * @memory_mb: --record-memory: the memory for them (MiB, all CPUs)
+ * @gap_ns: --record-gap: the least time between two recordings
+ * @keep: --record-keep: recordings kept in @dir at most (oldest removed)
+ * @set: a --record-* option other than --record-on was given
+ */
+struct monitor_record_params {
+	bool on;
+	bool on_latency;
+	uint64_t latency_ns;
+	bool on_p99;
+	uint64_t p99_ns;
+	bool on_signal;
+	bool on_http;
+	const char *dir;
+	uint64_t window_ns;
+	unsigned long long memory_mb;
+	uint64_t gap_ns;
+	unsigned long long keep;
+	bool set;
+};
 
 struct mrec;
 

@@ -38,7 +38,6 @@ struct mhttp {
 	char *text[MHTTP_FORMATS];
 	size_t len[MHTTP_FORMATS];
 	uint64_t record_requests;
-	uint64_t scrapes;
 };
 
 static const char index_page[] =
@@ -172,7 +171,6 @@ static enum MHD_Result serve_metrics(struct mhttp *h, struct MHD_Connection *c)
 		if (copy)
 			memcpy(copy, h->text[f], len);
 	}
-	h->scrapes++;
 	pthread_mutex_unlock(&h->lock);
 	if (!copy)
 		return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "metrics not ready yet\n");
@@ -309,16 +307,6 @@ uint64_t mhttp_record_requests(struct mhttp *h)
 
 	pthread_mutex_lock(&h->lock);
 	n = h->record_requests;
-	pthread_mutex_unlock(&h->lock);
-	return n;
-}
-
-uint64_t mhttp_scrapes(struct mhttp *h)
-{
-	uint64_t n;
-
-	pthread_mutex_lock(&h->lock);
-	n = h->scrapes;
 	pthread_mutex_unlock(&h->lock);
 	return n;
 }

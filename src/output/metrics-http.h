@@ -57,7 +57,4 @@ void mhttp_publish(struct mhttp *h, enum mhttp_format f, char *text, size_t len)
 /** mhttp_record_requests - POST /record requests received since the start */
 uint64_t mhttp_record_requests(struct mhttp *h);
 
-/** mhttp_scrapes - /metrics answers given since the start */
-uint64_t mhttp_scrapes(struct mhttp *h);
-
 #endif /* BLKSTACK_OUT_METRICS_HTTP_H */

@@ -127,12 +127,6 @@ static size_t groups_of(const struct om_input *in, struct om_group *all,
 	return 1;
 }
 
-/* Every layer of every group, @g and @ly set for the body. */
-#define for_each_layer(gs, ng, g, ly)							\
-	for (size_t gi_ = 0; gi_ < (ng); gi_++)						\
-		for (size_t i_ = 0; ((g) = &(gs)[gi_]) && i_ < (g)->st->nlayers &&	\
-		     ((ly) = &(g)->st->layers[i_]); i_++)
-
 /* [cgroup,] device, name, kind, target of a layer: the same on every layer series. */
 static void layer_labels(const struct om_input *in, const struct om_group *g, uint32_t dev,
 			 char *buf, size_t len)
@@ -233,117 +227,117 @@ static const struct {
 	{ "q2c", offsetof(struct st_layer_op, q2c) },
 };
 
-static void layer_latency(const struct om_writer *w, const struct om_input *in)
+/* What is written for one operation at one layer, its labels up to "op" given. */
+typedef void (*layer_op_fn)(const struct om_writer *w, const char *labels,
+			    const struct st_layer_op *o, const void *arg);
+
+/* @fn for every operation seen at every layer of every group, in that order. */
+static void each_layer_op(const struct om_writer *w, const struct om_input *in, layer_op_fn fn,
+			  const void *arg)
 {
-	const struct om_group *gs, *g;
-	const struct st_layer *ly;
+	const struct om_group *gs;
+	char lab[OM_LABELS_LEN];
 	struct om_group all;
 	size_t ng = groups_of(in, &all, &gs);
-	const char *name = "blkstack_layer_io_latency_seconds";
-	char lab[OM_LABELS_LEN], l[OM_LABELS_LEN];
 
-	family(w, name, "histogram", "seconds",
-	       "Latency of bios at each layer: stage total = C - Q, submission = down - Q, completion = C - up, d2c and q2c at request-based devices (btt)");
-	for_each_layer(gs, ng, g, ly) {
+	for (size_t g = 0; g < ng; g++) {
+		for (size_t i = 0; i < gs[g].st->nlayers; i++) {
+			const struct st_layer *ly = &gs[g].st->layers[i];
 
-		layer_labels(in, g, ly->dev, lab, sizeof(lab));
-		for (int op = 0; op < ST_OPS; op++) {
-			const struct st_layer_op *o = &ly->op[op];
-
-			if (!op_seen(o))
-				continue;
-			for (size_t s = 0; s < sizeof(stages) / sizeof(stages[0]); s++) {
-				const struct hist *h = (const void *)((const char *)o +
-								     stages[s].off);
-
-				/* a stage a layer does not have (no d2c at dm) is not a zero */
-				if (!h->count)
+			for (int op = 0; op < ST_OPS; op++) {
+				if (!op_seen(&ly->op[op]))
 					continue;
-				snprintf(l, sizeof(l), "%s", lab);
-				label_cat(l, sizeof(l), "op", st_op_name(op));
-				label_cat(l, sizeof(l), "stage", stages[s].name);
-				hist_samples(w, name, l, h, true);
+				layer_labels(in, &gs[g], ly->dev, lab, sizeof(lab));
+				label_cat(lab, sizeof(lab), "op", st_op_name(op));
+				fn(w, lab, &ly->op[op], arg);
 			}
 		}
 	}
 }
 
-static void layer_size(const struct om_writer *w, const struct om_input *in)
+static void latency_of(const struct om_writer *w, const char *labels,
+		       const struct st_layer_op *o, const void *arg)
 {
-	const struct om_group *gs, *g;
-	const struct st_layer *ly;
-	struct om_group all;
-	size_t ng = groups_of(in, &all, &gs);
-	const char *name = "blkstack_layer_io_size_bytes";
-	char lab[OM_LABELS_LEN];
+	char l[OM_LABELS_LEN];
 
-	family(w, name, "histogram", "bytes", "Size of the bios completed at each layer");
-	for_each_layer(gs, ng, g, ly) {
+	(void)arg;
+	for (size_t s = 0; s < sizeof(stages) / sizeof(stages[0]); s++) {
+		const struct hist *h = (const void *)((const char *)o + stages[s].off);
 
-		for (int op = 0; op < ST_OPS; op++) {
-			if (!op_seen(&ly->op[op]))
-				continue;
-			layer_labels(in, g, ly->dev, lab, sizeof(lab));
-			label_cat(lab, sizeof(lab), "op", st_op_name(op));
-			hist_samples(w, name, lab, &ly->op[op].size, false);
-		}
+		/* a stage a layer does not have (no d2c at dm) is not a zero */
+		if (!h->count)
+			continue;
+		snprintf(l, sizeof(l), "%s", labels);
+		label_cat(l, sizeof(l), "stage", stages[s].name);
+		hist_samples(w, "blkstack_layer_io_latency_seconds", l, h, true);
 	}
 }
 
-/* A per-layer, per-op counter: @off is the field of struct st_layer_op. */
-static void layer_counter(const struct om_writer *w, const struct om_input *in,
-			  const char *base, const char *unit, const char *help, size_t off)
+static void size_of(const struct om_writer *w, const char *labels, const struct st_layer_op *o,
+		    const void *arg)
 {
-	const struct om_group *gs, *g;
-	const struct st_layer *ly;
-	struct om_group all;
-	size_t ng = groups_of(in, &all, &gs);
-	char lab[OM_LABELS_LEN];
-
-	family(w, base, "counter", unit, help);
-	for_each_layer(gs, ng, g, ly) {
-
-		for (int op = 0; op < ST_OPS; op++) {
-			const struct st_layer_op *o = &ly->op[op];
-
-			if (!op_seen(o))
-				continue;
-			layer_labels(in, g, ly->dev, lab, sizeof(lab));
-			label_cat(lab, sizeof(lab), "op", st_op_name(op));
-			fprintf(w->fp, "%s_total{%s} %" PRIu64 "\n", base, lab,
-				*(const uint64_t *)((const char *)o + off));
-		}
-	}
+	(void)arg;
+	hist_samples(w, "blkstack_layer_io_size_bytes", labels, &o->size, false);
 }
 
-static void layer_merges(const struct om_writer *w, const struct om_input *in)
-{
-	const struct om_group *gs, *g;
-	const struct st_layer *ly;
-	struct om_group all;
-	size_t ng = groups_of(in, &all, &gs);
-	const char *base = "blkstack_layer_merges";
-	char lab[OM_LABELS_LEN], l[OM_LABELS_LEN];
+/* A per-layer, per-op counter: its family name and its field in struct st_layer_op. */
+struct layer_counter {
+	const char *base;
+	size_t off;
+};
 
-	family(w, base, "counter", NULL,
+static void counter_of(const struct om_writer *w, const char *labels,
+		       const struct st_layer_op *o, const void *arg)
+{
+	const struct layer_counter *c = arg;
+
+	fprintf(w->fp, "%s_total{%s} %" PRIu64 "\n", c->base, labels,
+		*(const uint64_t *)((const char *)o + c->off));
+}
+
+static void merges_of(const struct om_writer *w, const char *labels,
+		      const struct st_layer_op *o, const void *arg)
+{
+	(void)arg;
+	fprintf(w->fp, "blkstack_layer_merges_total{%s,dir=\"back\"} %" PRIu64 "\n", labels,
+		o->merges_back);
+	fprintf(w->fp, "blkstack_layer_merges_total{%s,dir=\"front\"} %" PRIu64 "\n", labels,
+		o->merges_front);
+}
+
+static void layer_metrics(const struct om_writer *w, const struct om_input *in)
+{
+	static const struct {
+		struct layer_counter c;
+		const char *unit, *help;
+	} counters[] = {
+		{ { "blkstack_layer_ios", offsetof(struct st_layer_op, ios) }, NULL,
+		  "Bios completed at each layer" },
+		{ { "blkstack_layer_bytes", offsetof(struct st_layer_op, bytes) }, "bytes",
+		  "Bytes of the bios completed at each layer" },
+		{ { "blkstack_layer_issued_ios", offsetof(struct st_layer_op, issued) }, NULL,
+		  "Of the bios completed at a layer, those it issued itself" },
+		{ { "blkstack_layer_splits", offsetof(struct st_layer_op, splits) }, NULL,
+		  "Bios split at each layer" },
+		{ { "blkstack_layer_requeues", offsetof(struct st_layer_op, requeues) }, NULL,
+		  "Requests requeued at each layer" },
+		{ { "blkstack_layer_errors", offsetof(struct st_layer_op, errors) }, NULL,
+		  "Bios completed with an error at each layer" },
+	};
+
+	family(w, "blkstack_layer_io_latency_seconds", "histogram", "seconds",
+	       "Latency of bios at each layer: stage total = C - Q, submission = down - Q, completion = C - up, d2c and q2c at request-based devices (btt)");
+	each_layer_op(w, in, latency_of, NULL);
+	family(w, "blkstack_layer_io_size_bytes", "histogram", "bytes",
+	       "Size of the bios completed at each layer");
+	each_layer_op(w, in, size_of, NULL);
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		family(w, counters[i].c.base, "counter", counters[i].unit, counters[i].help);
+		each_layer_op(w, in, counter_of, &counters[i].c);
+	}
+	family(w, "blkstack_layer_merges", "counter", NULL,
 	       "Bios merged into a request at request-based layers, dir = back | front");
-	for_each_layer(gs, ng, g, ly) {
-
-		for (int op = 0; op < ST_OPS; op++) {
-			const struct st_layer_op *o = &ly->op[op];
-
-			if (!op_seen(o))
-				continue;
-			layer_labels(in, g, ly->dev, lab, sizeof(lab));
-			label_cat(lab, sizeof(lab), "op", st_op_name(op));
-			snprintf(l, sizeof(l), "%s", lab);
-			label_cat(l, sizeof(l), "dir", "back");
-			fprintf(w->fp, "%s_total{%s} %" PRIu64 "\n", base, l, o->merges_back);
-			snprintf(l, sizeof(l), "%s", lab);
-			label_cat(l, sizeof(l), "dir", "front");
-			fprintf(w->fp, "%s_total{%s} %" PRIu64 "\n", base, l, o->merges_front);
-		}
-	}
+	each_layer_op(w, in, merges_of, NULL);
 }
 
 /* [cgroup,] op of an end-to-end series */
@@ -489,24 +483,7 @@ int out_openmetrics(FILE *fp, const struct om_input *in)
 	label_cat(lab, sizeof(lab), "kernel", in->kernel ? in->kernel : "");
 	fprintf(fp, "blkstack_info{%s} 1\n", lab);
 	device_info(&w, in);
-	layer_latency(&w, in);
-	layer_size(&w, in);
-	layer_counter(&w, in, "blkstack_layer_ios", NULL, "Bios completed at each layer",
-		      offsetof(struct st_layer_op, ios));
-	layer_counter(&w, in, "blkstack_layer_bytes", "bytes",
-		      "Bytes of the bios completed at each layer",
-		      offsetof(struct st_layer_op, bytes));
-	layer_counter(&w, in, "blkstack_layer_issued_ios", NULL,
-		      "Of the bios completed at a layer, those it issued itself",
-		      offsetof(struct st_layer_op, issued));
-	layer_counter(&w, in, "blkstack_layer_splits", NULL, "Bios split at each layer",
-		      offsetof(struct st_layer_op, splits));
-	layer_merges(&w, in);
-	layer_counter(&w, in, "blkstack_layer_requeues", NULL,
-		      "Requests requeued at each layer", offsetof(struct st_layer_op, requeues));
-	layer_counter(&w, in, "blkstack_layer_errors", NULL,
-		      "Bios completed with an error at each layer",
-		      offsetof(struct st_layer_op, errors));
+	layer_metrics(&w, in);
 	end_to_end(&w, in);
 	if (in->src)
 		source_counters(&w, in);
