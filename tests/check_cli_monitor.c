@@ -10,6 +10,7 @@
 #include "check_run.h"
 #include "cmd/monitor.h"
 #include "cmd/opt.h"
+#include "cmd/report.h"
 
 #define PARSE_ARGS(fn, params, ...)                                               \
 	({                                                                        \
@@ -146,6 +147,35 @@ START_TEST(bad_record_options)
 }
 END_TEST
 
+/* report --by cgroup: the last --by wins, live only, no page cache */
+START_TEST(report_by_cgroup)
+{
+	struct report_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "cgroup", "--json"),
+			 CLI_RUN);
+	ck_assert(p.by_cgroup);
+	ck_assert_int_eq(p.by, CLI_BY_NONE);
+	ck_assert(!p.page_cache);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by=cgroup", "--by", "dir"),
+			 CLI_RUN);
+	ck_assert(!p.by_cgroup);
+	ck_assert_int_eq(p.by, CLI_BY_DIR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "dir", "--by", "cgroup"),
+			 CLI_RUN);
+	ck_assert(p.by_cgroup);
+	ck_assert(!p.page_cache);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--by", "cgroup"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "cgroup",
+				    "--page-cache"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "cgroup", "--top", "3"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "cgroup", "--folded"),
+			 CLI_USAGE_ERROR);
+}
+END_TEST
+
 static Suite *cli_monitor_suite(void)
 {
 	Suite *s = suite_create("cli_monitor");
@@ -158,6 +188,9 @@ static Suite *cli_monitor_suite(void)
 	tc = tcase_create("record");
 	tcase_add_test(tc, record_options);
 	tcase_add_test(tc, bad_record_options);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("report");
+	tcase_add_test(tc, report_by_cgroup);
 	suite_add_tcase(s, tc);
 	return s;
 }

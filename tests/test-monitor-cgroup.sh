@@ -4,7 +4,8 @@
 # blkstack monitor --by cgroup: reads from tasks of two cgroup v2 groups,
 # with --max-cgroups 1: the first group's series count its reads exactly,
 # the second's go to "other", every layer and end-to-end series has the
-# label, and none is left without it (sums over cgroups stay right).
+# label, and none is left without it (sums over cgroups stay right). Then
+# blkstack report --by cgroup of the same two readers counts each apart.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -80,4 +81,24 @@ fi
 kill -TERM "$MON_PID"
 wait "$MON_PID" || fail "blkstack monitor exited $? after SIGTERM"
 instance_gone "blkstack-$MON_PID" || fail "tracefs instance blkstack-$MON_PID left behind"
+
+# report --by cgroup: the same readers under report -- COMMAND
+{
+	declare -f reader in_cgroup
+	echo "CG2='$CG2' D_DEV='$D_DEV'"
+	echo "in_cgroup '$A' reader 0 40 && in_cgroup '$B' reader 100 25"
+} >"$TMPD/work.sh"
+"$BLKSTACK" report -d "$D_DEV" --by cgroup --json -- bash "$TMPD/work.sh" \
+	>"$TMPD/report.json" 2>"$TMPD/report.err" ||
+	{ cat "$TMPD/report.err" >&2; fail "report --by cgroup failed"; }
+python3 - "$TMPD/report.json" "/$A" "/$B" <<'PY' || fail "report --by cgroup does not count 40 reads in /$A and 25 in /$B"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ios = {g["cgroup"]: g["ops"].get("read", {}).get("ios", 0) for g in doc["cgroups"]}
+print("report --by cgroup:", ios)
+sys.exit(0 if ios.get(sys.argv[2]) == 40 and ios.get(sys.argv[3]) == 25 else 1)
+PY
+"$BLKSTACK" report -d "$D_DEV" --by cgroup -w 1 >"$TMPD/report.txt" 2>&1 ||
+	fail "report --by cgroup as text failed"
+grep -q '^CGROUP ' "$TMPD/report.txt" || fail "no CGROUP table in the text report"
 note "PASS"

@@ -323,8 +323,7 @@ struct monitor {
 	struct stats *st;
 	struct mhttp *http;
 	struct mrec *rec;		/* the flight recorder, NULL when off */
-	struct cg_map *cg;		/* --by cgroup: pids to cgroup indexes */
-	struct stats **cg_st;		/* the statistics per cgroup index ("other" last) */
+	struct cg_stats cg;		/* --by cgroup: the statistics per cgroup */
 	struct om_group *groups;	/* their exposition, rebuilt at each render */
 	struct om_device *devs;		/* the names of the devices, read every interval */
 	size_t ndevs;
@@ -340,15 +339,8 @@ static void monitor_io(const struct tk_io *io, void *ctx)
 	struct monitor *m = ctx;
 
 	stats_io(io, m->st);
-	if (m->cg) {
-		size_t i = cg_index(m->cg, io->pid);
-
-		if (!m->cg_st[i])
-			m->cg_st[i] = stats_alloc();
-		/* out of memory: the cgroup's series miss it, the totals do not */
-		if (m->cg_st[i])
-			stats_io(io, m->cg_st[i]);
-	}
+	if (m->cg.map)
+		cg_stats_io(&m->cg, io);
 	if (m->rec)
 		mrec_io(m->rec, io);
 }
@@ -362,8 +354,8 @@ static int monitor_event(const struct blk_event *ev, void *ctx)
 {
 	struct monitor *m = ctx;
 
-	if (m->cg && ev->kind == BLK_EV_BIO_QUEUE)
-		cg_index(m->cg, ev->pid);
+	if (m->cg.map)
+		cg_stats_event(&m->cg, ev);
 	return tracker_event(ev, m->t);
 }
 
@@ -372,12 +364,12 @@ static size_t build_groups(struct monitor *m)
 {
 	size_t n = 0;
 
-	if (!m->cg)
+	if (!m->cg.map)
 		return 0;
-	for (size_t i = 0; i <= cg_cap(m->cg); i++)
-		if (m->cg_st[i])
-			m->groups[n++] = (struct om_group){ .cgroup = cg_name(m->cg, i),
-							    .st = m->cg_st[i] };
+	for (size_t i = 0; i <= cg_cap(m->cg.map); i++)
+		if (m->cg.st[i])
+			m->groups[n++] = (struct om_group){ .cgroup = cg_name(m->cg.map, i),
+							    .st = m->cg.st[i] };
 	return n;
 }
 
@@ -536,8 +528,8 @@ static int monitor_pass(void *ctx)
 		if (m->rec)
 			mrec_interval(m->rec);
 		/* a pid reused by a task of another cgroup is read afresh */
-		if (m->cg)
-			cg_forget_pids(m->cg);
+		if (m->cg.map)
+			cg_forget_pids(m->cg.map);
 		refresh_devices(m);
 		if (m->p->textfile)
 			textfile_tick(m);
@@ -673,11 +665,8 @@ int cmd_monitor(int argc, char **argv)
 	kp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	m.st = stats_alloc();
 	m.t = m.st ? tracker_alloc(&kp, monitor_io, &m) : NULL;
-	if (m.t && p.by_cgroup) {
-		m.cg = cg_map_alloc("", p.max_cgroups);
-		m.cg_st = m.cg ? calloc(p.max_cgroups + 1, sizeof(*m.cg_st)) : NULL;
-		m.groups = m.cg_st ? calloc(p.max_cgroups + 1, sizeof(*m.groups)) : NULL;
-	}
+	if (m.t && p.by_cgroup && cg_stats_init(&m.cg, "", p.max_cgroups) == 0)
+		m.groups = calloc(p.max_cgroups + 1, sizeof(*m.groups));
 	if (!m.t || (p.by_cgroup && !m.groups)) {
 		err_msg("out of memory");
 		goto out;
@@ -694,11 +683,8 @@ out:
 		unlink(m.textfile_path);
 	free(m.textfile_path);
 	free(m.devs);
-	for (size_t i = 0; m.cg_st && i <= p.max_cgroups; i++)
-		stats_free(m.cg_st[i]);
-	free(m.cg_st);
 	free(m.groups);
-	cg_map_free(m.cg);
+	cg_stats_destroy(&m.cg);
 	tracker_free(m.t);
 	stats_free(m.st);
 	return rc;

@@ -21,6 +21,7 @@
 #include "cmd/cmd.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
+#include "cmd/report-cgroup.h"
 #include "cmd/report-files.h"
 #include "cmd/report.h"
 #include "format/tracefile.h"
@@ -76,6 +77,8 @@ const char *cli_usage_report(void)
 	       "     --page-cache        add the files that caused the disk I/O to the report\n"
 	       "     --by file|dir|process  report per file, per directory (everything beneath\n"
 	       "                         it) or per process instead of per layer\n"
+	       "     --by cgroup         live: top-level I/O per cgroup of the task that queued\n"
+	       "                         it, end to end, instead of per layer (no page cache)\n"
 	       "     --top N             rows of that table (default 20)\n"
 	       "     --folded            folded stacks of disk bytes per path (flamegraph.pl,\n"
 	       "                         inferno, speedscope) instead of a table\n"
@@ -161,7 +164,12 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 			page_cache_opt = true;
 			break;
 		case OPT_BY:
-			r = opt_by(optarg, &p->by, err, errlen);
+			/* the last --by wins: cgroup is of block I/O, the others of files */
+			p->by_cgroup = !strcmp(optarg, "cgroup");
+			if (p->by_cgroup)
+				p->by = CLI_BY_NONE;
+			else
+				r = opt_by(optarg, &p->by, err, errlen);
 			break;
 		case OPT_TOP:
 			r = opt_top(optarg, &p->top, err, errlen);
@@ -192,6 +200,12 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->input && page_cache_opt)
 		return opt_error(err, errlen,
 				 "--page-cache is for live tracing: a recording has the events it was made with");
+	if (p->by_cgroup && p->input)
+		return opt_error(err, errlen,
+				 "--by cgroup reads the cgroups of live tasks: not with -i");
+	if (p->by_cgroup && (p->page_cache || p->top))
+		return opt_error(err, errlen,
+				 "--by cgroup is a table of block I/O: not with --page-cache, --top, --folded or --flame");
 	if (p->top && p->by == CLI_BY_NONE)
 		return opt_error(err, errlen, "--top goes with --by");
 	if (p->folded && (p->json || p->by == CLI_BY_PROCESS))
@@ -231,6 +245,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 struct watched {
 	struct live_command cmd;
 	struct pc_run *run;
+	struct report_cg *cg;
 };
 
 static int after_pass(void *ctx)
@@ -246,8 +261,8 @@ static int run_live(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct live *l, struct watched *w)
 {
 	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb };
-	blk_event_fn fn = w->run ? pc_run_event : tracker_event;
-	void *ctx = w->run ? (void *)w->run : (void *)t;
+	blk_event_fn fn = w->run ? pc_run_event : w->cg ? report_cg_event : tracker_event;
+	void *ctx = w->run ? (void *)w->run : w->cg ? (void *)w->cg : (void *)t;
 	int ret;
 
 	if (w->run) {
@@ -311,6 +326,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 int cmd_report(int argc, char **argv)
 {
 	struct watched w = { .cmd = { .pid = -1 } };
+	struct report_cg rcg = { 0 };
 	struct pc_run run = { 0 };
 	const struct source_stats *src = NULL;
 	struct tracefile *file = NULL;
@@ -350,6 +366,11 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		t = run.t;
 		w.run = &run;
+	} else if (st && p.by_cgroup) {
+		rcg.st = st;
+		if (cg_stats_init(&rcg.cg, "", REPORT_MAX_CGROUPS) == 0)
+			t = rcg.t = tracker_alloc(&tp, report_cg_io, &rcg);
+		w.cg = &rcg;
 	} else if (st) {
 		t = tracker_alloc(&tp, stats_io, st);
 	}
@@ -390,7 +411,9 @@ int cmd_report(int argc, char **argv)
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
 		goto out;
 	}
-	if (p.by != CLI_BY_NONE || p.folded) {
+	if (p.by_cgroup) {
+		ret = report_cg_output(of.fp, &rcg, p.json, r.source, src);
+	} else if (p.by != CLI_BY_NONE || p.folded) {
 		ret = report_files_output(of.fp, &fopts, &run, r.source, src, false);
 	} else {
 		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
@@ -421,6 +444,7 @@ out:
 	else
 		tracker_free(t);
 	stats_free(st);
+	cg_stats_destroy(&rcg.cg);
 	tracefile_close(file);
 	live_close(&l);
 	topo_record_free(&topology);

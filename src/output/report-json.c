@@ -276,3 +276,8 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_put(doc);
 	return ret;
 }
+
+struct json_object *out_json_hist(const struct hist *h)
+{
+	return jhist(h);
+}

@@ -77,6 +77,36 @@ int out_report_json(FILE *fp, const struct report *r);
  */
 int out_report_interval(FILE *fp, const struct report *r, const struct report_interval *iv);
 
+struct json_object;
+
+/**
+ * out_json_hist - a latency histogram as the report's JSON has it (count,
+ * avg, min, p50, p90, p99, max, in ns), for the other JSON outputs
+ */
+struct json_object *out_json_hist(const struct hist *h);
+
+/**
+ * struct cgroup_report - report --by cgroup: end to end per cgroup
+ * @source: where the events came from
+ * @names: the cgroups' paths ("other" past the cap, "unknown" when the
+ *	   task was gone before it was looked up), @n of them
+ * @st: their statistics, in the same order
+ * @lost: events lost on every CPU
+ */
+struct cgroup_report {
+	const char *source;
+	const char *const *names;
+	const struct stats *const *st;
+	size_t n;
+	uint64_t lost;
+};
+
+/** out_cgroup_text - the per-cgroup table. Returns 0 or -errno. */
+int out_cgroup_text(FILE *fp, const struct cgroup_report *r);
+
+/** out_cgroup_json - the per-cgroup table as one JSON document. Returns 0 or -errno. */
+int out_cgroup_json(FILE *fp, const struct cgroup_report *r);
+
 /** report_lost - events lost on every CPU of @src */
 uint64_t report_lost(const struct source_stats *src);
 

@@ -158,3 +158,39 @@ size_t cg_cap(const struct cg_map *m)
 {
 	return m->cap;
 }
+
+int cg_stats_init(struct cg_stats *c, const char *root, size_t cap)
+{
+	c->st = NULL;
+	c->map = cg_map_alloc(root, cap);
+	if (!c->map)
+		return -ENOMEM;
+	c->st = calloc(cap + 1, sizeof(*c->st));
+	return c->st ? 0 : -ENOMEM;
+}
+
+void cg_stats_destroy(struct cg_stats *c)
+{
+	for (size_t i = 0; c->st && c->map && i <= c->map->cap; i++)
+		stats_free(c->st[i]);
+	free(c->st);
+	cg_map_free(c->map);
+	c->st = NULL;
+	c->map = NULL;
+}
+
+void cg_stats_event(struct cg_stats *c, const struct blk_event *ev)
+{
+	if (ev->kind == BLK_EV_BIO_QUEUE)
+		cg_index(c->map, ev->pid);
+}
+
+void cg_stats_io(struct cg_stats *c, const struct tk_io *io)
+{
+	size_t i = cg_index(c->map, io->pid);
+
+	if (!c->st[i])
+		c->st[i] = stats_alloc();
+	if (c->st[i])
+		stats_io(io, c->st[i]);
+}

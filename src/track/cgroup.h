@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "track/stats.h"
+#include "track/tracker.h"
+
 /* Pids remembered at once; the cache starts afresh when full. */
 #define CG_PID_CACHE 4096
 /* What a cgroup is called when it cannot be read (the task is gone). */
@@ -55,5 +58,38 @@ size_t cg_cap(const struct cg_map *m);
  * Called every interval by the monitor.
  */
 void cg_forget_pids(struct cg_map *m);
+
+/**
+ * struct cg_stats - statistics per cgroup (monitor and report --by cgroup)
+ * @map: pids to cgroup indexes
+ * @st: one struct stats per index, "other" last (cap + 1 entries), each
+ *	allocated when its first I/O completes; NULL until then
+ */
+struct cg_stats {
+	struct cg_map *map;
+	struct stats **st;
+};
+
+/**
+ * cg_stats_init - empty statistics for at most @cap cgroups and "other"
+ * @root: as for cg_map_alloc()
+ * Returns 0 or -ENOMEM; cg_stats_destroy() accepts a failed init.
+ */
+int cg_stats_init(struct cg_stats *c, const char *root, size_t cap);
+
+/** cg_stats_destroy - release everything; a zeroed @c is accepted */
+void cg_stats_destroy(struct cg_stats *c);
+
+/**
+ * cg_stats_event - look the cgroup of a queue event's task up now, while
+ * it lives (a cached pid costs a hash lookup); other events pass
+ */
+void cg_stats_event(struct cg_stats *c, const struct blk_event *ev);
+
+/**
+ * cg_stats_io - account a completed tree to the cgroup of the task that
+ * queued it; out of memory, the tree is left out of that cgroup's figures
+ */
+void cg_stats_io(struct cg_stats *c, const struct tk_io *io);
 
 #endif /* BLKSTACK_CGROUP_H */
