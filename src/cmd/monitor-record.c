@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "cmd/opt.h"
 #include "capture/datsource.h"
 #include "capture/flight.h"
 #include "capture/ring.h"
@@ -49,6 +50,79 @@ struct mrec {
 	uint64_t count;
 	bool suppressed_said;		/* a suppression was said since the last recording */
 };
+
+/* latency>TIME, p99>TIME, signal, http */
+static enum cli_result record_on(const char *arg, struct monitor_record_params *r,
+				       char *err, size_t errlen)
+{
+	uint64_t ns;
+
+	r->on = true;
+	if (!strcmp(arg, "signal")) {
+		r->on_signal = true;
+		return CLI_RUN;
+	}
+	if (!strcmp(arg, "http")) {
+		r->on_http = true;
+		return CLI_RUN;
+	}
+	if (!strncmp(arg, "latency>", 8) && !parse_duration(arg + 8, &ns) && ns) {
+		r->on_latency = true;
+		r->latency_ns = ns;
+		return CLI_RUN;
+	}
+	if (!strncmp(arg, "p99>", 4) && !parse_duration(arg + 4, &ns) && ns) {
+		r->on_p99 = true;
+		r->p99_ns = ns;
+		return CLI_RUN;
+	}
+	return opt_error(err, errlen,
+			 "invalid --record-on '%s' (latency>TIME, p99>TIME, signal or http; TIME as 100ms)",
+			 arg);
+}
+
+enum cli_result monitor_record_option(int opt, const char *arg, struct monitor_record_params *r,
+				      char *err, size_t errlen)
+{
+	enum cli_result ret = CLI_RUN;
+	bool has;
+
+	if (opt == MREC_OPT_ON)
+		return record_on(arg, r, err, errlen);
+	/* any other --record-* option needs --record-on (checked after parsing) */
+	r->set = true;
+	switch (opt) {
+	case MREC_OPT_DIR:
+		if (!*arg)
+			return opt_error(err, errlen, "--record-dir needs a directory");
+		r->dir = arg;
+		break;
+	case MREC_OPT_WINDOW:
+		ret = opt_duration(arg, &r->window_ns, &has, err, errlen);
+		if (ret == CLI_RUN && r->window_ns < 1000000000ULL)
+			return opt_error(err, errlen, "--record-window '%s' is too short (at least 1s)",
+					 arg);
+		break;
+	case MREC_OPT_GAP:
+		/* 0: no rate limit (tests, or a trigger that is rare by itself) */
+		if (!strcmp(arg, "0"))
+			r->gap_ns = 0;
+		else
+			ret = opt_duration(arg, &r->gap_ns, &has, err, errlen);
+		break;
+	case MREC_OPT_MEMORY:
+		if (parse_uint(arg, 1, 65536, &r->memory_mb))
+			return opt_error(err, errlen,
+					 "invalid --record-memory '%s' (MiB, from 1 to 65536)", arg);
+		break;
+	case MREC_OPT_KEEP:
+		if (parse_uint(arg, 1, 100000, &r->keep))
+			return opt_error(err, errlen,
+					 "invalid --record-keep '%s' (a number from 1 to 100000)", arg);
+		break;
+	}
+	return ret;
+}
 
 static volatile sig_atomic_t usr1;
 

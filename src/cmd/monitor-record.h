@@ -9,10 +9,13 @@
 #ifndef BLKSTACK_CMD_MONITOR_RECORD_H
 #define BLKSTACK_CMD_MONITOR_RECORD_H
 
+#include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cmd/live.h"
+#include "cmd/opt.h"
 #include "track/tracker.h"
 
 /* Flight recorder defaults: what --record-window, --record-memory,
@@ -53,6 +56,24 @@ struct monitor_record_params {
 	unsigned long long keep;
 	bool set;
 };
+
+/* The getopt values of the --record-* options, in monitor.c's option table. */
+enum {
+	MREC_OPT_ON = CHAR_MAX + 64,
+	MREC_OPT_DIR,
+	MREC_OPT_WINDOW,
+	MREC_OPT_MEMORY,
+	MREC_OPT_GAP,
+	MREC_OPT_KEEP,
+};
+
+/**
+ * monitor_record_option - one --record-* option's value into @r
+ * @opt: its MREC_OPT_* value
+ * Returns CLI_RUN, or CLI_USAGE_ERROR with the message in @err.
+ */
+enum cli_result monitor_record_option(int opt, const char *arg, struct monitor_record_params *r,
+				      char *err, size_t errlen);
 
 struct mrec;
 

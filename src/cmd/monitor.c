@@ -26,6 +26,7 @@
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/live.h"
+#include "cmd/monitor-devices.h"
 #include "cmd/monitor-record.h"
 #include "cmd/monitor.h"
 #include "cmd/opt.h"
@@ -45,12 +46,6 @@ enum {
 	OPT_TIMEOUT,
 	OPT_BY,
 	OPT_MAX_CGROUPS,
-	OPT_RECORD_ON,
-	OPT_RECORD_DIR,
-	OPT_RECORD_WINDOW,
-	OPT_RECORD_MEMORY,
-	OPT_RECORD_GAP,
-	OPT_RECORD_KEEP,
 };
 
 #define TEXTFILE_NAME "blkstack.prom"
@@ -124,77 +119,6 @@ static enum cli_result check_listen(const char *arg, char *err, size_t errlen)
 	return CLI_RUN;
 }
 
-/* latency>TIME, p99>TIME, signal, http */
-static enum cli_result parse_record_on(const char *arg, struct monitor_record_params *r,
-				       char *err, size_t errlen)
-{
-	uint64_t ns;
-
-	r->on = true;
-	if (!strcmp(arg, "signal")) {
-		r->on_signal = true;
-		return CLI_RUN;
-	}
-	if (!strcmp(arg, "http")) {
-		r->on_http = true;
-		return CLI_RUN;
-	}
-	if (!strncmp(arg, "latency>", 8) && !parse_duration(arg + 8, &ns) && ns) {
-		r->on_latency = true;
-		r->latency_ns = ns;
-		return CLI_RUN;
-	}
-	if (!strncmp(arg, "p99>", 4) && !parse_duration(arg + 4, &ns) && ns) {
-		r->on_p99 = true;
-		r->p99_ns = ns;
-		return CLI_RUN;
-	}
-	return opt_error(err, errlen,
-			 "invalid --record-on '%s' (latency>TIME, p99>TIME, signal or http; TIME as 100ms)",
-			 arg);
-}
-
-/* The values of the --record-* options but --record-on. */
-static enum cli_result parse_record_opt(int c, const char *arg, struct monitor_record_params *r,
-					char *err, size_t errlen)
-{
-	enum cli_result ret = CLI_RUN;
-	bool has;
-
-	r->set = true;
-	switch (c) {
-	case OPT_RECORD_DIR:
-		if (!*arg)
-			return opt_error(err, errlen, "--record-dir needs a directory");
-		r->dir = arg;
-		break;
-	case OPT_RECORD_WINDOW:
-		ret = opt_duration(arg, &r->window_ns, &has, err, errlen);
-		if (ret == CLI_RUN && r->window_ns < 1000000000ULL)
-			return opt_error(err, errlen, "--record-window '%s' is too short (at least 1s)",
-					 arg);
-		break;
-	case OPT_RECORD_GAP:
-		/* 0: no rate limit (tests, or a trigger that is rare by itself) */
-		if (!strcmp(arg, "0"))
-			r->gap_ns = 0;
-		else
-			ret = opt_duration(arg, &r->gap_ns, &has, err, errlen);
-		break;
-	case OPT_RECORD_MEMORY:
-		if (parse_uint(arg, 1, 65536, &r->memory_mb))
-			return opt_error(err, errlen,
-					 "invalid --record-memory '%s' (MiB, from 1 to 65536)", arg);
-		break;
-	case OPT_RECORD_KEEP:
-		if (parse_uint(arg, 1, 100000, &r->keep))
-			return opt_error(err, errlen,
-					 "invalid --record-keep '%s' (a number from 1 to 100000)", arg);
-		break;
-	}
-	return ret;
-}
-
 enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *p,
 				  char *err, size_t errlen)
 {
@@ -208,12 +132,12 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
 		{ "by",		  required_argument, NULL, OPT_BY },
 		{ "max-cgroups",  required_argument, NULL, OPT_MAX_CGROUPS },
-		{ "record-on",	  required_argument, NULL, OPT_RECORD_ON },
-		{ "record-dir",	  required_argument, NULL, OPT_RECORD_DIR },
-		{ "record-window", required_argument, NULL, OPT_RECORD_WINDOW },
-		{ "record-memory", required_argument, NULL, OPT_RECORD_MEMORY },
-		{ "record-gap",	  required_argument, NULL, OPT_RECORD_GAP },
-		{ "record-keep",  required_argument, NULL, OPT_RECORD_KEEP },
+		{ "record-on",	  required_argument, NULL, MREC_OPT_ON },
+		{ "record-dir",	  required_argument, NULL, MREC_OPT_DIR },
+		{ "record-window", required_argument, NULL, MREC_OPT_WINDOW },
+		{ "record-memory", required_argument, NULL, MREC_OPT_MEMORY },
+		{ "record-gap",	  required_argument, NULL, MREC_OPT_GAP },
+		{ "record-keep",  required_argument, NULL, MREC_OPT_KEEP },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -276,15 +200,13 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 						 optarg);
 			has_max_cgroups = true;
 			break;
-		case OPT_RECORD_ON:
-			r = parse_record_on(optarg, &p->rec, err, errlen);
-			break;
-		case OPT_RECORD_DIR:
-		case OPT_RECORD_WINDOW:
-		case OPT_RECORD_MEMORY:
-		case OPT_RECORD_GAP:
-		case OPT_RECORD_KEEP:
-			r = parse_record_opt(c, optarg, &p->rec, err, errlen);
+		case MREC_OPT_ON:
+		case MREC_OPT_DIR:
+		case MREC_OPT_WINDOW:
+		case MREC_OPT_MEMORY:
+		case MREC_OPT_GAP:
+		case MREC_OPT_KEEP:
+			r = monitor_record_option(c, optarg, &p->rec, err, errlen);
 			break;
 		case 'D':
 			p->debug = true;
@@ -325,8 +247,7 @@ struct monitor {
 	struct mrec *rec;		/* the flight recorder, NULL when off */
 	struct cg_stats cg;		/* --by cgroup: the statistics per cgroup */
 	struct om_group *groups;	/* their exposition, rebuilt at each render */
-	struct om_device *devs;		/* the names of the devices, read every interval */
-	size_t ndevs;
+	struct monitor_devices devs;	/* the names of the devices, read every interval */
 	char kernel[65];
 	uint64_t next_tick;		/* when the textfile and the names are next due */
 	int textfile_err;		/* the last textfile error said, 0 when it works */
@@ -373,89 +294,12 @@ static size_t build_groups(struct monitor *m)
 	return n;
 }
 
-/* One device's labels, from sysfs and device-mapper. */
-static int device_of(uint32_t dev, struct om_device *d)
-{
-	struct topo_dev_info info;
-	int ret = topo_dev_info("", dev, &info);
-
-	if (ret < 0)
-		return ret;
-	memset(d, 0, sizeof(*d));
-	d->dev = dev;
-	snprintf(d->name, sizeof(d->name), "%s", info.name);
-	snprintf(d->kind, sizeof(d->kind), "%s", topo_kind_name(info.kind));
-	snprintf(d->target, sizeof(d->target), "%s", info.target);
-	snprintf(d->dm_name, sizeof(d->dm_name), "%s", info.dm_name);
-	snprintf(d->dm_uuid, sizeof(d->dm_uuid), "%s", info.dm_uuid);
-	snprintf(d->md_level, sizeof(d->md_level), "%s", info.md_level);
-	d->parent = info.parent;
-	topo_dev_info_free(&info);
-	return 0;
-}
-
-/*
- * Read the names of the monitored devices again: a dm device renamed, a
- * loop device attached. One that went away is said once; its series keep
- * their last values (the layers stay in the statistics) and the others go on.
- */
-static void refresh_devices(struct monitor *m)
-{
-	struct topo_selection all = { 0 };
-	const struct topo_selection *sel = &m->l->sel;
-	struct om_device *devs;
-	size_t n = 0;
-
-	if (!sel->n) {
-		if (topo_all_devices("", &all) < 0)
-			return;
-		sel = &all;
-	}
-	devs = calloc(sel->n ? sel->n : 1, sizeof(*devs));
-	if (!devs)
-		goto out;
-	for (size_t i = 0; i < sel->n; i++)
-		if (device_of(sel->devs[i], &devs[n]) == 0)
-			n++;
-	for (size_t i = 0; i < m->ndevs; i++) {
-		bool found = false;
-
-		for (size_t j = 0; j < n && !found; j++)
-			found = devs[j].dev == m->devs[i].dev;
-		/* with -d, a device gone is one the user asked for: say so */
-		if (!found && m->l->sel.n)
-			warn_msg("device '%s' (%u:%u) went away: its series keep their last values; the other devices are still monitored",
-				 m->devs[i].name, KDEV_MAJOR(m->devs[i].dev),
-				 KDEV_MINOR(m->devs[i].dev));
-	}
-	/* keep a gone device's names: its series stay labelled as they were */
-	for (size_t i = 0; i < m->ndevs; i++) {
-		bool found = false;
-		struct om_device *grown;
-
-		for (size_t j = 0; j < n && !found; j++)
-			found = devs[j].dev == m->devs[i].dev;
-		if (found || !stats_layer(m->st, m->devs[i].dev))
-			continue;
-		grown = realloc(devs, (n + 1) * sizeof(*devs));
-		if (!grown)
-			break;
-		devs = grown;
-		devs[n++] = m->devs[i];
-	}
-	free(m->devs);
-	m->devs = devs;
-	m->ndevs = n;
-out:
-	topo_selection_free(&all);
-}
-
 /* The exposition as a malloc'd text; NULL when out of memory. */
 static char *render(struct monitor *m, bool openmetrics, size_t *len)
 {
 	struct om_input in = {
 		.st = m->st, .tk = tracker_counters(m->t), .src = live_stats(m->l),
-		.devs = m->devs, .ndevs = m->ndevs, .version = PACKAGE_VERSION,
+		.devs = m->devs.devs, .ndevs = m->devs.n, .version = PACKAGE_VERSION,
 		.kernel = m->kernel, .openmetrics = openmetrics,
 		.recorder = m->rec != NULL, .recordings = mrec_count(m->rec),
 		.groups = m->groups, .ngroups = build_groups(m),
@@ -484,7 +328,7 @@ static int write_textfile(struct monitor *m)
 {
 	struct om_input in = {
 		.st = m->st, .tk = tracker_counters(m->t), .src = live_stats(m->l),
-		.devs = m->devs, .ndevs = m->ndevs, .version = PACKAGE_VERSION,
+		.devs = m->devs.devs, .ndevs = m->devs.n, .version = PACKAGE_VERSION,
 		.kernel = m->kernel, .recorder = m->rec != NULL, .recordings = mrec_count(m->rec),
 		.groups = m->groups, .ngroups = build_groups(m),
 	};
@@ -530,7 +374,7 @@ static int monitor_pass(void *ctx)
 		/* a pid reused by a task of another cgroup is read afresh */
 		if (m->cg.map)
 			cg_forget_pids(m->cg.map);
-		refresh_devices(m);
+		monitor_devices_refresh(&m->devs, &m->l->sel, m->st);
 		if (m->p->textfile)
 			textfile_tick(m);
 		m->next_tick = now + m->p->interval_ns;
@@ -612,7 +456,7 @@ static int run(struct monitor *m)
 	if (live_open(m->l, &lo) < 0)
 		return -1;
 	live_mark_lower(m->l, m->t);
-	refresh_devices(m);
+	monitor_devices_refresh(&m->devs, &m->l->sel, m->st);
 	if (p->rec.on) {
 		m->rec = mrec_open(&p->rec, m->l);
 		if (!m->rec)
@@ -682,7 +526,7 @@ out:
 	if (m.textfile_path && m.textfile_err == 0)
 		unlink(m.textfile_path);
 	free(m.textfile_path);
-	free(m.devs);
+	monitor_devices_free(&m.devs);
 	free(m.groups);
 	cg_stats_destroy(&m.cg);
 	tracker_free(m.t);
