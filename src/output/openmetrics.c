@@ -413,6 +413,14 @@ static void source_counters(const struct om_writer *w, const struct om_input *in
 			src->cpu[c].malformed);
 }
 
+/* A counter family of one sample without labels. */
+static void single_counter(const struct om_writer *w, const char *base, const char *help,
+			   uint64_t value)
+{
+	family(w, base, "counter", NULL, help);
+	fprintf(w->fp, "%s_total %" PRIu64 "\n", base, value);
+}
+
 static void tracker_metrics(const struct om_writer *w, const struct om_input *in)
 {
 	const struct tk_counters *tk = in->tk;
@@ -427,15 +435,13 @@ static void tracker_metrics(const struct om_writer *w, const struct om_input *in
 	family(w, "blkstack_tracked_inflight", "gauge", NULL,
 	       "Bios in flight followed by the tracker now");
 	fprintf(w->fp, "blkstack_tracked_inflight %" PRIu64 "\n", tk->inflight);
-	family(w, "blkstack_tracker_layer_issued", "counter", NULL,
-	       "I/O trees issued by a layer itself (metadata, zeroing), not top-level I/O");
-	fprintf(w->fp, "blkstack_tracker_layer_issued_total %" PRIu64 "\n", tk->ios_layer);
-	family(w, "blkstack_tracker_expired", "counter", NULL,
-	       "Bios dropped after the timeout without completing");
-	fprintf(w->fp, "blkstack_tracker_expired_total %" PRIu64 "\n", tk->expired);
-	family(w, "blkstack_tracker_dropped", "counter", NULL,
-	       "Bios not followed because --max-inflight was reached");
-	fprintf(w->fp, "blkstack_tracker_dropped_total %" PRIu64 "\n", tk->dropped_cap);
+	single_counter(w, "blkstack_tracker_layer_issued",
+		       "I/O trees issued by a layer itself (metadata, zeroing), not top-level I/O",
+		       tk->ios_layer);
+	single_counter(w, "blkstack_tracker_expired",
+		       "Bios dropped after the timeout without completing", tk->expired);
+	single_counter(w, "blkstack_tracker_dropped",
+		       "Bios not followed because --max-inflight was reached", tk->dropped_cap);
 	family(w, "blkstack_tracker_unmatched", "counter", NULL,
 	       "Events that matched nothing in flight, event = complete | remap | request");
 	fprintf(w->fp, "blkstack_tracker_unmatched_total{event=\"complete\"} %" PRIu64 "\n",
@@ -489,11 +495,10 @@ int out_openmetrics(FILE *fp, const struct om_input *in)
 		source_counters(&w, in);
 	if (in->tk)
 		tracker_metrics(&w, in);
-	if (in->recorder) {
-		family(&w, "blkstack_recordings", "counter", NULL,
-		       "Flight recordings written (trace.dat files of the last seconds)");
-		fprintf(fp, "blkstack_recordings_total %" PRIu64 "\n", in->recordings);
-	}
+	if (in->recorder)
+		single_counter(&w, "blkstack_recordings",
+			       "Flight recordings written (trace.dat files of the last seconds)",
+			       in->recordings);
 	if (in->openmetrics)
 		fputs("# EOF\n", fp);
 	return ferror(fp) ? -EIO : 0;
