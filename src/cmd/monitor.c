@@ -455,7 +455,7 @@ static int run(struct monitor *m)
 	live_signals();
 	if (live_open(m->l, &lo) < 0)
 		return -1;
-	live_mark_lower(m->l, m->t);
+	live_mark_roles(m->l, m->t);
 	monitor_devices_refresh(&m->devs, &m->l->sel, m->st);
 	if (p->rec.on) {
 		m->rec = mrec_open(&p->rec, m->l);

@@ -436,10 +436,15 @@ static void tracker_metrics(const struct om_writer *w, const struct om_input *in
 	       "Bios in flight followed by the tracker now");
 	fprintf(w->fp, "blkstack_tracked_inflight %" PRIu64 "\n", tk->inflight);
 	single_counter(w, "blkstack_tracker_layer_issued",
-		       "I/O trees issued by a layer itself (metadata, zeroing), not top-level I/O",
+		       "I/Os a layer issued itself with no known cause (metadata, zeroing), not top-level I/O",
 		       tk->ios_layer);
+	single_counter(w, "blkstack_tracker_layer_caused",
+		       "I/Os a layer issued for an I/O in flight (a known cause: raid parity, snapshot copies)",
+		       tk->ios_caused);
 	single_counter(w, "blkstack_tracker_expired",
-		       "Bios dropped after the timeout without completing", tk->expired);
+		       "I/Os not completed within --timeout", tk->expired);
+	single_counter(w, "blkstack_tracker_expired_top",
+		       "Of the expired I/Os, top-level ones", tk->expired_top);
 	single_counter(w, "blkstack_tracker_dropped",
 		       "Bios not followed because --max-inflight was reached", tk->dropped_cap);
 	family(w, "blkstack_tracker_unmatched", "counter", NULL,
