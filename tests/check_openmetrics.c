@@ -263,7 +263,14 @@ START_TEST(labels_escaped_and_info)
 	char *text;
 
 	feed(5000, BLK_OP_WRITE);
+	devs[2].has_inflight = true;
+	devs[2].inflight[0] = 3;
+	devs[2].inflight[1] = 7;
 	text = expose(false);
+	ck_assert_double_eq(sample(text, "blkstack_layer_inflight{device=\"8:0\",name=\"sda\",kind=\"disk\",target=\"\",dir=\"write\"}"), 7);
+	ck_assert_double_eq(sample(text, "blkstack_layer_inflight{device=\"8:0\",name=\"sda\",kind=\"disk\",target=\"\",dir=\"read\"}"), 3);
+	/* not sampled: no series (a device gone, or without the attribute) */
+	ck_assert_ptr_null(strstr(text, "blkstack_layer_inflight{device=\"8:1\""));
 	ck_assert_ptr_nonnull(strstr(text, "dm_name=\"my \\\"vol\\\"\\\\x\""));
 	ck_assert_ptr_nonnull(strstr(text, "blkstack_device_info{device=\"8:1\",name=\"sda1\",kind=\"part\",target=\"\",dm_name=\"\",dm_uuid=\"\",md_level=\"\",parent=\"8:0\"} 1\n"));
 	ck_assert_ptr_nonnull(strstr(text, "blkstack_info{version=\"0.1\",kernel=\"6.1.0\"} 1\n"));
@@ -323,7 +330,9 @@ START_TEST(groups_labelled)
 	ck_assert_double_eq(sample(text, "blkstack_layer_bytes_total{cgroup=\"other\",device=\"8:0\",name=\"sda\",kind=\"disk\",target=\"\",op=\"write\"}"), 4096);
 	ck_assert_ptr_null(strstr(text, "cgroup=\"/db.slice\",op=\"write\""));
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (!strncmp(line, "blkstack_layer_", 15) || !strncmp(line, "blkstack_end_to_end_", 20))
+		if ((!strncmp(line, "blkstack_layer_", 15) &&
+		     strncmp(line, "blkstack_layer_inflight", 23)) ||
+		    !strncmp(line, "blkstack_end_to_end_", 20))
 			ck_assert_msg(strstr(line, "{cgroup=\""), "no cgroup label: %s", line);
 	free(text);
 	stats_free(other);

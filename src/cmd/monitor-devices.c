@@ -96,6 +96,30 @@ out:
 	topo_selection_free(&all);
 }
 
+void monitor_devices_sample(struct monitor_devices *md)
+{
+	for (size_t i = 0; i < md->n; i++) {
+		struct om_device *d = &md->devs[i];
+		unsigned long long r, w;
+		char path[128];
+		FILE *fp;
+
+		d->has_inflight = false;
+		if (md->gone[i])
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/block/%s/inflight", d->name);
+		fp = fopen(path, "re");
+		if (!fp)
+			continue;
+		if (fscanf(fp, "%llu %llu", &r, &w) == 2) {
+			d->inflight[0] = r;
+			d->inflight[1] = w;
+			d->has_inflight = true;
+		}
+		fclose(fp);
+	}
+}
+
 void monitor_devices_free(struct monitor_devices *md)
 {
 	free(md->devs);

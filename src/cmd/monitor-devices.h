@@ -37,6 +37,12 @@ struct monitor_devices {
 void monitor_devices_refresh(struct monitor_devices *md, const struct topo_selection *sel,
 			     const struct stats *st);
 
+/**
+ * monitor_devices_sample - read each present device's in-flight reads and
+ * writes now (sysfs inflight), for blkstack_layer_inflight
+ */
+void monitor_devices_sample(struct monitor_devices *md);
+
 /** monitor_devices_free - release the names; a zeroed @md is accepted */
 void monitor_devices_free(struct monitor_devices *md);
 

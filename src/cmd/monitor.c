@@ -307,6 +307,7 @@ static char *render(struct monitor *m, bool openmetrics, size_t *len)
 	char *text = NULL;
 	FILE *fp;
 
+	monitor_devices_sample(&m->devs);
 	*len = 0;
 	fp = open_memstream(&text, len);
 	if (!fp)
@@ -335,6 +336,7 @@ static int write_textfile(struct monitor *m)
 	struct outfile of = { 0 };
 	int ret;
 
+	monitor_devices_sample(&m->devs);
 	ret = outfile_open(&of, m->textfile_path);
 	if (ret < 0)
 		return ret;

@@ -305,6 +305,31 @@ static void merges_of(const struct om_writer *w, const char *labels,
 		o->merges_front);
 }
 
+/*
+ * The kernel's own in-flight count of each device, sampled now: a gauge of
+ * the device, not of a cgroup (the kernel does not split it), so it has no
+ * cgroup label even with --by cgroup.
+ */
+static void layer_inflight(const struct om_writer *w, const struct om_input *in)
+{
+	static const struct om_group nogroup = { 0 };
+	char lab[OM_LABELS_LEN], l[OM_LABELS_LEN];
+
+	family(w, "blkstack_layer_inflight", "gauge", NULL,
+	       "Reads and writes in flight at each device now, as the kernel counts them (sysfs inflight), dir = read | write");
+	for (size_t i = 0; i < in->ndevs; i++) {
+		if (!in->devs[i].has_inflight)
+			continue;
+		layer_labels(in, &nogroup, in->devs[i].dev, lab, sizeof(lab));
+		for (int d = 0; d < 2; d++) {
+			snprintf(l, sizeof(l), "%s", lab);
+			label_cat(l, sizeof(l), "dir", d ? "write" : "read");
+			fprintf(w->fp, "blkstack_layer_inflight{%s} %" PRIu64 "\n", l,
+				in->devs[i].inflight[d]);
+		}
+	}
+}
+
 static void layer_metrics(const struct om_writer *w, const struct om_input *in)
 {
 	static const struct {
@@ -338,6 +363,7 @@ static void layer_metrics(const struct om_writer *w, const struct om_input *in)
 	family(w, "blkstack_layer_merges", "counter", NULL,
 	       "Bios merged into a request at request-based layers, dir = back | front");
 	each_layer_op(w, in, merges_of, NULL);
+	layer_inflight(w, in);
 }
 
 /* [cgroup,] op of an end-to-end series */

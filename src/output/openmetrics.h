@@ -42,6 +42,9 @@ extern const uint64_t om_size_bounds[OM_SIZE_BOUNDS];
  * @dm_uuid: dm/uuid ("" unless set)
  * @md_level: an md device's level ("" unless md)
  * @parent: a partition's disk (0: none)
+ * @has_inflight: @inflight was sampled (blkstack_layer_inflight)
+ * @inflight: the kernel's reads and writes in flight at the device now
+ *	      (sysfs inflight), sampled at each exposition
  */
 struct om_device {
 	uint32_t dev;
@@ -52,6 +55,8 @@ struct om_device {
 	char dm_uuid[128];
 	char md_level[16];
 	uint32_t parent;
+	bool has_inflight;
+	uint64_t inflight[2];
 };
 
 /**
