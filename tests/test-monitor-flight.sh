@@ -8,7 +8,8 @@
 # 100 ms between its remap into the disk and its queueing there. The fast
 # phase before it triggers nothing; the slow phase triggers exactly one
 # recording (--record-gap holds back the others), which `report -i` reads
-# with the slow I/O and the stack in it, and the metric counts it.
+# with the slow I/O and the stack in it, and the metric counts it. Then
+# SIGUSR1 and an interval's p99 above the bound trigger one recording each.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -106,4 +107,38 @@ fi
 kill -TERM "$MON_PID"
 wait "$MON_PID" || fail "blkstack monitor exited $? after SIGTERM"
 instance_gone "blkstack-$MON_PID" || fail "tracefs instance blkstack-$MON_PID left behind"
+note "latency>50ms: one recording of the slow phase, the rest held back: ok"
+
+# The other triggers: SIGUSR1, and an interval whose end-to-end p99 is
+# above 50 ms (the same throttled reads), with no gap between recordings.
+RECDIR2=$TMPD/rec2
+mkdir "$RECDIR2"
+"$BLKSTACK" monitor -d "$A_PDEV" --listen "127.0.0.1:$MON_PORT" --interval 1s \
+	--record-on 'p99>50ms' --record-on signal --record-dir "$RECDIR2" --record-gap 0 \
+	--record-memory 16 >"$TMPD/monitor2.out" 2>"$TMPD/monitor2.err" &
+MON_PID=$!
+_clean_pids+=("$MON_PID")
+_clean_instances+=("blkstack-$MON_PID")
+wait_http "http://127.0.0.1:$MON_PORT/metrics" "blkstack monitor" "$MON_PID" "$TMPD/monitor2.err"
+kill -USR1 "$MON_PID"
+for i in $(seq 50); do
+	[ "$(metric blkstack_recordings_total)" = 1 ] && break
+	sleep 0.1
+done
+grep -q "written (signal: SIGUSR1)" "$TMPD/monitor2.err" ||
+	{ cat "$TMPD/monitor2.err" >&2; fail "SIGUSR1 did not trigger a recording"; }
+sh -c "echo \$\$ >'$CGDIR/cgroup.procs' && exec dd if='$A_PDEV' of=/dev/null bs=4k skip=8192 count=5 iflag=direct status=none" ||
+	fail "the throttled reads failed"
+for i in $(seq 50); do
+	grep -q "written (p99: end-to-end p99 of" "$TMPD/monitor2.err" && break
+	sleep 0.1
+done
+grep -q "written (p99: end-to-end p99 of" "$TMPD/monitor2.err" ||
+	{ cat "$TMPD/monitor2.err" >&2; fail "an interval with a p99 above 50 ms did not trigger a recording"; }
+[ "$(ls "$RECDIR2" | grep -c '^blkstack-flight-.*\.dat$')" = 2 ] ||
+	fail "expected 2 recordings in $RECDIR2, found: $(ls "$RECDIR2")"
+kill -TERM "$MON_PID"
+wait "$MON_PID" || fail "blkstack monitor exited $? after SIGTERM"
+instance_gone "blkstack-$MON_PID" || fail "tracefs instance blkstack-$MON_PID left behind"
+note "signal and p99>50ms: a recording each: ok"
 note "PASS"
