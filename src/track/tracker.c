@@ -64,6 +64,7 @@ struct node {
 	uint64_t q, down, up, c, g, i, d, m;
 	uint64_t qev;		/* its queue event at this device (0: none seen) */
 	uint16_t splits, requeues;
+	uint16_t flags;		/* rwbs flags it entered the layer with (enum blk_flag) */
 	int32_t error;
 	uint32_t pending;	/* children not completed */
 	struct node *parent;
@@ -295,6 +296,7 @@ static struct node *node_new(struct tracker *t, struct tdev *d, const struct blk
 	n->seq = ++t->seq;
 	n->dev = d->dev;
 	n->op = ev->op;
+	n->flags = ev->flags;
 	n->start = start;
 	n->end = start + sectors;
 	n->sectors = sectors;
@@ -464,6 +466,7 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 			.splits = x->splits,
 			.split_rest = x->split_rest,
 			.requeues = x->requeues,
+			.flags = x->flags,
 			.error = x->error,
 			.complete = x->done && !x->inferred,
 		};
@@ -707,6 +710,8 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 	if (n) {
 		n->await_q = false;
 		n->qev = ev->ts;
+		/* its own queue event tells its flags at this layer, not the remap */
+		n->flags = ev->flags;
 		/* a tree entered at a remap (a partition) learns its task's name here */
 		if (!n->root->comm[0] && n->root->pid == ev->pid)
 			memcpy(n->root->comm, ev->comm, sizeof(n->root->comm));

@@ -62,6 +62,8 @@ enum tk_layer_kind {
  *	 a flush of the flush machinery, has none); btt's Q
  * @splits: split events seen for this bio at this layer
  * @requeues: times its request was requeued
+ * @flags: the rwbs flags (enum blk_flag) it had at this layer: those of its
+ *	   queue event here, else of the event that brought it in
  * @error: completion error (negative errno), 0 for success
  * @complete: every step of this record was seen (nothing inferred)
  * @split_rest: the remainder of a bio split at this layer (no queue event
@@ -82,6 +84,7 @@ struct tk_rec {
 	uint64_t qev;
 	uint16_t splits;
 	uint16_t requeues;
+	uint16_t flags;
 	int32_t error;
 	bool complete;
 	bool split_rest;
