@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "output/report-time.h"
 #include "output/report.h"
 #include "output/tree.h"
 
@@ -21,7 +22,7 @@ uint64_t report_lost(const struct source_stats *src)
 	return src ? source_lost_total(src) : 0;
 }
 
-static const char *dev_label(const struct report *r, uint32_t dev, char *buf, size_t len)
+const char *report_dev_label(const struct report *r, uint32_t dev, char *buf, size_t len)
 {
 	const char *name = r->name ? r->name(dev, buf, len, r->name_ctx) : NULL;
 
@@ -44,11 +45,7 @@ static const char *kind_name(uint8_t kind)
 	}
 }
 
-/*
- * Microseconds from ns, with the precision that matters at that scale:
- * 2 decimals below 10 us, 1 below 1 ms, none above.
- */
-static void fmt_us(char *buf, size_t len, double ns)
+void report_fmt_us(char *buf, size_t len, double ns)
 {
 	double us = ns / 1000.0;
 
@@ -64,7 +61,7 @@ static void set_us(struct libscols_line *ln, size_t col, const struct hist *h, d
 		scols_line_set_data(ln, col, "-");
 		return;
 	}
-	fmt_us(buf, sizeof(buf), ns);
+	report_fmt_us(buf, sizeof(buf), ns);
 	scols_line_set_data(ln, col, buf);
 }
 
@@ -89,7 +86,7 @@ static void set_layer_op(struct libscols_line *ln, const struct report *r, uint3
 {
 	char name[64];
 
-	scols_line_set_data(ln, 0, dev_label(r, dev, name, sizeof(name)));
+	scols_line_set_data(ln, 0, report_dev_label(r, dev, name, sizeof(name)));
 	scols_line_set_data(ln, 1, st_op_name(op));
 }
 
@@ -127,7 +124,7 @@ static void add_tree_line(struct libscols_table *tb, const struct report *r, siz
 		ios += l->op[o].ios;
 		issued += l->op[o].issued;
 	}
-	scols_line_set_data(ln, 0, dev_label(r, l->dev, name, sizeof(name)));
+	scols_line_set_data(ln, 0, report_dev_label(r, l->dev, name, sizeof(name)));
 	snprintf(buf, sizeof(buf), "%u:%u", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
 	scols_line_set_data(ln, 1, buf);
 	scols_line_set_data(ln, 2, kind_name(l->kind));
@@ -390,7 +387,7 @@ static int print_e2e(FILE *fp, const struct report *r)
 
 		if (!e->ios || !e->total_ns)
 			continue;
-		fmt_us(avg, sizeof(avg), (double)e->total_ns / e->ios);
+		report_fmt_us(avg, sizeof(avg), (double)e->total_ns / e->ios);
 		fprintf(fp, "\nWhere %s time goes, along the path each I/O waited for "
 			    "(share of %s us on average):\n", st_op_name(op), avg);
 		for (size_t d = 0; d < 64; d++) {
@@ -401,7 +398,7 @@ static int print_e2e(FILE *fp, const struct report *r)
 				if (s->depth != d)
 					continue;
 				fprintf(fp, "  %*s%-12s down %5.1f%%", (int)(2 * d), "",
-					dev_label(r, s->dev, name, sizeof(name)),
+					report_dev_label(r, s->dev, name, sizeof(name)),
 					100.0 * s->sub_ns / e->total_ns);
 				if (s->dev_ns)
 					fprintf(fp, "  device %5.1f%%", 100.0 * s->dev_ns / e->total_ns);
@@ -527,6 +524,8 @@ int out_report_text(FILE *fp, const struct report *r)
 			ret = print_e2e(fp, r);
 		if (!ret)
 			ret = print_procs(fp, r);
+		if (!ret && r->time)
+			ret = out_time_text(fp, r);
 	}
 	if (ret)
 		return ret;

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report-time.h - the time side of "blkstack report" (--slowest, --by
+ * flag, --html): what the completed trees also go to, and what the outputs
+ * get at the end.
+ */
+#ifndef BLKSTACK_CMD_REPORT_TIME_H
+#define BLKSTACK_CMD_REPORT_TIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmd/pagecache.h"
+#include "output/report-time.h"
+#include "track/flaglat.h"
+#include "track/series.h"
+#include "track/slowest.h"
+#include "track/stats.h"
+
+/* The slowest I/Os an HTML page shows when --slowest does not say. */
+#define REPORT_HTML_SLOWEST 20
+
+/**
+ * struct report_extra - the consumers of completed trees beside the statistics
+ * @st: the statistics (report_extra_io() feeds them too)
+ * @slow: --slowest (or --html), NULL if neither
+ * @slow_asked: --slowest was given (the text and JSON show them)
+ * @flags: --by flag or --html
+ * @want_flags: @flags is fed
+ * @series: --html
+ * @want_series: @series is fed
+ * @run: the page-cache side, whose owners name files (NULL: none)
+ * @enomem: some tree could not be kept for want of memory
+ */
+struct report_extra {
+	struct stats *st;
+	struct slowest *slow;
+	bool slow_asked;
+	struct flaglat flags;
+	bool want_flags;
+	struct series series;
+	bool want_series;
+	struct pc_run *run;
+	bool enomem;
+};
+
+/**
+ * report_extra_init - set up what @slowest (0: none), @by_flag and @html ask for
+ * Returns 0 or -ENOMEM.
+ */
+int report_extra_init(struct report_extra *x, struct stats *st, size_t slowest, bool by_flag,
+		      bool html);
+
+/** report_extra_destroy - a zeroed or half-built one is accepted */
+void report_extra_destroy(struct report_extra *x);
+
+/** report_extra_any - whether anything beyond the statistics is fed */
+bool report_extra_any(const struct report_extra *x);
+
+/** report_extra_io - a tk_io_fn: the statistics, then the extras */
+void report_extra_io(const struct tk_io *io, void *ctx);
+
+/** report_extra_owner_io - pc_run's io_fn: the extras, with the tree's file */
+void report_extra_owner_io(const struct tk_io *io, int32_t owner, void *ctx);
+
+/**
+ * report_extra_time - what an output shows, ready (sorted) in @t
+ * @html: for the HTML page (everything); else for the text or JSON
+ *	  report, which show the slowest I/Os when --slowest asked for them
+ * Returns @t, or NULL when that output has nothing beyond the statistics.
+ */
+const struct report_time *report_extra_time(struct report_extra *x, struct report_time *t,
+					   bool html);
+
+/**
+ * report_html_write - write the HTML page to @path (through @path.partial,
+ * renamed when complete)
+ * Returns 0, or -1 after printing what failed.
+ */
+int report_html_write(const char *path, const struct report *r);
+
+#endif /* BLKSTACK_CMD_REPORT_TIME_H */

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report-time.c - the slowest I/Os and the latency per rwbs flag, as text
+ * tables (libsmartcols) and as members of the report's JSON document.
+ *
+ * A slow I/O is shown as the tree of its records: per layer, when it
+ * entered (seconds from the report's start in text, trace-clock ns in
+ * JSON, as convert's rows give them), its submission (down - Q), the time
+ * below it (up - down: the lower layers, or the device at a disk), its
+ * completion (C - up) and its total (C - Q).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <libsmartcols/libsmartcols.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/report-time.h"
+
+const char *report_time_merge_name(uint8_t merge)
+{
+	return merge == TK_MERGE_BACK ? "back" : merge == TK_MERGE_FRONT ? "front" : "";
+}
+
+/* b - a in ns when both were seen in order, else -1 */
+static int64_t span(uint64_t a, uint64_t b)
+{
+	return a && b && b >= a ? (int64_t)(b - a) : -1;
+}
+
+static void set_span(struct libscols_line *ln, size_t col, int64_t ns)
+{
+	char buf[32];
+
+	if (ns < 0) {
+		scols_line_set_data(ln, col, "-");
+		return;
+	}
+	report_fmt_us(buf, sizeof(buf), (double)ns);
+	scols_line_set_data(ln, col, buf);
+}
+
+static const char *const slow_cols[] = {
+	"LAYER", "OP", "KiB", "Q_s", "SUB_us", "BELOW_us", "COMP_us", "TOTAL_us", "SPLIT",
+	"MERGE",
+};
+#define SLOW_NCOLS (sizeof(slow_cols) / sizeof(slow_cols[0]))
+
+static struct libscols_table *slow_table(FILE *fp)
+{
+	struct libscols_table *tb = scols_new_table();
+
+	if (!tb)
+		return NULL;
+	scols_table_set_stream(tb, fp);
+	for (size_t i = 0; i < SLOW_NCOLS; i++)
+		if (!scols_table_new_column(tb, slow_cols[i], 0,
+					    i == 0 ? SCOLS_FL_TREE : i > 1 ? SCOLS_FL_RIGHT : 0)) {
+			scols_unref_table(tb);
+			return NULL;
+		}
+	return tb;
+}
+
+/* One I/O: its heading line, then its records as a tree under the root. */
+static int print_slow_io(FILE *fp, const struct report *r, const struct slow_io *s, size_t rank)
+{
+	struct libscols_table *tb = slow_table(fp);
+	struct libscols_line **lines = calloc(s->nrecs, sizeof(*lines));
+	const struct tk_rec *root = &s->recs[0];
+	char name[64], us[32], file[4096];
+	const char *fname = NULL;
+	int ret = 0;
+
+	if (!tb || !lines) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (r->time->file && s->owner != SLOWEST_NO_OWNER)
+		fname = r->time->file(s->owner, file, sizeof(file), r->time->file_ctx);
+	report_fmt_us(us, sizeof(us), (double)s->lat);
+	fprintf(fp, "\n#%zu  %s us  %s %.1f KiB at %s sector %" PRIu64 ", queued at %.6f s by "
+		    "%d (%s)%s%s%s\n", rank, us, st_op_name(st_op_of(root->op)),
+		root->sectors / 2.0, report_dev_label(r, root->dev, name, sizeof(name)),
+		root->sector, (root->q - r->st->first_ts) / 1e9, s->pid,
+		s->comm[0] ? s->comm : "?", fname ? ", file " : "", fname ? fname : "",
+		s->matched ? "" : "  (not followed through every layer)");
+	for (size_t i = 0; i < s->nrecs; i++) {
+		const struct tk_rec *rec = &s->recs[i];
+		struct libscols_line *parent = rec->parent >= 0 && (size_t)rec->parent < i
+					       ? lines[rec->parent] : NULL;
+		struct libscols_line *ln = scols_table_new_line(tb, parent);
+		char buf[32];
+
+		if (!ln) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		lines[i] = ln;
+		scols_line_set_data(ln, 0, report_dev_label(r, rec->dev, name, sizeof(name)));
+		scols_line_set_data(ln, 1, st_op_name(st_op_of(rec->op)));
+		snprintf(buf, sizeof(buf), "%.1f", rec->sectors / 2.0);
+		scols_line_set_data(ln, 2, buf);
+		if (rec->q)
+			snprintf(buf, sizeof(buf), "%.6f", (rec->q - r->st->first_ts) / 1e9);
+		scols_line_set_data(ln, 3, rec->q ? buf : "-");
+		set_span(ln, 4, span(rec->q, rec->down));
+		set_span(ln, 5, span(rec->down, rec->up));
+		/* a disk or a partition completes with what is below: C - up is 0 by construction */
+		set_span(ln, 6, rec->kind == TK_LAYER_BIO ? span(rec->up, rec->c) : -1);
+		set_span(ln, 7, span(rec->q, rec->c));
+		snprintf(buf, sizeof(buf), "%u", rec->splits);
+		scols_line_set_data(ln, 8, buf);
+		scols_line_set_data(ln, 9, *report_time_merge_name(rec->merge) ?
+					   report_time_merge_name(rec->merge) : "-");
+	}
+	scols_print_table(tb);
+out:
+	free(lines);
+	scols_unref_table(tb);
+	return ret;
+}
+
+static int print_slowest(FILE *fp, const struct report *r)
+{
+	const struct report_time *t = r->time;
+
+	if (!t->slow)
+		return 0;
+	fprintf(fp, "\nSlowest top-level I/Os, %zu of %" PRIu64 " (end to end, root C - root Q; "
+		    "SUB = down - Q, BELOW = up - down, COMP = C - up, TOTAL = C - Q; Q_s from "
+		    "the start of the report):\n", t->nslow, t->slow_offered);
+	for (size_t i = 0; i < t->nslow; i++) {
+		int ret = print_slow_io(fp, r, &t->slow[i], i + 1);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void set_hist_us(struct libscols_line *ln, size_t col, const struct hist *h, double ns)
+{
+	char buf[32];
+
+	if (!h->count) {
+		scols_line_set_data(ln, col, "-");
+		return;
+	}
+	report_fmt_us(buf, sizeof(buf), ns);
+	scols_line_set_data(ln, col, buf);
+}
+
+static int print_flags(FILE *fp, const struct report *r)
+{
+	static const char *const cols[] = {
+		"LAYER", "OP", "FLAGS", "COUNT", "AVG_us", "P50_us", "P90_us", "P99_us", "MAX_us",
+		"DEV_P50_us", "DEV_P99_us",
+	};
+	const struct flaglat *f = r->time->flags;
+	struct libscols_table *tb = scols_new_table();
+
+	if (!tb)
+		return -ENOMEM;
+	scols_table_set_stream(tb, fp);
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		if (!scols_table_new_column(tb, cols[i], 0, i > 2 ? SCOLS_FL_RIGHT : 0)) {
+			scols_unref_table(tb);
+			return -ENOMEM;
+		}
+	for (size_t i = 0; i < f->n; i++) {
+		const struct flaglat_row *row = &f->rows[i];
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+		char name[64], buf[32];
+
+		if (!ln)
+			break;
+		scols_line_set_data(ln, 0, report_dev_label(r, row->dev, name, sizeof(name)));
+		scols_line_set_data(ln, 1, st_op_name(row->op));
+		scols_line_set_data(ln, 2, flaglat_name(row->flags, name, sizeof(name)));
+		snprintf(buf, sizeof(buf), "%" PRIu64, row->total.count);
+		scols_line_set_data(ln, 3, buf);
+		set_hist_us(ln, 4, &row->total, hist_mean(&row->total));
+		set_hist_us(ln, 5, &row->total, hist_percentile(&row->total, 50));
+		set_hist_us(ln, 6, &row->total, hist_percentile(&row->total, 90));
+		set_hist_us(ln, 7, &row->total, hist_percentile(&row->total, 99));
+		set_hist_us(ln, 8, &row->total, row->total.max);
+		set_hist_us(ln, 9, &row->device, hist_percentile(&row->device, 50));
+		set_hist_us(ln, 10, &row->device, hist_percentile(&row->device, 99));
+	}
+	fprintf(fp, "\nLatency per layer by rwbs flags (total = C - Q at the layer; DEV = the "
+		    "device's time at leaves, D to C):\n");
+	if (f->n)
+		scols_print_table(tb);
+	else
+		fprintf(fp, "no I/O completed\n");
+	if (f->over)
+		fprintf(fp, "%" PRIu64 " records past the %d combinations kept were not counted\n",
+			f->over, FLAGLAT_MAX_ROWS);
+	scols_unref_table(tb);
+	return 0;
+}
+
+int out_time_text(FILE *fp, const struct report *r)
+{
+	return print_slowest(fp, r);
+}
+
+int out_flags_text(FILE *fp, const struct report *r)
+{
+	int ret;
+
+	fprintf(fp, "blkstack report of %s: %.3f s of completed I/O\n", r->source,
+		(r->st->last_ts - r->st->first_ts) / 1e9);
+	ret = print_flags(fp, r);
+	if (ret)
+		return ret;
+	return ferror(fp) ? -EIO : 0;
+}
+
+/* A time or a span: null when not seen, as convert's rows have it. */
+static json_object *jns(int64_t ns)
+{
+	return ns < 0 ? NULL : json_object_new_int64(ns);
+}
+
+static json_object *jslow(const struct report *r, const struct slow_io *s, size_t rank)
+{
+	json_object *o = json_object_new_object(), *layers = json_object_new_array();
+	const struct tk_rec *root = &s->recs[0];
+	char file[4096];
+	const char *fname = NULL;
+
+	if (r->time->file && s->owner != SLOWEST_NO_OWNER)
+		fname = r->time->file(s->owner, file, sizeof(file), r->time->file_ctx);
+	json_object_object_add(o, "rank", json_object_new_uint64(rank));
+	json_object_object_add(o, "latency_ns", json_object_new_uint64(s->lat));
+	json_object_object_add(o, "op", json_object_new_string(st_op_name(st_op_of(root->op))));
+	report_json_dev(o, "dev", r, root->dev);
+	json_object_object_add(o, "sector", json_object_new_uint64(root->sector));
+	json_object_object_add(o, "bytes", json_object_new_uint64((uint64_t)root->sectors << 9));
+	json_object_object_add(o, "q_ns", json_object_new_uint64(root->q));
+	json_object_object_add(o, "c_ns", json_object_new_uint64(root->c));
+	json_object_object_add(o, "pid", json_object_new_int(s->pid));
+	json_object_object_add(o, "comm", json_object_new_string(s->comm));
+	json_object_object_add(o, "file", fname ? json_object_new_string(fname) : NULL);
+	json_object_object_add(o, "matched", json_object_new_boolean(s->matched));
+	for (size_t i = 0; i < s->nrecs; i++) {
+		const struct tk_rec *rec = &s->recs[i];
+		json_object *l = json_object_new_object();
+
+		report_json_dev(l, "dev", r, rec->dev);
+		if (rec->parent_dev)
+			report_json_dev(l, "parent", r, rec->parent_dev);
+		json_object_object_add(l, "depth", json_object_new_int(rec->depth));
+		json_object_object_add(l, "op", json_object_new_string(st_op_name(st_op_of(rec->op))));
+		json_object_object_add(l, "sector", json_object_new_uint64(rec->sector));
+		json_object_object_add(l, "bytes", json_object_new_uint64((uint64_t)rec->sectors << 9));
+		json_object_object_add(l, "q_ns", jns(rec->q ? (int64_t)rec->q : -1));
+		json_object_object_add(l, "c_ns", jns(rec->c ? (int64_t)rec->c : -1));
+		json_object_object_add(l, "submission_ns", jns(span(rec->q, rec->down)));
+		json_object_object_add(l, "below_ns", jns(span(rec->down, rec->up)));
+		json_object_object_add(l, "completion_ns", jns(span(rec->up, rec->c)));
+		json_object_object_add(l, "total_ns", jns(span(rec->q, rec->c)));
+		json_object_object_add(l, "splits", json_object_new_int(rec->splits));
+		json_object_object_add(l, "merge", *report_time_merge_name(rec->merge) ?
+			json_object_new_string(report_time_merge_name(rec->merge)) : NULL);
+		json_object_array_add(layers, l);
+	}
+	json_object_object_add(o, "layers", layers);
+	return o;
+}
+
+static json_object *jflags(const struct report *r)
+{
+	json_object *a = json_object_new_array();
+	const struct flaglat *f = r->time->flags;
+
+	for (size_t i = 0; i < f->n; i++) {
+		const struct flaglat_row *row = &f->rows[i];
+		json_object *o = json_object_new_object();
+		char name[64];
+
+		report_json_dev(o, "dev", r, row->dev);
+		json_object_object_add(o, "op", json_object_new_string(st_op_name(row->op)));
+		json_object_object_add(o, "flags", json_object_new_string(
+			flaglat_name(row->flags, name, sizeof(name))));
+		json_object_object_add(o, "total_ns", report_json_hist(&row->total));
+		json_object_object_add(o, "device_ns", report_json_hist(&row->device));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+void out_time_json(json_object *doc, const struct report *r)
+{
+	const struct report_time *t = r->time;
+
+	if (t->slow) {
+		json_object *a = json_object_new_array();
+
+		for (size_t i = 0; i < t->nslow; i++)
+			json_object_array_add(a, jslow(r, &t->slow[i], i + 1));
+		json_object_object_add(doc, "slowest", a);
+		json_object_object_add(doc, "slowest_of", json_object_new_uint64(t->slow_offered));
+	}
+}
+
+int out_flags_json(FILE *fp, const struct report *r)
+{
+	json_object *doc = json_object_new_object();
+	const char *text;
+	int ret = 0;
+
+	json_object_object_add(doc, "source", json_object_new_string(r->source));
+	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
+	json_object_object_add(doc, "last_ns", json_object_new_uint64(r->st->last_ts));
+	json_object_object_add(doc, "by_flag", jflags(r));
+	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+						   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!text || fputs(text, fp) == EOF || fputc('\n', fp) == EOF)
+		ret = -EIO;
+	json_object_put(doc);
+	return ret;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report-time.h - when and which I/O was slow: the slowest top-level I/Os
+ * with their path through the stack, latency split by rwbs flags, and the
+ * per-layer series, for the text report, its JSON and the HTML page.
+ */
+#ifndef BLKSTACK_OUT_REPORT_TIME_H
+#define BLKSTACK_OUT_REPORT_TIME_H
+
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "output/report.h"
+#include "track/flaglat.h"
+#include "track/series.h"
+#include "track/slowest.h"
+
+/* The file a page-cache owner names ("/mnt/x", "journal"), or NULL. */
+typedef const char *(*report_file_fn)(int32_t owner, char *buf, size_t len, void *ctx);
+
+/**
+ * struct report_time - the time and outlier side of a report
+ * @slow: the slowest top-level I/Os, slowest first (slowest_sorted());
+ *	  NULL when not asked for
+ * @nslow: how many
+ * @slow_offered: top-level I/Os they were chosen from
+ * @flags: latency per flag combination, sorted (flaglat_sort()); NULL when
+ *	   not asked for
+ * @series: the per-layer series (HTML only); NULL if none
+ * @file: names the owner of a slow I/O; NULL: no file attribution
+ * @file_ctx: passed to @file
+ */
+struct report_time {
+	const struct slow_io *slow;
+	size_t nslow;
+	uint64_t slow_offered;
+	const struct flaglat *flags;
+	const struct series *series;
+	report_file_fn file;
+	void *file_ctx;
+};
+
+/**
+ * out_time_text - the slowest I/Os as text, after the per-layer report
+ * Returns 0 or -errno.
+ */
+int out_time_text(FILE *fp, const struct report *r);
+
+/** out_time_json - add "slowest" and "slowest_of" to the report's document */
+void out_time_json(json_object *doc, const struct report *r);
+
+/**
+ * out_flags_text - "report --by flag": the latency per layer and flag
+ * combination, as its own report
+ * Returns 0 or -errno.
+ */
+int out_flags_text(FILE *fp, const struct report *r);
+
+/** out_flags_json - "report --by flag --json". Returns 0 or -errno. */
+int out_flags_json(FILE *fp, const struct report *r);
+
+/** report_json_hist - a latency histogram as count, avg, min, p50, p90, p99, max */
+json_object *report_json_hist(const struct hist *h);
+
+/**
+ * report_json_dev - add @dev as "MAJ:MIN" under @key, and for the key "dev"
+ * its "name" when it has one
+ */
+void report_json_dev(json_object *o, const char *key, const struct report *r, uint32_t dev);
+
+/** report_time_merge_name - "back", "front" or "" for an enum tk_merge */
+const char *report_time_merge_name(uint8_t merge);
+
+#endif /* BLKSTACK_OUT_REPORT_TIME_H */
