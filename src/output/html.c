@@ -552,12 +552,15 @@ static void slow_io(FILE *fp, const struct report *r, const struct slow_io *s, s
 {
 	const struct tk_rec *root = &s->recs[0];
 	uint64_t end = root->c;
+	struct row row = { 0 };
 	struct svg_plot p;
 	char name[64], us[32], file[4096], title[600];
 	const char *fname = NULL;
 
-	for (size_t i = 0; i < s->nrecs; i++)
-		end = s->recs[i].c > end ? s->recs[i].c : end;
+	if (report_time_row(s, &row) < 0)
+		return;
+	for (size_t i = 0; i < row.nlayers; i++)
+		end = row.layers[i].c > end ? row.layers[i].c : end;
 	if (r->time->file && s->owner != SLOWEST_NO_OWNER)
 		fname = r->time->file(s->owner, file, sizeof(file), r->time->file_ctx);
 	label(r, root->dev, name, sizeof(name));
@@ -567,47 +570,50 @@ static void slow_io(FILE *fp, const struct report *r, const struct slow_io *s, s
 		 root->sectors / 2.0, name, root->sector, (root->q - r->st->first_ts) / 1e9,
 		 s->pid, s->comm[0] ? s->comm : "?", fname ? ", file " : "", fname ? fname : "");
 	p = (struct svg_plot){ .x = PAD_L + SPAN_LABEL, .y = PAD_T + 4,
-			       .w = CHART_W - PAD_L - SPAN_LABEL - PAD_R, .h = s->nrecs * SPAN_ROW,
-			       .xmax = (end - root->q) / 1e3, .ymax = 1 };
+			       .w = CHART_W - PAD_L - SPAN_LABEL - PAD_R,
+			       .h = row.nlayers * SPAN_ROW, .xmax = (end - root->q) / 1e3, .ymax = 1 };
 	fprintf(fp, "<svg class=\"slow-io\" data-rank=\"%zu\" data-latency-ns=\"%" PRIu64 "\" "
 		    "data-q-ns=\"%" PRIu64 "\" width=\"%.0f\" height=\"%.0f\" "
-		    "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n<text x=\"%.0f\" y=\"16\" "
-		    "class=\"title\">", rank, s->lat, root->q, CHART_W, p.y + p.h + PAD_B, 10.0);
+		    "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n<text x=\"10\" y=\"16\" "
+		    "class=\"title\">", rank, s->lat, root->q, CHART_W, p.y + p.h + PAD_B);
 	svg_text(fp, title);
 	fputs("</text>\n", fp);
-	for (size_t i = 0; i < s->nrecs; i++) {
-		const struct tk_rec *rec = &s->recs[i];
+	for (size_t i = 0; i < row.nlayers; i++) {
+		const struct row_layer *l = &row.layers[i];
 		double y = p.y + i * SPAN_ROW + 2;
 
-		label(r, rec->dev, name, sizeof(name));
-		fprintf(fp, "<g><title>");
+		label(r, l->dev, name, sizeof(name));
+		fprintf(fp, "<g class=\"span\" data-dev=\"%u:%u\"><title>", KDEV_MAJOR(l->dev),
+			KDEV_MINOR(l->dev));
 		svg_text(fp, name);
-		report_fmt_us(us, sizeof(us), rec->c >= rec->q && rec->q ? (double)(rec->c - rec->q) : 0);
-		fprintf(fp, " %s %.1f KiB: total %s us%s%s; splits %u; pid %d (", st_op_name(st_op_of(rec->op)),
-			rec->sectors / 2.0, us, rec->merge ? ", merged " : "",
-			report_time_merge_name(rec->merge), rec->splits, s->pid);
+		report_fmt_us(us, sizeof(us), (double)(row_span(l->q, l->c) > 0 ? row_span(l->q, l->c)
+										  : 0));
+		fprintf(fp, " (%s): %u bios, %.1f KiB, total %s us; %u splits, %u merges; pid %d (",
+			row_kind_name(l->kind), l->bios, l->bytes / 1024.0, us, l->splits, l->merges,
+			s->pid);
 		svg_text(fp, s->comm);
 		fputs(")", fp);
 		if (fname) {
 			fputs(", ", fp);
 			svg_text(fp, fname);
 		}
-		fprintf(fp, "</title><text x=\"%.1f\" y=\"%.1f\">", 10.0 + rec->depth * 10.0, y + 10);
+		fprintf(fp, "</title><text x=\"%.1f\" y=\"%.1f\">", 10.0 + l->depth * 10.0, y + 10);
 		svg_text(fp, name);
 		fputs("</text></g>", fp);
-		if (rec->down) {
-			span_bar(fp, &p, y, rec->q, rec->down, root->q, SVG_SKY, "down (submission)");
-			span_bar(fp, &p, y, rec->down, rec->up, root->q, SVG_ORANGE,
-				 rec->kind == TK_LAYER_REQUEST ? "below (the device)" : "below");
-			span_bar(fp, &p, y, rec->up, rec->c, root->q, SVG_GREEN, "up (completion)");
+		if (l->down) {
+			span_bar(fp, &p, y, l->q, l->down, root->q, SVG_SKY, "down (submission)");
+			span_bar(fp, &p, y, l->down, l->up, root->q, SVG_ORANGE,
+				 l->kind == TK_LAYER_REQUEST ? "below (the device)" : "below");
+			span_bar(fp, &p, y, l->up, l->c, root->q, SVG_GREEN, "up (completion)");
 		} else {
 			/* a bio-based leaf: the whole stay is its own */
-			span_bar(fp, &p, y, rec->q, rec->c, root->q, SVG_ORANGE, "in the device");
+			span_bar(fp, &p, y, l->q, l->c, root->q, SVG_ORANGE, "in the device");
 		}
 		fputc('\n', fp);
 	}
 	svg_axes(fp, &p, "time from the I/O's queue event (us)", "", false);
 	fputs("</svg>\n", fp);
+	row_release(&row);
 }
 
 static void html_slowest(FILE *fp, const struct report *r)

@@ -3,10 +3,11 @@
  * report-time.c - the slowest I/Os and the latency per rwbs flag, as text
  * tables (libsmartcols) and as members of the report's JSON document.
  *
- * A slow I/O is shown as the tree of its records: per layer, when it
- * entered (seconds from the report's start in text, trace-clock ns in
- * JSON, as convert's rows give them), its submission (down - Q), the time
- * below it (up - down: the lower layers, or the device at a disk), its
+ * A slow I/O is shown per layer as convert's rows show it (output/row.c:
+ * each device once, from the first of its bios entering it to the last
+ * completing there): when it entered (seconds from the report's start in
+ * text, trace-clock ns in JSON), its submission (down - Q), the time below
+ * it (up - down: the lower layers, or the device at a disk), its
  * completion (C - up) and its total (C - Q).
  */
 #include <errno.h>
@@ -16,17 +17,6 @@
 #include <string.h>
 
 #include "output/report-time.h"
-
-const char *report_time_merge_name(uint8_t merge)
-{
-	return merge == TK_MERGE_BACK ? "back" : merge == TK_MERGE_FRONT ? "front" : "";
-}
-
-/* b - a in ns when both were seen in order, else -1 */
-static int64_t span(uint64_t a, uint64_t b)
-{
-	return a && b && b >= a ? (int64_t)(b - a) : -1;
-}
 
 static void set_span(struct libscols_line *ln, size_t col, int64_t ns)
 {
@@ -41,8 +31,8 @@ static void set_span(struct libscols_line *ln, size_t col, int64_t ns)
 }
 
 static const char *const slow_cols[] = {
-	"LAYER", "OP", "KiB", "Q_s", "SUB_us", "BELOW_us", "COMP_us", "TOTAL_us", "SPLIT",
-	"MERGE",
+	"LAYER", "KIND", "BIOS", "KiB", "Q_s", "SUB_us", "BELOW_us", "COMP_us", "TOTAL_us",
+	"SPLIT", "MERGE",
 };
 #define SLOW_NCOLS (sizeof(slow_cols) / sizeof(slow_cols[0]))
 
@@ -62,20 +52,41 @@ static struct libscols_table *slow_table(FILE *fp)
 	return tb;
 }
 
-/* One I/O: its heading line, then its records as a tree under the root. */
+int report_time_row(const struct slow_io *s, struct row *row)
+{
+	struct tk_io io = { .pid = s->pid, .top = true, .matched = s->matched, .root = s->recs,
+			    .recs = s->recs, .nrecs = s->nrecs };
+
+	memcpy(io.comm, s->comm, sizeof(io.comm));
+	return row_build(row, &io, s->seq);
+}
+
+int report_time_parent(const struct row *row, size_t i)
+{
+	const struct row_layer *l = &row->layers[i];
+
+	for (size_t j = 0; j < i; j++)
+		if (row->layers[j].dev == l->parent_dev && row->layers[j].depth + 1 == l->depth)
+			return (int)j;
+	return -1;
+}
+
+/* One I/O: its heading line, then its layers as a tree under the top one. */
 static int print_slow_io(FILE *fp, const struct report *r, const struct slow_io *s, size_t rank)
 {
 	struct libscols_table *tb = slow_table(fp);
-	struct libscols_line **lines = calloc(s->nrecs, sizeof(*lines));
+	struct libscols_line **lines = NULL;
 	const struct tk_rec *root = &s->recs[0];
 	char name[64], us[32], file[4096];
+	struct row row = { 0 };
 	const char *fname = NULL;
-	int ret = 0;
+	int ret;
 
-	if (!tb || !lines) {
+	ret = tb ? report_time_row(s, &row) : -ENOMEM;
+	if (!ret && !(lines = calloc(row.nlayers ? row.nlayers : 1, sizeof(*lines))))
 		ret = -ENOMEM;
+	if (ret)
 		goto out;
-	}
 	if (r->time->file && s->owner != SLOWEST_NO_OWNER)
 		fname = r->time->file(s->owner, file, sizeof(file), r->time->file_ctx);
 	report_fmt_us(us, sizeof(us), (double)s->lat);
@@ -85,11 +96,11 @@ static int print_slow_io(FILE *fp, const struct report *r, const struct slow_io 
 		root->sector, (root->q - r->st->first_ts) / 1e9, s->pid,
 		s->comm[0] ? s->comm : "?", fname ? ", file " : "", fname ? fname : "",
 		s->matched ? "" : "  (not followed through every layer)");
-	for (size_t i = 0; i < s->nrecs; i++) {
-		const struct tk_rec *rec = &s->recs[i];
-		struct libscols_line *parent = rec->parent >= 0 && (size_t)rec->parent < i
-					       ? lines[rec->parent] : NULL;
-		struct libscols_line *ln = scols_table_new_line(tb, parent);
+	for (size_t i = 0; i < row.nlayers; i++) {
+		const struct row_layer *l = &row.layers[i];
+		int parent = report_time_parent(&row, i);
+		struct libscols_line *ln = scols_table_new_line(tb, parent >= 0 ? lines[parent]
+									      : NULL);
 		char buf[32];
 
 		if (!ln) {
@@ -97,26 +108,29 @@ static int print_slow_io(FILE *fp, const struct report *r, const struct slow_io 
 			goto out;
 		}
 		lines[i] = ln;
-		scols_line_set_data(ln, 0, report_dev_label(r, rec->dev, name, sizeof(name)));
-		scols_line_set_data(ln, 1, st_op_name(st_op_of(rec->op)));
-		snprintf(buf, sizeof(buf), "%.1f", rec->sectors / 2.0);
+		scols_line_set_data(ln, 0, report_dev_label(r, l->dev, name, sizeof(name)));
+		scols_line_set_data(ln, 1, row_kind_name(l->kind));
+		snprintf(buf, sizeof(buf), "%u", l->bios);
 		scols_line_set_data(ln, 2, buf);
-		if (rec->q)
-			snprintf(buf, sizeof(buf), "%.6f", (rec->q - r->st->first_ts) / 1e9);
-		scols_line_set_data(ln, 3, rec->q ? buf : "-");
-		set_span(ln, 4, span(rec->q, rec->down));
-		set_span(ln, 5, span(rec->down, rec->up));
+		snprintf(buf, sizeof(buf), "%.1f", l->bytes / 1024.0);
+		scols_line_set_data(ln, 3, buf);
+		if (l->q)
+			snprintf(buf, sizeof(buf), "%.6f", (l->q - r->st->first_ts) / 1e9);
+		scols_line_set_data(ln, 4, l->q ? buf : "-");
+		set_span(ln, 5, row_span(l->q, l->down));
+		set_span(ln, 6, row_span(l->down, l->up));
 		/* a disk or a partition completes with what is below: C - up is 0 by construction */
-		set_span(ln, 6, rec->kind == TK_LAYER_BIO ? span(rec->up, rec->c) : -1);
-		set_span(ln, 7, span(rec->q, rec->c));
-		snprintf(buf, sizeof(buf), "%u", rec->splits);
-		scols_line_set_data(ln, 8, buf);
-		scols_line_set_data(ln, 9, *report_time_merge_name(rec->merge) ?
-					   report_time_merge_name(rec->merge) : "-");
+		set_span(ln, 7, l->kind == TK_LAYER_BIO ? row_span(l->up, l->c) : -1);
+		set_span(ln, 8, row_span(l->q, l->c));
+		snprintf(buf, sizeof(buf), "%u", l->splits);
+		scols_line_set_data(ln, 9, buf);
+		snprintf(buf, sizeof(buf), "%u", l->merges);
+		scols_line_set_data(ln, 10, buf);
 	}
 	scols_print_table(tb);
 out:
 	free(lines);
+	row_release(&row);
 	scols_unref_table(tb);
 	return ret;
 }
@@ -228,6 +242,7 @@ static json_object *jslow(const struct report *r, const struct slow_io *s, size_
 {
 	json_object *o = json_object_new_object(), *layers = json_object_new_array();
 	const struct tk_rec *root = &s->recs[0];
+	struct row row = { 0 };
 	char file[4096];
 	const char *fname = NULL;
 
@@ -235,7 +250,7 @@ static json_object *jslow(const struct report *r, const struct slow_io *s, size_
 		fname = r->time->file(s->owner, file, sizeof(file), r->time->file_ctx);
 	json_object_object_add(o, "rank", json_object_new_uint64(rank));
 	json_object_object_add(o, "latency_ns", json_object_new_uint64(s->lat));
-	json_object_object_add(o, "op", json_object_new_string(st_op_name(st_op_of(root->op))));
+	json_object_object_add(o, "op", json_object_new_string(row_op_name(root->op)));
 	report_json_dev(o, "dev", r, root->dev);
 	json_object_object_add(o, "sector", json_object_new_uint64(root->sector));
 	json_object_object_add(o, "bytes", json_object_new_uint64((uint64_t)root->sectors << 9));
@@ -245,28 +260,30 @@ static json_object *jslow(const struct report *r, const struct slow_io *s, size_
 	json_object_object_add(o, "comm", json_object_new_string(s->comm));
 	json_object_object_add(o, "file", fname ? json_object_new_string(fname) : NULL);
 	json_object_object_add(o, "matched", json_object_new_boolean(s->matched));
-	for (size_t i = 0; i < s->nrecs; i++) {
-		const struct tk_rec *rec = &s->recs[i];
+	if (report_time_row(s, &row) < 0)
+		row.nlayers = 0;
+	for (size_t i = 0; i < row.nlayers; i++) {
+		const struct row_layer *rl = &row.layers[i];
 		json_object *l = json_object_new_object();
 
-		report_json_dev(l, "dev", r, rec->dev);
-		if (rec->parent_dev)
-			report_json_dev(l, "parent", r, rec->parent_dev);
-		json_object_object_add(l, "depth", json_object_new_int(rec->depth));
-		json_object_object_add(l, "op", json_object_new_string(st_op_name(st_op_of(rec->op))));
-		json_object_object_add(l, "sector", json_object_new_uint64(rec->sector));
-		json_object_object_add(l, "bytes", json_object_new_uint64((uint64_t)rec->sectors << 9));
-		json_object_object_add(l, "q_ns", jns(rec->q ? (int64_t)rec->q : -1));
-		json_object_object_add(l, "c_ns", jns(rec->c ? (int64_t)rec->c : -1));
-		json_object_object_add(l, "submission_ns", jns(span(rec->q, rec->down)));
-		json_object_object_add(l, "below_ns", jns(span(rec->down, rec->up)));
-		json_object_object_add(l, "completion_ns", jns(span(rec->up, rec->c)));
-		json_object_object_add(l, "total_ns", jns(span(rec->q, rec->c)));
-		json_object_object_add(l, "splits", json_object_new_int(rec->splits));
-		json_object_object_add(l, "merge", *report_time_merge_name(rec->merge) ?
-			json_object_new_string(report_time_merge_name(rec->merge)) : NULL);
+		report_json_dev(l, "dev", r, rl->dev);
+		if (rl->parent_dev)
+			report_json_dev(l, "parent", r, rl->parent_dev);
+		json_object_object_add(l, "depth", json_object_new_int(rl->depth));
+		json_object_object_add(l, "kind", json_object_new_string(row_kind_name(rl->kind)));
+		json_object_object_add(l, "bios", json_object_new_uint64(rl->bios));
+		json_object_object_add(l, "bytes", json_object_new_uint64(rl->bytes));
+		json_object_object_add(l, "q_ns", jns(rl->q ? (int64_t)rl->q : -1));
+		json_object_object_add(l, "c_ns", jns(rl->c ? (int64_t)rl->c : -1));
+		json_object_object_add(l, "submission_ns", jns(row_span(rl->q, rl->down)));
+		json_object_object_add(l, "below_ns", jns(row_span(rl->down, rl->up)));
+		json_object_object_add(l, "completion_ns", jns(row_span(rl->up, rl->c)));
+		json_object_object_add(l, "total_ns", jns(row_span(rl->q, rl->c)));
+		json_object_object_add(l, "splits", json_object_new_uint64(rl->splits));
+		json_object_object_add(l, "merges", json_object_new_uint64(rl->merges));
 		json_object_array_add(layers, l);
 	}
+	row_release(&row);
 	json_object_object_add(o, "layers", layers);
 	return o;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "output/report.h"
+#include "output/row.h"
 #include "track/flaglat.h"
 #include "track/series.h"
 #include "track/slowest.h"
@@ -68,7 +69,14 @@ json_object *report_json_hist(const struct hist *h);
  */
 void report_json_dev(json_object *o, const char *key, const struct report *r, uint32_t dev);
 
-/** report_time_merge_name - "back", "front" or "" for an enum tk_merge */
-const char *report_time_merge_name(uint8_t merge);
+/**
+ * report_time_row - a slow I/O as convert's row: one layer per device
+ * @row: zeroed the first time; row_release() it after
+ * Returns 0 or -ENOMEM.
+ */
+int report_time_row(const struct slow_io *s, struct row *row);
+
+/** report_time_parent - the index of the layer above layer @i of @row, or -1 */
+int report_time_parent(const struct row *row, size_t i);
 
 #endif /* BLKSTACK_OUT_REPORT_TIME_H */
