@@ -269,6 +269,12 @@ START_TEST(report_time_options)
 	ck_assert_ptr_nonnull(strstr(err, "--html needs a file name"));
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--slowest", "2", "--folded"),
 			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--access"),
+			 CLI_RUN);
+	ck_assert(p.access);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--access", "--by", "dir"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--access add to the per-layer report"));
 }
 END_TEST
 

@@ -29,7 +29,7 @@ for dat in "$FIXTURES"/vm/*.dat; do
 	out=$tmp/$name
 	n=$((n + 1))
 	mkdir "$out"
-	if ! "$BLKSTACK" report -i "$dat" --topology "$topo" --json --slowest 20 \
+	if ! "$BLKSTACK" report -i "$dat" --topology "$topo" --json --slowest 20 --access \
 		--html "$out/r.html" -o "$out/r.json" 2>"$out/err"; then
 		echo "FAIL $name: report --html failed: $(cat "$out/err")"
 		failed=1
@@ -48,7 +48,8 @@ page = open(out + "/r.html").read()
 bad = []
 
 # the report without the new options is the same document, less "slowest"
-extra = {k: rep.pop(k) for k in ("slowest", "slowest_of")}
+extra = {k: rep.pop(k) for k in ("slowest", "slowest_of", "access", "access_last_ns",
+                                  "access_out_of_order")}
 if rep != plain:
     bad.append("report --json changed with --slowest/--html")
 
@@ -115,6 +116,33 @@ for l in rep["layers"]:
                   if f["dev"] == l["dev"] and f["op"] == op)
         if got != o["total_ns"]["count"]:
             bad.append("by flag %s %s: %d, report %d" % (l["dev"], op, got, o["total_ns"]["count"]))
+
+# --access: per layer and direction, every read and write with both ends
+# seen, once; the average in flight is their summed time over the span
+acc = {a["dev"]: a for a in extra["access"]}
+if extra["access_out_of_order"]:
+    bad.append("%d access events out of order" % extra["access_out_of_order"])
+for l in rep["layers"]:
+    a = acc.get(l["dev"])
+    if not a:
+        bad.append("layer %s has no access pattern" % l["dev"])
+        continue
+    for op in ("read", "write"):
+        want = l["ops"].get(op, {}).get("total_ns", {}).get("count", 0)
+        got = a.get(op, {}).get("ios", 0)
+        if got != want:
+            bad.append("access %s %s: %d I/Os, report %d" % (l["dev"], op, got, want))
+        if op in a and not 0 <= a[op]["sequential"] < max(a[op]["ios"], 1):
+            bad.append("access %s %s: %d sequential of %d" % (l["dev"], op, a[op]["sequential"],
+                       a[op]["ios"]))
+    busy = sum(o["total_ns"]["avg"] * o["total_ns"]["count"] for o in l["ops"].values()
+               if o["total_ns"]["count"])
+    span = extra["access_last_ns"] - a["inflight"]["from_ns"]
+    if span > 0 and abs(a["inflight"]["avg"] - busy / span) > 0.01 * busy / span + 1e-3:
+        bad.append("in flight at %s: %.4f, summed latency over the span %.4f" % (l["dev"],
+                   a["inflight"]["avg"], busy / span))
+if "Access pattern per layer" not in page:
+    bad.append("no access pattern table in the page")
 
 for b in bad[:10]:
     print("FAIL %s: %s" % (name, b))

@@ -12,6 +12,8 @@
 #    holds every layer's name, and the numbers of the stack diagram and of
 #    the slowest I/Os are those of report --json of the same run;
 #  - --by flag shows the fsync's sync writes with their flags;
+#  - --access tells a sequential reader (every read where the last ended,
+#    entropy 0) from reads at random places, one in flight at a time;
 #  - with --page-cache, the slowest I/Os name their file.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -40,7 +42,7 @@ sleep 0.3
 now >"$TMPD/t2"
 dd status=none if="$M/other.dat" of=/dev/null bs=128k iflag=direct &
 for i in \$(seq 12); do
-	dd status=none if=/dev/urandom of="$M/sync.dat" bs=512k count=1 oflag=append \
+	dd status=none if=/dev/urandom of="$M/sync.dat" bs=2M count=1 oflag=append \
 		conv=notrunc,fsync
 done
 wait
@@ -185,6 +187,38 @@ assert any("preflush" in r["flags"] or "fua" in r["flags"] or r["op"] == "flush"
     "no flush, preflush or FUA"
 PY
 note "--by flag: ok"
+
+# --access: a sequential reader, then reads at random places of the partition
+"$BLKSTACK" report -d "$A_PDEV" --access --json -o "$TMPD/seq.json" -- \
+	dd status=none if="$A_PDEV" of=/dev/null bs=64k count=256 iflag=direct ||
+	fail "report --access (sequential) failed"
+# 150 places drawn once with a fixed seed: the same scatter every run
+python3 -c 'import random; random.seed(13); print(*random.sample(range(38000), 150))' \
+	>"$TMPD/places"
+"$BLKSTACK" report -d "$A_PDEV" --access --json -o "$TMPD/rand.json" -- sh -c \
+	"for s in \$(cat '$TMPD/places'); do
+		dd status=none if='$A_PDEV' of=/dev/null bs=4k count=1 skip=\$s iflag=direct
+	done" || fail "report --access (random) failed"
+python3 - "$TMPD/seq.json" "$TMPD/rand.json" "$A_PNAME" <<'PY' || fail "--access does not tell sequential from random (see above)"
+import json, sys
+def pattern(path):
+    doc = json.load(open(path))
+    a = [x for x in doc["access"] if x.get("name") == sys.argv[3]][0]
+    r = a["read"]
+    print("  %s: %d reads, %d sequential, entropy %.2f bits, in flight avg %.2f max %d" % (
+          path.rsplit("/", 1)[1], r["ios"], r["sequential"], r["entropy_bits"],
+          a["inflight"]["avg"], a["inflight"]["max"]))
+    return r, a["inflight"]
+seq, fs = pattern(sys.argv[1])
+rnd, fr = pattern(sys.argv[2])
+assert seq["ios"] == 256 and seq["sequential"] == 255, "the sequential reads are not sequential"
+assert seq["entropy_bits"] == 0, "a sequential stream has entropy 0"
+assert rnd["ios"] == 150 and rnd["sequential"] < 5, "the random reads look sequential"
+assert rnd["entropy_bits"] > 3, "random reads with little entropy"
+# the reads were in flight (the filesystem's own writeback may add to them)
+assert fs["max"] >= 1 and fr["max"] >= 1 and fs["avg"] > 0 and fr["avg"] > 0, "nothing in flight"
+PY
+note "--access: sequential and random reads: ok"
 
 # --page-cache: the slowest I/Os name their file
 "$BLKSTACK" report -d "$M" --page-cache --resolve-paths walk --slowest 4 -o "$TMPD/pc.txt" -- \

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * report-time.c - glue: completed trees to the slowest set, the flag split
- * and the series, beside the statistics; and the file names of the slowest
- * I/Os from the page-cache side when it runs.
+ * report-time.c - glue: completed trees to the slowest set, the flag split,
+ * the series and the access pattern, beside the statistics; and the file
+ * names of the slowest I/Os from the page-cache side when it runs.
  */
 #include <errno.h>
 #include <string.h>
@@ -13,11 +13,14 @@
 #include "output/outfile.h"
 
 int report_extra_init(struct report_extra *x, struct stats *st, size_t slowest, bool by_flag,
-		      bool html)
+		      bool access, bool html)
 {
 	memset(x, 0, sizeof(*x));
 	x->st = st;
 	x->slow_asked = slowest > 0;
+	x->access_asked = access;
+	x->want_access = access || html;
+	access_init(&x->access);
 	if (!slowest && html)
 		slowest = REPORT_HTML_SLOWEST;
 	if (slowest) {
@@ -36,12 +39,13 @@ void report_extra_destroy(struct report_extra *x)
 	slowest_free(x->slow);
 	flaglat_free(&x->flags);
 	series_destroy(&x->series);
+	access_destroy(&x->access);
 	memset(x, 0, sizeof(*x));
 }
 
 bool report_extra_any(const struct report_extra *x)
 {
-	return x->slow || x->want_flags || x->want_series;
+	return x->slow || x->want_flags || x->want_series || x->want_access;
 }
 
 void report_extra_owner_io(const struct tk_io *io, int32_t owner, void *ctx)
@@ -54,6 +58,12 @@ void report_extra_owner_io(const struct tk_io *io, int32_t owner, void *ctx)
 		x->enomem = true;
 	if (x->want_series && series_io(&x->series, io) < 0)
 		x->enomem = true;
+	if (x->want_access) {
+		if (access_io(&x->access, io) < 0)
+			x->enomem = true;
+		/* what entered the stack before every tree still in flight is final */
+		access_release(&x->access, x->t ? tracker_oldest_q(x->t) : 0);
+	}
 }
 
 void report_extra_io(const struct tk_io *io, void *ctx)
@@ -72,10 +82,10 @@ static const char *owner_file(int32_t owner, char *buf, size_t len, void *ctx)
 const struct report_time *report_extra_time(struct report_extra *x, struct report_time *t,
 					   bool html)
 {
-	if (!report_extra_any(x) || (!html && !x->slow_asked))
+	if (!report_extra_any(x) || (!html && !x->slow_asked && !x->access_asked))
 		return NULL;
 	memset(t, 0, sizeof(*t));
-	if (x->slow) {
+	if (x->slow && (html || x->slow_asked)) {
 		t->slow = slowest_sorted(x->slow, &t->nslow);
 		t->slow_offered = slowest_offered(x->slow);
 	}
@@ -85,6 +95,11 @@ const struct report_time *report_extra_time(struct report_extra *x, struct repor
 	}
 	if (x->want_series && html)
 		t->series = &x->series;
+	if (x->want_access && (html || x->access_asked)) {
+		/* the trace is over: nothing is in flight any more */
+		access_finish(&x->access);
+		t->access = &x->access;
+	}
 	if (x->run) {
 		t->file = owner_file;
 		t->file_ctx = x->run;

@@ -13,6 +13,7 @@
 
 #include "cmd/pagecache.h"
 #include "output/report-time.h"
+#include "track/access.h"
 #include "track/flaglat.h"
 #include "track/series.h"
 #include "track/slowest.h"
@@ -30,6 +31,10 @@
  * @want_flags: @flags is fed
  * @series: --html
  * @want_series: @series is fed
+ * @access: --access or --html: the access pattern and in-flight I/Os
+ * @want_access: @access is fed
+ * @access_asked: --access was given (the text and JSON show it)
+ * @t: the tracker, whose horizon releases @access's events (set once made)
  * @run: the page-cache side, whose owners name files (NULL: none)
  * @enomem: some tree could not be kept for want of memory
  */
@@ -41,16 +46,21 @@ struct report_extra {
 	bool want_flags;
 	struct series series;
 	bool want_series;
+	struct access access;
+	bool want_access;
+	bool access_asked;
+	struct tracker *t;
 	struct pc_run *run;
 	bool enomem;
 };
 
 /**
- * report_extra_init - set up what @slowest (0: none), @by_flag and @html ask for
+ * report_extra_init - set up what @slowest (0: none), @by_flag, @access and
+ * @html ask for
  * Returns 0 or -ENOMEM.
  */
 int report_extra_init(struct report_extra *x, struct stats *st, size_t slowest, bool by_flag,
-		      bool html);
+		      bool access, bool html);
 
 /** report_extra_destroy - a zeroed or half-built one is accepted */
 void report_extra_destroy(struct report_extra *x);
@@ -67,7 +77,8 @@ void report_extra_owner_io(const struct tk_io *io, int32_t owner, void *ctx);
 /**
  * report_extra_time - what an output shows, ready (sorted) in @t
  * @html: for the HTML page (everything); else for the text or JSON
- *	  report, which show the slowest I/Os when --slowest asked for them
+ *	  report, which show the slowest I/Os and the access pattern when
+ *	  --slowest and --access asked for them
  * Returns @t, or NULL when that output has nothing beyond the statistics.
  */
 const struct report_time *report_extra_time(struct report_extra *x, struct report_time *t,

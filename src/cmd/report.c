@@ -45,6 +45,7 @@ enum {
 	OPT_RESOLVE_PATHS,
 	OPT_SLOWEST,
 	OPT_HTML,
+	OPT_ACCESS,
 };
 
 /* ---- options ---- */
@@ -78,6 +79,8 @@ const char *cli_usage_report(void)
 	       "     --slowest N         add the N slowest top-level I/Os, each with its path\n"
 	       "                         through the stack (per layer: Q, submission, time\n"
 	       "                         below, completion, total), process and file\n"
+	       "     --access            add per layer the access pattern (sequential share, seek\n"
+	       "                         distances, their entropy) and I/Os in flight\n"
 	       "     --by flag           latency per layer split by rwbs flags (sync, meta, FUA,\n"
 	       "                         preflush, readahead) and operation, instead of the report\n"
 	       "     --html FILE.html    also write one self-contained HTML page: the stack, the\n"
@@ -125,6 +128,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
 		{ "slowest",	  required_argument, NULL, OPT_SLOWEST },
 		{ "html",	  required_argument, NULL, OPT_HTML },
+		{ "access",	  no_argument,	     NULL, OPT_ACCESS },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -197,6 +201,9 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 						 "invalid --slowest '%s' (a number of I/Os, 1 to %d)",
 						 optarg, CLI_MAX_SLOWEST);
 			break;
+		case OPT_ACCESS:
+			p->access = true;
+			break;
 		case OPT_HTML:
 			if (!*optarg)
 				return opt_error(err, errlen, "--html needs a file name");
@@ -223,11 +230,12 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->by == CLI_BY_FLAG && (page_cache_opt || p->slowest))
 		return opt_error(err, errlen,
 				 "--by flag is its own table: not with --page-cache or --slowest");
-	if (p->slowest && p->by != CLI_BY_NONE)
+	if ((p->slowest || p->access) && p->by != CLI_BY_NONE)
 		return opt_error(err, errlen,
-				 "--slowest adds to the per-layer report: not with --by");
-	if (p->slowest && p->folded)
-		return opt_error(err, errlen, "--folded prints stacks of paths: not with --slowest");
+				 "--slowest and --access add to the per-layer report: not with --by");
+	if ((p->slowest || p->access) && p->folded)
+		return opt_error(err, errlen,
+				 "--folded prints stacks of paths: not with --slowest or --access");
 	if (p->folded && (p->json || p->by == CLI_BY_PROCESS))
 		return opt_error(err, errlen,
 				 "--folded prints stacks of paths: not with --json or --by process");
@@ -380,7 +388,7 @@ int cmd_report(int argc, char **argv)
 					    .flame = p.flame, .json = p.json, .recording = !!p.input };
 	tp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	st = stats_alloc();
-	if (st && report_extra_init(&x, st, p.slowest, p.by == CLI_BY_FLAG, p.html) < 0) {
+	if (st && report_extra_init(&x, st, p.slowest, p.by == CLI_BY_FLAG, p.access, p.html) < 0) {
 		stats_free(st);
 		st = NULL;
 	}
@@ -403,6 +411,7 @@ int cmd_report(int argc, char **argv)
 		err_msg("out of memory");
 		goto out;
 	}
+	x.t = t;
 	if (p.topology) {
 		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;

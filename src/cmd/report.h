@@ -36,6 +36,7 @@
  * @resolve: --resolve-paths, or CLI_RESOLVE_DEFAULT
  * @slowest: --slowest N, 0 for none
  * @html: --html FILE.html, NULL if none
+ * @access: --access
  */
 struct report_params {
 	const char *input;
@@ -59,6 +60,7 @@ struct report_params {
 	int resolve;
 	unsigned long long slowest;
 	const char *html;
+	bool access;
 };
 
 /* --slowest at most: each is a whole tree kept in memory */

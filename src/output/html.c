@@ -696,6 +696,11 @@ static int html_tables(FILE *fp, const struct report *r)
 		    "</summary>\n");
 	ret = pre(fp, r, report_lines);
 	fputs("</details>\n", fp);
+	if (!ret && r->time->access) {
+		fprintf(fp, "<details open><summary>Access pattern and I/Os in flight</summary>\n");
+		ret = pre(fp, r, out_access_text);
+		fputs("</details>\n", fp);
+	}
 	if (!ret && r->time->flags) {
 		fprintf(fp, "<details><summary>Latency by rwbs flags</summary>\n");
 		ret = pre(fp, r, out_flags_text);

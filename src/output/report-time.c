@@ -215,9 +215,140 @@ static int print_flags(FILE *fp, const struct report *r)
 	return 0;
 }
 
+static const char *const dir_names[ACCESS_DIRS] = { "read", "write" };
+
+static struct libscols_table *plain_table(FILE *fp, const char *const *cols, size_t n)
+{
+	struct libscols_table *tb = scols_new_table();
+
+	if (!tb)
+		return NULL;
+	scols_table_set_stream(tb, fp);
+	for (size_t i = 0; i < n; i++)
+		if (!scols_table_new_column(tb, cols[i], 0, i > 1 ? SCOLS_FL_RIGHT : 0)) {
+			scols_unref_table(tb);
+			return NULL;
+		}
+	return tb;
+}
+
+static void set_fmt(struct libscols_line *ln, size_t col, const char *fmt, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), fmt, v);
+	scols_line_set_data(ln, col, buf);
+}
+
+/* Per layer and direction: btt's seek figures, the sequential share, the entropy. */
+static int print_pattern(FILE *fp, const struct report *r)
+{
+	static const char *const cols[] = {
+		"LAYER", "DIR", "IOS", "SEQ%", "SEEK_MEAN", "SEEK_MEDIAN", "SEEK_MODE", "ENTROPY_bits",
+	};
+	const struct access *a = r->time->access;
+	struct libscols_table *tb = plain_table(fp, cols, sizeof(cols) / sizeof(cols[0]));
+	bool approx = false;
+
+	if (!tb)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		const struct access_layer *l = access_layer_of(a, r->st->layers[i].dev);
+		char name[64];
+
+		for (int d = 0; l && d < ACCESS_DIRS; d++) {
+			const struct seek *s = &l->seek[d];
+			struct libscols_line *ln;
+			uint64_t mode = 0;
+			uint32_t most;
+
+			if (!s->nseeks)
+				continue;
+			ln = scols_table_new_line(tb, NULL);
+			if (!ln)
+				break;
+			seek_modes(s, &mode, 1, &most);
+			approx |= !seek_exact(s);
+			scols_line_set_data(ln, 0, report_dev_label(r, l->dev, name, sizeof(name)));
+			scols_line_set_data(ln, 1, dir_names[d]);
+			set_fmt(ln, 2, "%.0f", (double)s->nseeks);
+			set_fmt(ln, 3, "%.1f", 100.0 * seek_seq_share(s));
+			set_fmt(ln, 4, "%.0f", seek_mean(s));
+			set_fmt(ln, 5, "%.0f", (double)seek_median(s));
+			set_fmt(ln, 6, "%.0f", (double)mode);
+			set_fmt(ln, 7, "%.2f", access_entropy(&l->dist[d]));
+		}
+	}
+	fprintf(fp, "\nAccess pattern per layer, in the order I/Os entered it (SEQ%%: started where "
+		    "the one before ended; seek distances in sectors by btt's rule; ENTROPY of the "
+		    "distances, 0 for a single distance):\n");
+	scols_print_table(tb);
+	if (approx)
+		fprintf(fp, "(more than %u distinct distances: median and mode from the first ones "
+			    "kept)\n", SEEK_MAX_DISTINCT);
+	scols_unref_table(tb);
+	return 0;
+}
+
+/* Per layer: the bios between Q and C, over time and as each arrival found them. */
+static int print_inflight(FILE *fp, const struct report *r)
+{
+	static const char *const cols[] = { "LAYER", "KIND", "AVG", "MAX", "AVG_AT_Q", "BUSY%" };
+	const struct access *a = r->time->access;
+	struct libscols_table *tb = plain_table(fp, cols, sizeof(cols) / sizeof(cols[0]));
+
+	if (!tb)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		const struct access_layer *l = access_layer_of(a, r->st->layers[i].dev);
+		const struct inflight *f = l ? &l->inflight : NULL;
+		struct libscols_line *ln;
+		uint64_t span;
+		char name[64];
+
+		if (!f || !f->samples)
+			continue;
+		ln = scols_table_new_line(tb, NULL);
+		if (!ln)
+			break;
+		span = a->last_ts > f->start ? a->last_ts - f->start : 0;
+		scols_line_set_data(ln, 0, report_dev_label(r, l->dev, name, sizeof(name)));
+		scols_line_set_data(ln, 1, row_kind_name(r->st->layers[i].kind));
+		set_fmt(ln, 2, "%.2f", inflight_avg(f, a->last_ts));
+		set_fmt(ln, 3, "%.0f", (double)f->max);
+		set_fmt(ln, 4, "%.2f", inflight_sampled_avg(f));
+		set_fmt(ln, 5, "%.1f", span ? 100.0 * inflight_busy(f, a->last_ts) / span : 0.0);
+	}
+	fprintf(fp, "\nIn flight per layer (bios between Q and C there; AVG and BUSY%% over the time "
+		    "from its first I/O to the last event; AVG_AT_Q: the number each arrival "
+		    "found, as btt's Active Requests At Q, which counts only those not yet "
+		    "issued):\n");
+	scols_print_table(tb);
+	if (a->forced || a->late)
+		fprintf(fp, "(%" PRIu64 " events taken out of order: an I/O in flight longer than "
+			    "the others could hold)\n", a->forced + a->late);
+	scols_unref_table(tb);
+	return 0;
+}
+
+int out_access_text(FILE *fp, const struct report *r)
+{
+	int ret = print_pattern(fp, r);
+
+	if (!ret)
+		ret = print_inflight(fp, r);
+	return ret;
+}
+
 int out_time_text(FILE *fp, const struct report *r)
 {
-	return print_slowest(fp, r);
+	int ret = 0;
+
+	if (r->time->access)
+		ret = out_access_text(fp, r);
+	if (!ret)
+		ret = print_slowest(fp, r);
+	return ret;
 }
 
 int out_flags_text(FILE *fp, const struct report *r)
@@ -309,9 +440,66 @@ static json_object *jflags(const struct report *r)
 	return a;
 }
 
+static json_object *jaccess(const struct report *r)
+{
+	const struct access *a = r->time->access;
+	json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		const struct access_layer *l = access_layer_of(a, r->st->layers[i].dev);
+		json_object *o, *inf;
+
+		if (!l)
+			continue;
+		o = json_object_new_object();
+		report_json_dev(o, "dev", r, l->dev);
+		for (int d = 0; d < ACCESS_DIRS; d++) {
+			const struct seek *s = &l->seek[d];
+			json_object *j;
+			uint64_t mode = 0;
+			uint32_t most;
+
+			if (!s->nseeks)
+				continue;
+			seek_modes(s, &mode, 1, &most);
+			j = json_object_new_object();
+			json_object_object_add(j, "ios", json_object_new_uint64(s->nseeks));
+			json_object_object_add(j, "sequential", json_object_new_uint64(s->nseq));
+			json_object_object_add(j, "seek_mean_sectors", json_object_new_double(seek_mean(s)));
+			json_object_object_add(j, "seek_median_sectors",
+					       json_object_new_uint64(seek_median(s)));
+			json_object_object_add(j, "seek_mode_sectors", json_object_new_uint64(mode));
+			json_object_object_add(j, "seek_exact", json_object_new_boolean(seek_exact(s)));
+			json_object_object_add(j, "entropy_bits",
+					       json_object_new_double(access_entropy(&l->dist[d])));
+			json_object_object_add(o, dir_names[d], j);
+		}
+		inf = json_object_new_object();
+		json_object_object_add(inf, "avg", json_object_new_double(
+			inflight_avg(&l->inflight, a->last_ts)));
+		json_object_object_add(inf, "max", json_object_new_uint64(l->inflight.max));
+		json_object_object_add(inf, "avg_at_q", json_object_new_double(
+			inflight_sampled_avg(&l->inflight)));
+		json_object_object_add(inf, "busy_ns", json_object_new_uint64(
+			inflight_busy(&l->inflight, a->last_ts)));
+		json_object_object_add(inf, "from_ns", json_object_new_uint64(l->inflight.start));
+		json_object_object_add(o, "inflight", inf);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 void out_time_json(json_object *doc, const struct report *r)
 {
 	const struct report_time *t = r->time;
+
+	if (t->access) {
+		json_object_object_add(doc, "access", jaccess(r));
+		json_object_object_add(doc, "access_last_ns",
+				       json_object_new_uint64(t->access->last_ts));
+		json_object_object_add(doc, "access_out_of_order",
+				       json_object_new_uint64(t->access->forced + t->access->late));
+	}
 
 	if (t->slow) {
 		json_object *a = json_object_new_array();

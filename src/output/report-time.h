@@ -12,6 +12,7 @@
 
 #include "output/report.h"
 #include "output/row.h"
+#include "track/access.h"
 #include "track/flaglat.h"
 #include "track/series.h"
 #include "track/slowest.h"
@@ -28,6 +29,8 @@ typedef const char *(*report_file_fn)(int32_t owner, char *buf, size_t len, void
  * @flags: latency per flag combination, sorted (flaglat_sort()); NULL when
  *	   not asked for
  * @series: the per-layer series (HTML only); NULL if none
+ * @access: the access pattern and in-flight I/Os per layer, finished;
+ *	    NULL when not asked for
  * @file: names the owner of a slow I/O; NULL: no file attribution
  * @file_ctx: passed to @file
  */
@@ -37,17 +40,19 @@ struct report_time {
 	uint64_t slow_offered;
 	const struct flaglat *flags;
 	const struct series *series;
+	const struct access *access;
 	report_file_fn file;
 	void *file_ctx;
 };
 
 /**
- * out_time_text - the slowest I/Os as text, after the per-layer report
+ * out_time_text - the access pattern, in-flight I/Os and the slowest I/Os
+ * as text, after the per-layer report (what @r->time holds)
  * Returns 0 or -errno.
  */
 int out_time_text(FILE *fp, const struct report *r);
 
-/** out_time_json - add "slowest" and "slowest_of" to the report's document */
+/** out_time_json - add "access", "slowest" and "slowest_of" to the report's document */
 void out_time_json(json_object *doc, const struct report *r);
 
 /**
@@ -59,6 +64,13 @@ int out_flags_text(FILE *fp, const struct report *r);
 
 /** out_flags_json - "report --by flag --json". Returns 0 or -errno. */
 int out_flags_json(FILE *fp, const struct report *r);
+
+/**
+ * out_access_text - the access pattern and in-flight tables alone (the
+ * HTML page's tables)
+ * Returns 0 or -errno.
+ */
+int out_access_text(FILE *fp, const struct report *r);
 
 /** report_json_hist - a latency histogram as count, avg, min, p50, p90, p99, max */
 json_object *report_json_hist(const struct hist *h);
