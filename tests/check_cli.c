@@ -366,6 +366,10 @@ START_TEST(top_options)
 	ck_assert_str_eq(p.output, "top.txt");
 	ck_assert_int_eq(p.buffer_kb, 64);
 	ck_assert(p.debug);
+	ck_assert(!p.access);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "--access", "2"), CLI_RUN);
+	ck_assert(p.access);
+	ck_assert_uint_eq(p.interval_ns, 2000000000ULL);
 }
 END_TEST
 

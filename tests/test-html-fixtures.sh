@@ -38,6 +38,8 @@ for dat in "$FIXTURES"/vm/*.dat; do
 	"$BLKSTACK" report -i "$dat" --topology "$topo" --json -o "$out/plain.json"
 	"$BLKSTACK" report -i "$dat" --topology "$topo" --by flag --json -o "$out/flag.json"
 	"$BLKSTACK" convert -i "$dat" --topology "$topo" --to csv -o "$out/rows.csv" 2>/dev/null
+	"$BLKSTACK" top -i "$dat" --access 0.05 -o "$out/top.txt"
+	"$BLKSTACK" top -i "$dat" 0.05 -o "$out/top-plain.txt"
 	if ! python3 - "$out" "$name" <<'PY'; then
 import csv, json, os, re, sys
 out, name = sys.argv[1], sys.argv[2]
@@ -141,6 +143,31 @@ for l in rep["layers"]:
     if span > 0 and abs(a["inflight"]["avg"] - busy / span) > 0.01 * busy / span + 1e-3:
         bad.append("in flight at %s: %.4f, summed latency over the span %.4f" % (l["dev"],
                    a["inflight"]["avg"], busy / span))
+# top --access: INFLT is the interval's summed latency over its length
+# (IO/s x TOT_AVG_us / 1e6, within their rounding), SEQ% a share; without
+# --access, the same tables without the two columns
+tables = 0
+for line in open(out + "/top.txt"):
+    f = line.split()
+    if f and f[0] == "LAYER":
+        tables += 1
+        cols = f
+        if cols[-2:] != ["INFLT", "SEQ%"]:
+            bad.append("top --access header %s" % cols)
+            break
+        continue
+    if tables and len(f) == len(cols) and f[1] in ("read", "write", "flush", "discard", "other"):
+        row = dict(zip(cols, f))
+        if row["TOT_AVG_us"] != "-":
+            want = float(row["IO/s"]) * float(row["TOT_AVG_us"]) / 1e6
+            if abs(float(row["INFLT"]) - want) > 0.006 + 0.03 * want:
+                bad.append("top INFLT %s, IO/s x TOT_AVG %.3f: %s" % (row["INFLT"], want, line.strip()))
+        if row["SEQ%"] != "-" and not 0 <= float(row["SEQ%"]) <= 100:
+            bad.append("top SEQ%% %s" % row["SEQ%"])
+plain = [l.split()[:15] for l in open(out + "/top-plain.txt")]
+withacc = [l.split()[:15] for l in open(out + "/top.txt")]
+if not tables or plain != withacc:
+    bad.append("top --access changes the other columns (or printed no table)")
 if "Access pattern per layer" not in page:
     bad.append("no access pattern table in the page")
 

@@ -535,6 +535,28 @@ int out_report_text(FILE *fp, const struct report *r)
 }
 
 /*
+ * top --access: the average number in flight of the bios completed in the
+ * interval (their summed time at the layer over its length: Little's law,
+ * as iostat's aqu-sz), and the share of sequential reads or writes among
+ * those that entered the layer.
+ */
+static void set_access(struct libscols_line *ln, const struct report_interval *iv,
+		       const struct st_layer *l, int op, const struct st_layer_op *o)
+{
+	const struct access_layer *al = access_layer_of(iv->access, l->dev);
+	uint64_t n = 0;
+	double seq = 0;
+
+	set_f(ln, 15, "%.2f", iv->len_ns ? (double)o->total.sum / iv->len_ns : 0.0);
+	if (al && (op == ST_READ || op == ST_WRITE))
+		seq = access_seq_since_mark(al, op == ST_READ ? ACCESS_READ : ACCESS_WRITE, &n);
+	if (n)
+		set_f(ln, 16, "%.1f", 100 * seq);
+	else
+		scols_line_set_data(ln, 16, "-");
+}
+
+/*
  * blkstack top: one table per interval, as iostat prints one block per
  * interval, with the submission/completion split per layer.
  */
@@ -552,6 +574,11 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 	tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
 	if (!tb)
 		return -ENOMEM;
+	if (iv->access && (!scols_table_new_column(tb, "INFLT", 0, SCOLS_FL_RIGHT) ||
+			   !scols_table_new_column(tb, "SEQ%", 0, SCOLS_FL_RIGHT))) {
+		scols_unref_table(tb);
+		return -ENOMEM;
+	}
 	if (secs <= 0)
 		secs = 1;
 	for (size_t i = 0; i < r->st->nlayers; i++) {
@@ -587,6 +614,8 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 			set_f(ln, 12, "%.1f", (o->merges_back + o->merges_front) / secs);
 			set_f(ln, 13, "%.1f", o->splits / secs);
 			set_u64(ln, 14, o->errors);
+			if (iv->access)
+				set_access(ln, iv, l, op, o);
 		}
 	}
 	fprintf(fp, "%s  (%.3f s)", iv->label, iv->len_ns / 1e9);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "base/source.h"
+#include "track/access.h"
 #include "track/stats.h"
 #include "track/topo-record.h"
 #include "track/tracker.h"
@@ -63,11 +64,14 @@ struct report {
  * @label: when it ended ("12:00:03", or "+3.000s" into a recording)
  * @len_ns: its length: rates are per second of it
  * @lost: events lost during it
+ * @access: with top --access, the access pattern since the interval began
+ *	    (access_mark()): two more columns, INFLT and SEQ%; NULL: none
  */
 struct report_interval {
 	const char *label;
 	uint64_t len_ns;
 	uint64_t lost;
+	const struct access *access;
 };
 
 /** out_report_text - the report as text. Returns 0 or -errno. */

@@ -224,6 +224,21 @@ void access_finish(struct access *a)
 	access_release(a, UINT64_MAX);
 }
 
+void access_mark(struct access *a)
+{
+	for (size_t i = 0; i < a->nlayers; i++)
+		for (int d = 0; d < ACCESS_DIRS; d++) {
+			a->layers[i]->mark_seeks[d] = a->layers[i]->seek[d].nseeks;
+			a->layers[i]->mark_seq[d] = a->layers[i]->seek[d].nseq;
+		}
+}
+
+double access_seq_since_mark(const struct access_layer *l, enum access_dir dir, uint64_t *n)
+{
+	*n = l->seek[dir].nseeks - l->mark_seeks[dir];
+	return *n ? (double)(l->seek[dir].nseq - l->mark_seq[dir]) / (double)*n : 0.0;
+}
+
 double access_entropy(const struct hist *dist)
 {
 	double h = 0;

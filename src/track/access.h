@@ -43,12 +43,16 @@ enum access_dir {
  * @dist: per direction, the absolute distances but the first (which btt
  *	  measures from sector 0), for the entropy
  * @inflight: its I/Os between Q and C at this layer; arrivals sampled
+ * @mark_seeks, @mark_seq: per direction, @seek's nseeks and nseq at the
+ *			   last access_mark() (interval views)
  */
 struct access_layer {
 	uint32_t dev;
 	struct seek seek[ACCESS_DIRS];
 	struct hist dist[ACCESS_DIRS];
 	struct inflight inflight;
+	uint64_t mark_seeks[ACCESS_DIRS];
+	uint64_t mark_seq[ACCESS_DIRS];
 };
 
 struct access_ev;
@@ -95,6 +99,16 @@ void access_release(struct access *a, uint64_t horizon);
 
 /** access_finish - the trace ended: take every waiting event */
 void access_finish(struct access *a);
+
+/** access_mark - remember every stream's counts: an interval starts */
+void access_mark(struct access *a);
+
+/**
+ * access_seq_since_mark - the share (0 to 1) of sequential I/O of @dir at
+ * @l among those taken since the last access_mark()
+ * @n: set to how many were taken
+ */
+double access_seq_since_mark(const struct access_layer *l, enum access_dir dir, uint64_t *n);
 
 /** access_layer_of - the layer of @dev, or NULL */
 const struct access_layer *access_layer_of(const struct access *a, uint32_t dev);
