@@ -566,7 +566,7 @@ static void slow_io(FILE *fp, const struct report *r, const struct slow_io *s, s
 	label(r, root->dev, name, sizeof(name));
 	report_fmt_us(us, sizeof(us), (double)s->lat);
 	snprintf(title, sizeof(title), "#%zu: %s us, %s %.1f KiB at %s sector %" PRIu64
-		 ", %.6f s, pid %d (%s)%s%s", rank, us, st_op_name(st_op_of(root->op)),
+		 ", %.6f s, pid %d (%s)%s%s", rank, us, st_op_name(st_op_of_rec(root)),
 		 root->sectors / 2.0, name, root->sector, (root->q - r->st->first_ts) / 1e9,
 		 s->pid, s->comm[0] ? s->comm : "?", fname ? ", file " : "", fname ? fname : "");
 	p = (struct svg_plot){ .x = PAD_L + SPAN_LABEL, .y = PAD_T + 4,

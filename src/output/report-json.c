@@ -244,8 +244,12 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(tracking, "match_rate",
 			       json_object_new_double(tk->ios_top ? (double)tk->ios_top_matched /
 								    tk->ios_top : 1.0));
+	json_object_object_add(tracking, "top_level_partly_followed",
+			       json_object_new_uint64(tk->ios_top - tk->ios_top_matched));
+	json_object_object_add(tracking, "layer_caused_ios", json_object_new_uint64(tk->ios_caused));
 	json_object_object_add(tracking, "layer_issued_ios", json_object_new_uint64(tk->ios_layer));
 	json_object_object_add(tracking, "expired", json_object_new_uint64(tk->expired));
+	json_object_object_add(tracking, "expired_top_level", json_object_new_uint64(tk->expired_top));
 	json_object_object_add(tracking, "unmatched_completions",
 			       json_object_new_uint64(tk->unmatched_complete));
 	json_object_object_add(tracking, "unmatched_remaps",

@@ -462,14 +462,18 @@ static void print_tracking(FILE *fp, const struct report *r)
 	const struct tk_counters *tk = r->tk;
 
 	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %" PRIu64
-		    " top-level I/Os followed through every layer); %" PRIu64
-		    " I/Os issued by a layer itself\n",
+		    " top-level I/Os followed through every layer)\n",
 		tk->events, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0,
-		tk->ios_top_matched, tk->ios_top, tk->ios_layer);
-	fprintf(fp, "  expired unfinished %" PRIu64 ", completions with no match %" PRIu64
+		tk->ios_top_matched, tk->ios_top);
+	fprintf(fp, "  top-level I/Os partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
+		    " for an I/O in flight, %" PRIu64 " on its own; expired %" PRIu64
+		    " (%" PRIu64 " top-level)\n",
+		tk->ios_top - tk->ios_top_matched, tk->ios_caused, tk->ios_layer, tk->expired,
+		tk->expired_top);
+	fprintf(fp, "  completions with no match %" PRIu64
 		    ", remaps with no source %" PRIu64 ", request events with no request %" PRIu64
 		    "\n  not tracked (in-flight cap) %" PRIu64 ", most in flight %" PRIu64 "\n",
-		tk->expired, tk->unmatched_complete, tk->unmatched_remap, tk->unmatched_rq,
+		tk->unmatched_complete, tk->unmatched_remap, tk->unmatched_rq,
 		tk->dropped_cap, tk->inflight_peak);
 	if (r->src)
 		for (int c = 0; c < r->src->ncpu; c++) {

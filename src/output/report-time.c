@@ -91,7 +91,7 @@ static int print_slow_io(FILE *fp, const struct report *r, const struct slow_io 
 		fname = r->time->file(s->owner, file, sizeof(file), r->time->file_ctx);
 	report_fmt_us(us, sizeof(us), (double)s->lat);
 	fprintf(fp, "\n#%zu  %s us  %s %.1f KiB at %s sector %" PRIu64 ", queued at %.6f s by "
-		    "%d (%s)%s%s%s\n", rank, us, st_op_name(st_op_of(root->op)),
+		    "%d (%s)%s%s%s\n", rank, us, st_op_name(st_op_of_rec(root)),
 		root->sectors / 2.0, report_dev_label(r, root->dev, name, sizeof(name)),
 		root->sector, (root->q - r->st->first_ts) / 1e9, s->pid,
 		s->comm[0] ? s->comm : "?", fname ? ", file " : "", fname ? fname : "",

@@ -196,7 +196,9 @@ int access_io(struct access *a, const struct tk_io *io)
 		e = (struct access_ev){
 			.ts = r->q, .sector = r->sector, .sectors = r->sectors,
 			.layer = (uint16_t)idx, .kind = EV_ENTER,
-			.dir = r->op == BLK_OP_READ ? ACCESS_READ :
+			/* an empty preflush write is a flush: it has no position */
+			.dir = tk_rec_is_flush(r) ? ACCESS_DIRS :
+			       r->op == BLK_OP_READ ? ACCESS_READ :
 			       r->op == BLK_OP_WRITE ? ACCESS_WRITE : ACCESS_DIRS,
 		};
 		if (push(a, &e))

@@ -60,7 +60,7 @@ int flaglat_io(struct flaglat *f, const struct tk_io *io)
 
 		if (!rec->q || rec->c < rec->q)
 			continue;
-		r = row_of(f, rec->dev, st_op_of(rec->op), rec->flags & FLAGLAT_MASK);
+		r = row_of(f, rec->dev, st_op_of_rec(rec), rec->flags & FLAGLAT_MASK);
 		if (!r) {
 			if (f->n < FLAGLAT_MAX_ROWS)
 				return -ENOMEM;

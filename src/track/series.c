@@ -66,6 +66,12 @@ enum series_dir series_dir_of(uint8_t blk_op)
 									   : SERIES_OTHER;
 }
 
+enum series_dir series_dir_of_rec(const struct tk_rec *r)
+{
+	/* an empty preflush write is counted as a flush, as the statistics count it */
+	return tk_rec_is_flush(r) ? SERIES_OTHER : series_dir_of(r->op);
+}
+
 const struct series_layer *series_layer_of(const struct series *s, uint32_t dev)
 {
 	for (size_t i = 0; i < s->nlayers; i++)
@@ -173,7 +179,7 @@ static void sample(struct series *s, struct series_layer *l, const struct tk_rec
 {
 	struct series_point p = {
 		.ts = r->q, .sector = r->sector, .sectors = r->sectors,
-		.dir = series_dir_of(r->op),
+		.dir = series_dir_of_rec(r),
 	};
 	uint64_t j;
 
@@ -199,7 +205,7 @@ int series_io(struct series *s, const struct tk_io *io)
 	for (size_t i = 0; i < io->nrecs; i++) {
 		const struct tk_rec *r = &io->recs[i];
 		struct series_layer *l = layer_get(s, r->dev);
-		enum series_dir dir = series_dir_of(r->op);
+		enum series_dir dir = series_dir_of_rec(r);
 		bool leaf = true;
 		size_t bin;
 

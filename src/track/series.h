@@ -124,4 +124,7 @@ uint64_t series_lat_low_ns(unsigned int b);
 /** series_dir_of - the direction of an enum blk_op */
 enum series_dir series_dir_of(uint8_t blk_op);
 
+/** series_dir_of_rec - the direction of a record: a flush (tk_rec_is_flush()) is other */
+enum series_dir series_dir_of_rec(const struct tk_rec *r);
+
 #endif /* BLKSTACK_SERIES_H */

@@ -131,7 +131,7 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 
 	if (!l)
 		return;
-	o = &l->op[st_op_of(r->op)];
+	o = &l->op[st_op_of_rec(r)];
 	l->kind = r->kind;
 	if (io->top && r->depth < l->depth)
 		l->depth = r->depth;
@@ -154,22 +154,30 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	span(&o->comp, r->up, r->c);
 	span(&o->total, r->q, r->c);
 	/*
-	 * btt's phases, as btt counts them: per bio queued at this device
-	 * (from its queue event, not from a remap into it), leaving out bios
-	 * split here and requests no bio was queued for (flushes of the flush
-	 * machinery), which btt does not follow either; D2C and Q2C only
-	 * for bios whose request was issued.
+	 * btt's phases, as btt counts them: per bio with data queued at this
+	 * device (from its queue event, not from a remap into it: not an
+	 * empty preflush bio, whose request the flush machinery handles, nor
+	 * a request no bio was queued for), the request phases once per
+	 * request: to the bio that started it (each piece of a bio split
+	 * here starts one, timed from the bio's queue event), and I2D only
+	 * when that request was issued as itself, not merged into another by
+	 * the scheduler. D2C and Q2C leave out the pieces of a split bio, and
+	 * count only bios whose request was issued.
 	 */
-	if (r->kind == TK_LAYER_REQUEST && r->qev && !r->splits && !r->split_rest) {
+	if (r->kind == TK_LAYER_REQUEST && r->qev && r->sectors) {
 		if (r->merge == TK_MERGE_NONE)
 			span(&o->q2g, r->qev, r->g);
 		else
 			span(&o->q2m, r->qev, r->m);
 		span(&o->g2i, r->g, r->i);
-		span(&o->i2d, r->i, r->d);
-		/* a request never inserted into a scheduler goes straight from G to D */
-		if (!r->i)
-			span(&o->g2d, r->g, r->d);
+		if (r->merge == TK_MERGE_NONE && !r->rq_merged) {
+			span(&o->i2d, r->i, r->d);
+			/* a request never inserted into a scheduler goes straight from G to D */
+			if (!r->i)
+				span(&o->g2d, r->g, r->d);
+		}
+	}
+	if (r->kind == TK_LAYER_REQUEST && r->qev && !r->splits && !r->split_rest) {
 		/* btt completes only what it saw issued: an empty preflush bio
 		 * (the flush machinery issues a flush request of its own) is not */
 		if (r->d) {
@@ -264,7 +272,7 @@ void stats_io(const struct tk_io *io, void *ctx)
 	for (size_t i = 0; i < io->nrecs; i++)
 		account_rec(st, io, &io->recs[i]);
 	if (io->top) {
-		struct st_e2e *e = &st->e2e[st_op_of(root->op)];
+		struct st_e2e *e = &st->e2e[st_op_of_rec(root)];
 		struct st_proc *p = proc_of(st, io->pid, io->comm);
 
 		e->ios++;

@@ -29,6 +29,16 @@ enum st_op {
 /** st_op_of - the reported operation of an enum blk_op */
 enum st_op st_op_of(uint8_t blk_op);
 
+/**
+ * st_op_of_rec - the reported operation of a bio at a layer: an empty bio
+ * that asks for a cache flush is a "flush" at every layer (as the flush
+ * requests of the flush machinery are), never a 0-byte write
+ */
+static inline enum st_op st_op_of_rec(const struct tk_rec *r)
+{
+	return tk_rec_is_flush(r) ? ST_FLUSH : st_op_of(r->op);
+}
+
 /** st_op_name - "read", "write", "discard", "flush", "other" */
 const char *st_op_name(enum st_op op);
 
