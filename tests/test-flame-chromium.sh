@@ -12,8 +12,7 @@ set -euo pipefail
 
 setup
 need_tool python3 mkfs.ext4
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$CHROMIUM" ] || skip "missing tool 'chromium' (Debian: apt-get install chromium)"
+need_chromium
 [ -d "$TRACEFS/events/filemap/mm_filemap_add_to_page_cache" ] ||
 	skip "this kernel has no filemap:mm_filemap_add_to_page_cache event"
 
@@ -31,15 +30,6 @@ umount "$M" && mount -t ext4 "$A_PDEV" "$M" || fail "mounting $A_PDEV again fail
 	"$M/alpha/beta/big.dat" "$M/gamma/g.dat" "$M/alpha/a.dat" ||
 	fail "report --flame failed"
 [ -s "$TMPD/io.svg" ] || fail "no SVG written"
-
-# Chromium wants a home and a profile of its own; as root it runs unsandboxed.
-export HOME=$TMPD/home
-mkdir -p "$HOME"
-chrome()
-{
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$TMPD/profile" "$@" 2>>"$TMPD/chromium.err"
-}
 
 # The page: the SVG inline, and a script that looks at what was drawn.
 python3 - "$TMPD/io.svg" "$TMPD/check.html" "$M" <<'PY'

@@ -20,8 +20,7 @@ set -euo pipefail
 
 setup
 need_tool python3 mkfs.ext4
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$CHROMIUM" ] || skip "missing tool 'chromium' (Debian: apt-get install chromium)"
+need_chromium
 
 make_loop A 160 ext4
 M=$A_MNT
@@ -95,14 +94,6 @@ sys.exit(1 if errs else 0)
 PY
 note "--slowest finds the fsync phase: ok"
 
-# Chromium wants a home and a profile of its own; as root it runs unsandboxed.
-export HOME=$TMPD/home
-mkdir -p "$HOME"
-chrome()
-{
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$TMPD/profile" "$@" 2>>"$TMPD/chromium.err"
-}
 chrome --window-size=1100,1400 --screenshot="$TMPD/shot.png" "file://$TMPD/r.html" >/dev/null ||
 	{ cat "$TMPD/chromium.err" >&2; fail "chromium could not take a screenshot"; }
 python3 "$(dirname "$0")/png-stats.py" "$TMPD/shot.png" >"$TMPD/shot.json" ||

@@ -473,6 +473,31 @@ static double segment(FILE *fp, double x, double w, const char *colour, const ch
 	return x + w;
 }
 
+enum share_phase { SHARE_DOWN, SHARE_DEVICE, SHARE_UP };
+
+/* The segments of one phase of the layers at depth @depth (-1: every depth). */
+static double shares(FILE *fp, const struct report *r, const struct st_e2e *e, int depth,
+		     enum share_phase phase, double x, double width)
+{
+	static const char *const colours[] = { SVG_SKY, SVG_ORANGE, SVG_GREEN };
+	static const char *const phases[] = { "down", "device", "up" };
+	double tot = (double)e->total_ns;
+
+	for (size_t i = 0; i < e->nshares; i++) {
+		const struct st_share *sh = &e->shares[i];
+		uint64_t ns = phase == SHARE_DOWN ? sh->sub_ns :
+			      phase == SHARE_DEVICE ? sh->dev_ns : sh->comp_ns;
+		char name[64];
+
+		if (depth >= 0 && sh->depth != depth)
+			continue;
+		label(r, sh->dev, name, sizeof(name));
+		x = segment(fp, x, ns / tot * width, colours[phase], name, phases[phase], ns / tot,
+			    (double)ns / e->ios);
+	}
+	return x;
+}
+
 static void html_waterfall(FILE *fp, const struct report *r)
 {
 	static const char *const names[] = { "down (submission)", "device", "up (completion)" };
@@ -485,46 +510,21 @@ static void html_waterfall(FILE *fp, const struct report *r)
 		    "up.</p>\n");
 	for (int op = 0; op < ST_OPS; op++) {
 		const struct st_e2e *e = &r->st->e2e[op];
-		double x = 10, tot;
+		double x = 10;
 		char title[96];
 
 		if (!e->ios || !e->total_ns)
 			continue;
-		tot = (double)e->total_ns;
 		snprintf(title, sizeof(title), "%s: %" PRIu64 " top-level I/Os", st_op_name(op),
 			 e->ios);
 		chart_open(fp, "waterfall", 64, title);
 		legend(fp, CHART_W - 420, names, colours, NULL, 3);
+		/* down the stack, the devices, back up */
 		for (int d = 0; d < 64; d++)
-			for (size_t i = 0; i < e->nshares; i++) {
-				const struct st_share *sh = &e->shares[i];
-				char name[64];
-
-				if (sh->depth != d)
-					continue;
-				label(r, sh->dev, name, sizeof(name));
-				x = segment(fp, x, sh->sub_ns / tot * width, SVG_SKY, name, "down",
-					    sh->sub_ns / tot, (double)sh->sub_ns / e->ios);
-			}
-		for (size_t i = 0; i < e->nshares; i++) {
-			const struct st_share *sh = &e->shares[i];
-			char name[64];
-
-			label(r, sh->dev, name, sizeof(name));
-			x = segment(fp, x, sh->dev_ns / tot * width, SVG_ORANGE, name, "device",
-				    sh->dev_ns / tot, (double)sh->dev_ns / e->ios);
-		}
+			x = shares(fp, r, e, d, SHARE_DOWN, x, width);
+		x = shares(fp, r, e, -1, SHARE_DEVICE, x, width);
 		for (int d = 63; d >= 0; d--)
-			for (size_t i = 0; i < e->nshares; i++) {
-				const struct st_share *sh = &e->shares[i];
-				char name[64];
-
-				if (sh->depth != d)
-					continue;
-				label(r, sh->dev, name, sizeof(name));
-				x = segment(fp, x, sh->comp_ns / tot * width, SVG_GREEN, name, "up",
-					    sh->comp_ns / tot, (double)sh->comp_ns / e->ios);
-			}
+			x = shares(fp, r, e, d, SHARE_UP, x, width);
 		fputs("</svg>\n", fp);
 	}
 }

@@ -161,8 +161,6 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object *tracking = json_object_new_object();
 	json_object *cpus = json_object_new_array();
 	const struct tk_counters *tk = r->tk;
-	const char *text;
-	int ret = 0;
 
 	json_object_object_add(doc, "source", json_object_new_string(r->source));
 	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
@@ -275,9 +273,15 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(doc, "tracking", tracking);
 	if (r->time)
 		out_time_json(doc, r);
+	return report_json_write(fp, doc);
+}
 
-	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						   JSON_C_TO_STRING_NOSLASHESCAPE);
+int report_json_write(FILE *fp, json_object *doc)
+{
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_NOSLASHESCAPE);
+	int ret = 0;
+
 	if (!text || fputs(text, fp) == EOF || fputc('\n', fp) == EOF)
 		ret = -EIO;
 	json_object_put(doc);

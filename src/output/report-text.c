@@ -52,8 +52,7 @@ void report_fmt_us(char *buf, size_t len, double ns)
 	snprintf(buf, len, us < 10 ? "%.2f" : us < 1000 ? "%.1f" : "%.0f", us);
 }
 
-/* a latency in us; "-" when the histogram has no sample */
-static void set_us(struct libscols_line *ln, size_t col, const struct hist *h, double ns)
+void report_cell_us(struct libscols_line *ln, size_t col, const struct hist *h, double ns)
 {
 	char buf[32];
 
@@ -266,11 +265,11 @@ static void latency_row(struct libscols_table *tb, const struct report *r, uint3
 	set_layer_op(ln, r, dev, op);
 	scols_line_set_data(ln, 2, stage);
 	set_u64(ln, 3, h->count);
-	set_us(ln, 4, h, hist_mean(h));
-	set_us(ln, 5, h, hist_percentile(h, 50));
-	set_us(ln, 6, h, hist_percentile(h, 90));
-	set_us(ln, 7, h, hist_percentile(h, 99));
-	set_us(ln, 8, h, h->max);
+	report_cell_us(ln, 4, h, hist_mean(h));
+	report_cell_us(ln, 5, h, hist_percentile(h, 50));
+	report_cell_us(ln, 6, h, hist_percentile(h, 90));
+	report_cell_us(ln, 7, h, hist_percentile(h, 99));
+	report_cell_us(ln, 8, h, h->max);
 }
 
 static const char *const latency_cols[] = {
@@ -366,11 +365,11 @@ static int print_e2e(FILE *fp, const struct report *r)
 		set_u64(ln, 1, e->ios);
 		set_f(ln, 2, "%.2f", e->bytes / 1048576.0);
 		set_f(ln, 3, "%.1f%%", 100.0 * e->matched / e->ios);
-		set_us(ln, 4, &e->total, hist_mean(&e->total));
-		set_us(ln, 5, &e->total, hist_percentile(&e->total, 50));
-		set_us(ln, 6, &e->total, hist_percentile(&e->total, 90));
-		set_us(ln, 7, &e->total, hist_percentile(&e->total, 99));
-		set_us(ln, 8, &e->total, e->total.max);
+		report_cell_us(ln, 4, &e->total, hist_mean(&e->total));
+		report_cell_us(ln, 5, &e->total, hist_percentile(&e->total, 50));
+		report_cell_us(ln, 6, &e->total, hist_percentile(&e->total, 90));
+		report_cell_us(ln, 7, &e->total, hist_percentile(&e->total, 99));
+		report_cell_us(ln, 8, &e->total, e->total.max);
 	}
 	if (rows) {
 		fprintf(fp, "\nEnd to end, top-level I/O (root C - root Q):\n");
@@ -447,8 +446,8 @@ static int print_procs(FILE *fp, const struct report *r)
 		scols_line_set_data(ln, 1, p[i].comm);
 		set_u64(ln, 2, p[i].ios);
 		set_f(ln, 3, "%.2f", p[i].bytes / 1048576.0);
-		set_us(ln, 4, &p[i].total, hist_mean(&p[i].total));
-		set_us(ln, 5, &p[i].total, hist_percentile(&p[i].total, 99));
+		report_cell_us(ln, 4, &p[i].total, hist_mean(&p[i].total));
+		report_cell_us(ln, 5, &p[i].total, hist_percentile(&p[i].total, 99));
 	}
 	fprintf(fp, "\nProcesses that queued top-level I/O, by bytes (end-to-end latency):\n");
 	scols_print_table(tb);
@@ -602,19 +601,19 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 			set_f(ln, 2, "%.1f", o->ios / secs);
 			set_f(ln, 3, "%.2f", o->bytes / 1048576.0 / secs);
 			set_f(ln, 4, "%.1f", hist_mean(&o->size) / 1024);
-			set_us(ln, 5, &o->sub, hist_mean(&o->sub));
-			set_us(ln, 6, &o->sub, hist_percentile(&o->sub, 99));
+			report_cell_us(ln, 5, &o->sub, hist_mean(&o->sub));
+			report_cell_us(ln, 6, &o->sub, hist_percentile(&o->sub, 99));
 			if (l->kind != TK_LAYER_BIO) {
 				/* a disk or a partition completes with what is below */
 				scols_line_set_data(ln, 7, "-");
 				scols_line_set_data(ln, 8, "-");
 			} else {
-				set_us(ln, 7, &o->comp, hist_mean(&o->comp));
-				set_us(ln, 8, &o->comp, hist_percentile(&o->comp, 99));
+				report_cell_us(ln, 7, &o->comp, hist_mean(&o->comp));
+				report_cell_us(ln, 8, &o->comp, hist_percentile(&o->comp, 99));
 			}
-			set_us(ln, 9, &o->total, hist_mean(&o->total));
-			set_us(ln, 10, &o->total, hist_percentile(&o->total, 99));
-			set_us(ln, 11, &o->d2c, hist_mean(&o->d2c));
+			report_cell_us(ln, 9, &o->total, hist_mean(&o->total));
+			report_cell_us(ln, 10, &o->total, hist_percentile(&o->total, 99));
+			report_cell_us(ln, 11, &o->d2c, hist_mean(&o->d2c));
 			set_f(ln, 12, "%.1f", (o->merges_back + o->merges_front) / secs);
 			set_f(ln, 13, "%.1f", o->splits / secs);
 			set_u64(ln, 14, o->errors);

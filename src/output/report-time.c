@@ -153,18 +153,6 @@ static int print_slowest(FILE *fp, const struct report *r)
 	return 0;
 }
 
-static void set_hist_us(struct libscols_line *ln, size_t col, const struct hist *h, double ns)
-{
-	char buf[32];
-
-	if (!h->count) {
-		scols_line_set_data(ln, col, "-");
-		return;
-	}
-	report_fmt_us(buf, sizeof(buf), ns);
-	scols_line_set_data(ln, col, buf);
-}
-
 static int print_flags(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = {
@@ -194,13 +182,13 @@ static int print_flags(FILE *fp, const struct report *r)
 		scols_line_set_data(ln, 2, flaglat_name(row->flags, name, sizeof(name)));
 		snprintf(buf, sizeof(buf), "%" PRIu64, row->total.count);
 		scols_line_set_data(ln, 3, buf);
-		set_hist_us(ln, 4, &row->total, hist_mean(&row->total));
-		set_hist_us(ln, 5, &row->total, hist_percentile(&row->total, 50));
-		set_hist_us(ln, 6, &row->total, hist_percentile(&row->total, 90));
-		set_hist_us(ln, 7, &row->total, hist_percentile(&row->total, 99));
-		set_hist_us(ln, 8, &row->total, row->total.max);
-		set_hist_us(ln, 9, &row->device, hist_percentile(&row->device, 50));
-		set_hist_us(ln, 10, &row->device, hist_percentile(&row->device, 99));
+		report_cell_us(ln, 4, &row->total, hist_mean(&row->total));
+		report_cell_us(ln, 5, &row->total, hist_percentile(&row->total, 50));
+		report_cell_us(ln, 6, &row->total, hist_percentile(&row->total, 90));
+		report_cell_us(ln, 7, &row->total, hist_percentile(&row->total, 99));
+		report_cell_us(ln, 8, &row->total, row->total.max);
+		report_cell_us(ln, 9, &row->device, hist_percentile(&row->device, 50));
+		report_cell_us(ln, 10, &row->device, hist_percentile(&row->device, 99));
 	}
 	fprintf(fp, "\nLatency per layer by rwbs flags (total = C - Q at the layer; DEV = the "
 		    "device's time at leaves, D to C):\n");
@@ -514,17 +502,10 @@ void out_time_json(json_object *doc, const struct report *r)
 int out_flags_json(FILE *fp, const struct report *r)
 {
 	json_object *doc = json_object_new_object();
-	const char *text;
-	int ret = 0;
 
 	json_object_object_add(doc, "source", json_object_new_string(r->source));
 	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
 	json_object_object_add(doc, "last_ns", json_object_new_uint64(r->st->last_ts));
 	json_object_object_add(doc, "by_flag", jflags(r));
-	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text || fputs(text, fp) == EOF || fputc('\n', fp) == EOF)
-		ret = -EIO;
-	json_object_put(doc);
-	return ret;
+	return report_json_write(fp, doc);
 }

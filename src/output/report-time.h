@@ -8,6 +8,7 @@
 #define BLKSTACK_OUT_REPORT_TIME_H
 
 #include <json-c/json.h>
+#include <libsmartcols/libsmartcols.h>
 #include <stdio.h>
 
 #include "output/report.h"
@@ -71,6 +72,15 @@ int out_flags_json(FILE *fp, const struct report *r);
  * Returns 0 or -errno.
  */
 int out_access_text(FILE *fp, const struct report *r);
+
+/**
+ * report_json_write - print @doc, pretty, and release it
+ * Returns 0 or -EIO.
+ */
+int report_json_write(FILE *fp, json_object *doc);
+
+/** report_cell_us - a latency in us in cell @col; "-" when @h has no sample */
+void report_cell_us(struct libscols_line *ln, size_t col, const struct hist *h, double ns);
 
 /** report_json_hist - a latency histogram as count, avg, min, p50, p90, p99, max */
 json_object *report_json_hist(const struct hist *h);
