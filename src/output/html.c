@@ -151,7 +151,8 @@ static void stack_box(FILE *fp, const struct report *r, const struct placed *p, 
 	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">p99 %s</text></g>\n", p->x + 8, p->y + 67, p99);
 }
 
-static int html_stack(FILE *fp, const struct report *r)
+/* @order: set to the layers' indices in the diagram's order (top to bottom, left to right) */
+static int html_stack(FILE *fp, const struct report *r, size_t *order)
 {
 	const struct stats *st = r->st;
 	struct placed *pl = calloc(st->nlayers, sizeof(*pl));
@@ -192,8 +193,10 @@ static int html_stack(FILE *fp, const struct report *r)
 					    "stroke=\"#666\"/>\n", pl[j].x + BOX_W / 2,
 					pl[j].y + BOX_H, pl[i].x + BOX_W / 2, pl[i].y);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		stack_box(fp, r, &pl[i], span_s);
+		order[i] = pl[i].idx;
+	}
 	fputs("</svg>\n", fp);
 	free(pl);
 	free(seen);
@@ -421,7 +424,7 @@ static void chart_offsets(FILE *fp, const struct series *s, const struct series_
 	fputs("</svg>\n", fp);
 }
 
-static void html_series(FILE *fp, const struct report *r)
+static void html_series(FILE *fp, const struct report *r, const size_t *order)
 {
 	const struct series *s = r->time->series;
 
@@ -429,7 +432,7 @@ static void html_series(FILE *fp, const struct report *r)
 		    "seconds from the first I/O; bins of %.3g ms (chosen from the trace's length: "
 		    "at most %d bins).</p>\n", s->width_ns / 1e6, SERIES_BINS);
 	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct series_layer *l = series_layer_of(s, r->st->layers[i].dev);
+		const struct series_layer *l = series_layer_of(s, r->st->layers[order[i]].dev);
 		char name[64];
 
 		if (!l)
@@ -732,11 +735,14 @@ int out_report_html(FILE *fp, const struct report *r)
 	if (!r->st->nlayers) {
 		fputs("<p>No I/O completed.</p>\n", fp);
 	} else {
-		ret = html_stack(fp, r);
+		size_t *order = calloc(r->st->nlayers, sizeof(*order));
+
+		ret = order ? html_stack(fp, r, order) : -ENOMEM;
+		if (!ret && r->time->series)
+			html_series(fp, r, order);
+		free(order);
 		if (ret)
 			return ret;
-		if (r->time->series)
-			html_series(fp, r);
 		html_waterfall(fp, r);
 		html_slowest(fp, r);
 	}
