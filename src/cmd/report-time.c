@@ -19,7 +19,11 @@ int report_extra_init(struct report_extra *x, struct stats *st, size_t slowest, 
 	x->st = st;
 	x->slow_asked = slowest > 0;
 	x->access_asked = access;
-	x->want_access = access || html;
+	/*
+	 * not for --html alone: btt's exact seek tables cost more than the rest
+	 * of the page (a distinct-distance table per layer and direction)
+	 */
+	x->want_access = access;
 	access_init(&x->access);
 	if (!slowest && html)
 		slowest = REPORT_HTML_SLOWEST;

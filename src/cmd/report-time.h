@@ -31,7 +31,7 @@
  * @want_flags: @flags is fed
  * @series: --html
  * @want_series: @series is fed
- * @access: --access or --html: the access pattern and in-flight I/Os
+ * @access: --access: the access pattern and in-flight I/Os
  * @want_access: @access is fed
  * @access_asked: --access was given (the text and JSON show it)
  * @t: the tracker, whose horizon releases @access's events (set once made)

@@ -12,6 +12,7 @@
 #   blkstack report -i t.dat -o /dev/null
 #   blkstack report -i t.dat -o /dev/null --slowest 20
 #   blkstack report -i t.dat -o /dev/null --by flag
+#   blkstack report -i t.dat -o /dev/null --access
 #   blkstack report -i t.dat -o /dev/null --html page.html
 #
 # It prints wall time, peak RSS, the ratio to plain report (goal of issue
@@ -51,6 +52,7 @@ events=$("$BLKSTACK" parse -i "$WORK/t.dat" --no-summary | count_events)
 r_plain=$(bench "report" "$BLKSTACK" report -i "$WORK/t.dat" -o /dev/null)
 r_slow=$(bench "report --slowest 20" "$BLKSTACK" report -i "$WORK/t.dat" -o /dev/null --slowest 20)
 r_flag=$(bench "report --by flag" "$BLKSTACK" report -i "$WORK/t.dat" -o /dev/null --by flag)
+r_acc=$(bench "report --access" "$BLKSTACK" report -i "$WORK/t.dat" -o /dev/null --access)
 r_html=$(bench "report --html" "$BLKSTACK" report -i "$WORK/t.dat" -o /dev/null \
 	--html "$WORK/page.html")
 page=$(stat -c %s "$WORK/page.html")
@@ -66,7 +68,7 @@ echo
 		"wall / report" "CPU / report"
 	read -r base bcpu _ <<<"$r_plain"
 	for v in "report:$r_plain" "report --slowest 20:$r_slow" "report --by flag:$r_flag" \
-		"report --html:$r_html"; do
+		"report --access:$r_acc" "report --html:$r_html"; do
 		read -r wall cpu rss <<<"${v#*:}"
 		awk -v c="${v%%:*}" -v w="$wall" -v u="$cpu" -v r="$rss" -v n="$events" -v b="$base" \
 			-v bc="$bcpu" 'BEGIN { printf "%s|%.2f|%.2f|%.1f|%.2f|%.2f|%.2f\n", c, w, u,
