@@ -12,7 +12,8 @@
 #    ties ordered by queue time), and per layer their times and spans are
 #    the row's;
 #  - --by flag counts, per layer and operation, as many I/Os as the report;
-#  - the outputs the report had before (without these options) are unchanged.
+#  - the outputs the report had before (without these options) are unchanged;
+#  - a page that cannot be written is an error before anything is read.
 set -euo pipefail
 
 : "${BLKSTACK:?}" "${FIXTURES:?}"
@@ -180,5 +181,14 @@ PY
 		failed=1
 	fi
 done
+# a page that cannot be written: said before the trace is read, exit status 1
+dat=$(ls "$FIXTURES"/vm/*.dat | head -1)
+rc=0
+"$BLKSTACK" report -i "$dat" --html "$tmp/no/such/dir/r.html" >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ "$rc" -ne 1 ] || ! grep -q "cannot create '$tmp/no/such/dir/r.html.partial'" "$tmp/err" ||
+	[ -s "$tmp/out" ]; then
+	echo "FAIL: --html to a missing directory: exit $rc, $(cat "$tmp/err"), $(wc -c <"$tmp/out") bytes of report"
+	failed=1
+fi
 [ "$n" -gt 0 ] || { echo "FAIL: no recordings in $FIXTURES/vm"; exit 1; }
 exit "$failed"

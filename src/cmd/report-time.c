@@ -111,21 +111,25 @@ const struct report_time *report_extra_time(struct report_extra *x, struct repor
 	return t;
 }
 
-int report_html_write(const char *path, const struct report *r)
+int report_html_open(struct outfile *of, const char *path)
 {
-	struct outfile of = { 0 };
-	int ret;
+	int ret = outfile_open(of, path);
 
-	ret = outfile_open(&of, path);
 	if (ret < 0) {
 		err_msg("cannot create '%s.partial': %s", path, strerror(-ret));
 		return -1;
 	}
-	ret = out_report_html(of.fp, r);
+	return 0;
+}
+
+int report_html_write(struct outfile *of, const char *path, const struct report *r)
+{
+	int ret = out_report_html(of->fp, r);
+
 	if (!ret)
-		ret = outfile_commit(&of);
+		ret = outfile_commit(of);
 	if (ret < 0) {
-		outfile_abort(&of);
+		outfile_abort(of);
 		err_msg("cannot write the HTML report to '%s': %s", path, strerror(-ret));
 		return -1;
 	}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cmd/pagecache.h"
+#include "output/outfile.h"
 #include "output/report-time.h"
 #include "track/access.h"
 #include "track/flaglat.h"
@@ -85,10 +86,16 @@ const struct report_time *report_extra_time(struct report_extra *x, struct repor
 					   bool html);
 
 /**
- * report_html_write - write the HTML page to @path (through @path.partial,
- * renamed when complete)
+ * report_html_open - create @path.partial for the page, before the trace
  * Returns 0, or -1 after printing what failed.
  */
-int report_html_write(const char *path, const struct report *r);
+int report_html_open(struct outfile *of, const char *path);
+
+/**
+ * report_html_write - write the HTML page into @of (report_html_open() of
+ * @path) and rename it to @path
+ * Returns 0, or -1 after printing what failed (@of is then closed).
+ */
+int report_html_write(struct outfile *of, const char *path, const struct report *r);
 
 #endif /* BLKSTACK_CMD_REPORT_TIME_H */

@@ -360,7 +360,7 @@ int cmd_report(int argc, char **argv)
 	struct tracefile *file = NULL;
 	struct tracker *t = NULL;
 	struct stats *st = NULL;
-	struct outfile of = { 0 };
+	struct outfile of = { 0 }, html = { 0 };
 	struct live l = { 0 };
 	struct topo_record topology = { 0 };
 	const struct topo_record *stack = NULL;
@@ -390,6 +390,9 @@ int cmd_report(int argc, char **argv)
 					    .flame = p.flame, .json = p.json, .recording = !!p.input };
 	tp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	st = stats_alloc();
+	/* a page that cannot be written is said before tracing, not after */
+	if (p.html && report_html_open(&html, p.html) < 0)
+		goto out;
 	if (st && report_extra_init(&x, st, p.slowest, p.by == CLI_BY_FLAG, p.access, p.html) < 0) {
 		stats_free(st);
 		st = NULL;
@@ -470,7 +473,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (p.html) {
 		r.time = report_extra_time(&x, &htime, true);
-		if (report_html_write(p.html, &r) < 0)
+		if (report_html_write(&html, p.html, &r) < 0)
 			goto out;
 	}
 	rc = EXIT_OK;
@@ -483,6 +486,8 @@ int cmd_report(int argc, char **argv)
 out:
 	if (of.fp)
 		outfile_abort(&of);
+	if (html.fp)
+		outfile_abort(&html);
 	if (run.pc)
 		pc_run_destroy(&run);
 	else
