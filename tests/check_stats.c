@@ -301,7 +301,8 @@ START_TEST(i2d_once_per_issued_request)
 				 .merge = TK_MERGE_BACK, .m = 131, .i = 120, .d = 200, .c = 300 };
 	struct tk_rec absorbed = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
 				   .op = BLK_OP_WRITE, .sectors = 8, .q = 140, .qev = 140,
-				   .g = 141, .i = 150, .d = 200, .c = 300, .rq_merged = true };
+				   .g = 141, .i = 150, .m = 160, .d = 200, .c = 300,
+				   .rq_merged = true };
 	const struct st_layer_op *o;
 
 	feed(&started, 1, true, 3, "fio");
@@ -312,7 +313,9 @@ START_TEST(i2d_once_per_issued_request)
 	ck_assert_uint_eq(o->i2d.sum, 80);
 	ck_assert_uint_eq(o->q2g.count, 2);	/* both requests were started */
 	ck_assert_uint_eq(o->g2i.count, 2);	/* and both inserted */
-	ck_assert_uint_eq(o->q2m.count, 1);
+	/* the merged bio, and the absorbed request's bio: btt sees an M at its start */
+	ck_assert_uint_eq(o->q2m.count, 2);
+	ck_assert_uint_eq(o->q2m.sum, 1 + 20);
 	ck_assert_uint_eq(o->d2c.count, 3);	/* every bio completed with its request */
 }
 END_TEST

@@ -191,7 +191,9 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	if (r->kind == TK_LAYER_REQUEST && r->qev && r->sectors) {
 		if (r->merge == TK_MERGE_NONE)
 			span(&o->q2g, r->qev, r->g);
-		else
+		/* a bio merged into a request, or one whose request the
+		 * scheduler merged into another (btt sees an M at its start) */
+		if (r->merge != TK_MERGE_NONE || r->rq_merged)
 			span(&o->q2m, r->qev, r->m);
 		span(&o->g2i, r->g, r->i);
 		if (r->merge == TK_MERGE_NONE && !r->rq_merged) {
