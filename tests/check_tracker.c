@@ -673,6 +673,7 @@ START_TEST(scheduler_merge_marks_bios)
 	ck_assert_int_eq(ntrees, 2);
 	ck_assert(!trees[0].recs[0].rq_merged);
 	ck_assert(trees[1].recs[0].rq_merged);
+	ck_assert_uint_gt(trees[1].recs[0].m, trees[1].recs[0].g);	/* merged after its G */
 }
 END_TEST
 

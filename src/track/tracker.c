@@ -1046,6 +1046,9 @@ static void on_rq_merge(struct tracker *t, struct tdev *d, const struct blk_even
 	for (struct node *b = from->bios; b; b = b->rq_next) {
 		b->rq = into;
 		b->rq_merged = true;
+		/* the bio that started it was merged now (btt's M at its start) */
+		if (b->merge == TK_MERGE_NONE && !b->m)
+			b->m = ev->ts;
 	}
 	pp = &into->bios;
 	while (*pp)

@@ -56,7 +56,8 @@ enum tk_layer_kind {
  * @g: got its request (request-based, when it started one)
  * @i: its request was inserted into the scheduler (0 if never)
  * @d: its request was issued to the device
- * @m: merged into a request (Q2M), when @merge is set
+ * @m: merged into a request (Q2M), when @merge is set; for the bio that
+ *	started a request the scheduler merged into another, that merge
  * @qev: its queue event at this layer (0 if none: a bio that entered by a
  *	 remap shows its queue event after it; a request with no bio, such as
  *	 a flush of the flush machinery, has none); btt's Q
