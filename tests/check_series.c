@@ -14,7 +14,8 @@
 
 #define SDA	KDEV_MKDEV(8, 0)
 #define DM0	KDEV_MKDEV(253, 0)
-#define MS	1000000ULL
+/* the first bin width, 2^20 ns (1.05 ms): times below are counted in it */
+#define W	(1ULL << SERIES_FIRST_SHIFT)
 
 static struct series s;
 
@@ -59,22 +60,23 @@ END_TEST
 START_TEST(heatmap_of_two_modes)
 {
 	/*
-	 * 100 I/Os of 100 us then 100 of 10 ms, one every ms from t = 10 ms:
-	 * 100 us is bucket 7 ([64, 128) us), 10 ms bucket 14 ([8192, 16384) us).
-	 * The first width (1 ms) holds 240 ms: no coarsening; the fast ones
-	 * complete in bins 0..99 (Q - t0 + 0.1 ms), the slow ones in 110..209.
+	 * 100 I/Os of 100 us then 100 of 10 W (10.5 ms), one every W from
+	 * t = 10 W: 100 us is bucket 7 ([64, 128) us), 10.5 ms bucket 14
+	 * ([8192, 16384) us). The first width (W) holds 240 W: no coarsening;
+	 * the fast ones complete in bins 0..99 (Q - t0 + 0.1 ms), the slow ones
+	 * in 110..209.
 	 */
 	uint64_t fast = 0, slow = 0, other = 0;
 	const struct series_layer *l;
 
 	for (int i = 0; i < 100; i++)
-		one(10 * MS + i * MS, 10 * MS + i * MS + 50000, 10 * MS + i * MS + 100000,
+		one(10 * W + i * W, 10 * W + i * W + 50000, 10 * W + i * W + 100000,
 		    BLK_OP_READ, 8);
 	for (int i = 100; i < 200; i++)
-		one(10 * MS + i * MS, 10 * MS + i * MS + 1000, 10 * MS + i * MS + 10 * MS,
+		one(10 * W + i * W, 10 * W + i * W + 1000, 10 * W + i * W + 10 * W,
 		    BLK_OP_WRITE, 16);
-	ck_assert_uint_eq(s.width_ns, MS);
-	ck_assert_uint_eq(s.t0, 10 * MS);
+	ck_assert_uint_eq(s.width_ns, W);
+	ck_assert_uint_eq(s.t0, 10 * W);
 	l = series_layer_of(&s, SDA);
 	ck_assert_ptr_nonnull(l);
 	for (size_t b = 0; b < SERIES_BINS; b++)
@@ -89,7 +91,7 @@ START_TEST(heatmap_of_two_modes)
 	ck_assert_uint_eq(fast, 100);
 	ck_assert_uint_eq(slow, 100);
 	ck_assert_uint_eq(other, 0);
-	/* device time: D to C, 50 us (bucket 6) and 9 ms (bucket 14) */
+	/* device time: D to C, 50 us (bucket 6) and 10.5 ms (bucket 14) */
 	ck_assert_uint_eq(l->heat_dev[0][6], 1);
 	ck_assert_uint_eq(l->heat_dev[110][14], 1);
 	ck_assert(l->leaf_seen);
@@ -102,16 +104,16 @@ END_TEST
 START_TEST(coarsening_keeps_the_sums)
 {
 	/*
-	 * One I/O per ms for 1 s: 1000 ms needs width 8 ms (240 x 4 ms = 960 ms
+	 * One I/O per W for 1000 W: that needs width 8 W (240 x 4 W = 960 W
 	 * is too short). Every count survives, and bin i holds the I/Os that
-	 * completed in [8i, 8i + 8) ms.
+	 * completed in [8i, 8i + 8) W.
 	 */
 	const struct series_layer *l;
 	uint64_t ios = 0, heat = 0;
 
 	for (int i = 0; i < 1000; i++)
-		one(i * MS + 1, i * MS + 2, i * MS + 3, BLK_OP_READ, 8);
-	ck_assert_uint_eq(s.width_ns, 8 * MS);
+		one(i * W + 1, i * W + 2, i * W + 3, BLK_OP_READ, 8);
+	ck_assert_uint_eq(s.width_ns, 8 * W);
 	l = series_layer_of(&s, SDA);
 	for (size_t b = 0; b < SERIES_BINS; b++) {
 		ios += l->ios[SERIES_READ][b];
@@ -129,43 +131,43 @@ END_TEST
 START_TEST(inflight_by_hand)
 {
 	/*
-	 * t0 = 0 (series_start). Width 1 ms. I/O A in flight [0.5, 2.5) ms,
-	 * B [1.0, 1.5) ms, C [2.0, 4.0) ms. Busy time per bin:
-	 *   bin 0 [0, 1):   A 0.5                    = 0.5 ms -> 0.5 in flight
-	 *   bin 1 [1, 2):   A 1.0 + B 0.5            = 1.5 ms -> 1.5
-	 *   bin 2 [2, 3):   A 0.5 + C 1.0            = 1.5 ms -> 1.5
-	 *   bin 3 [3, 4):   C 1.0                    = 1.0 ms -> 1.0
-	 * Total 4.5 ms = 2 + 0.5 + 2: every I/O's time counted once.
+	 * t0 = 0 (series_start). Width W. I/O A in flight [0.5, 2.5) W,
+	 * B [1.0, 1.5) W, C [2.0, 4.0) W. Busy time per bin:
+	 *   bin 0 [0, 1):   A 0.5                    = 0.5 W -> 0.5 in flight
+	 *   bin 1 [1, 2):   A 1.0 + B 0.5            = 1.5 W -> 1.5
+	 *   bin 2 [2, 3):   A 0.5 + C 1.0            = 1.5 W -> 1.5
+	 *   bin 3 [3, 4):   C 1.0                    = 1.0 W -> 1.0
+	 * Total 4.5 W = 2 + 0.5 + 2: every I/O's time counted once.
 	 */
 	const struct series_layer *l;
 
 	series_start(&s, 0);
-	one(500000, 600000, 2500000, BLK_OP_READ, 8);
-	one(1000000, 1100000, 1500000, BLK_OP_READ, 8);
-	one(2000000, 2100000, 4000000, BLK_OP_WRITE, 8);
+	one(W / 2, W / 2 + 1000, 5 * W / 2, BLK_OP_READ, 8);
+	one(W, W + 1000, 3 * W / 2, BLK_OP_READ, 8);
+	one(2 * W, 2 * W + 1000, 4 * W, BLK_OP_WRITE, 8);
 	l = series_layer_of(&s, SDA);
-	ck_assert_uint_eq(l->busy_ns[0], 500000);
-	ck_assert_uint_eq(l->busy_ns[1], 1500000);
-	ck_assert_uint_eq(l->busy_ns[2], 1500000);
-	ck_assert_uint_eq(l->busy_ns[3], 1000000);
+	ck_assert_uint_eq(l->busy_ns[0], W / 2);
+	ck_assert_uint_eq(l->busy_ns[1], 3 * W / 2);
+	ck_assert_uint_eq(l->busy_ns[2], 3 * W / 2);
+	ck_assert_uint_eq(l->busy_ns[3], W);
 	ck_assert_uint_eq(l->busy_ns[4], 0);
-	/* C ends exactly at 4 ms: its completion is in bin 4, its busy time is not */
+	/* C ends exactly at 4 W: its completion is in bin 4, its busy time is not */
 	ck_assert_uint_eq(l->ios[SERIES_WRITE][4], 1);
 }
 END_TEST
 
 START_TEST(inflight_survives_coarsening)
 {
-	/* one I/O in flight for the whole of [0, 2 s): every bin is fully busy */
+	/* one I/O in flight for the whole of [0, 2000 W): every bin is fully busy */
 	const struct series_layer *l;
 
 	series_start(&s, 0);
-	one(1, 2, 2000 * MS, BLK_OP_READ, 8);
+	one(1, 2, 2000 * W, BLK_OP_READ, 8);
 	l = series_layer_of(&s, SDA);
-	ck_assert_uint_eq(s.width_ns, 16 * MS);
-	ck_assert_uint_eq(l->busy_ns[0], 16 * MS - 1);
-	ck_assert_uint_eq(l->busy_ns[60], 16 * MS);
-	ck_assert_uint_eq(l->busy_ns[124], 2000 * MS - 124 * 16 * MS);
+	ck_assert_uint_eq(s.width_ns, 16 * W);
+	ck_assert_uint_eq(l->busy_ns[0], 16 * W - 1);
+	ck_assert_uint_eq(l->busy_ns[60], 16 * W);
+	ck_assert_uint_eq(l->busy_ns[124], 2000 * W - 124 * 16 * W);
 }
 END_TEST
 

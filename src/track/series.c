@@ -20,7 +20,8 @@
 void series_init(struct series *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->width_ns = SERIES_FIRST_WIDTH_NS;
+	s->shift = SERIES_FIRST_SHIFT;
+	s->width_ns = 1ULL << s->shift;
 	s->rng = 0x9e3779b97f4a7c15ULL;
 }
 
@@ -129,7 +130,8 @@ static void coarsen(struct series *s)
 			}
 		}
 	}
-	s->width_ns *= 2;
+	s->shift++;
+	s->width_ns = 1ULL << s->shift;
 	s->nbins = (s->nbins + 1) / 2;
 }
 
@@ -140,7 +142,7 @@ static size_t bin_of(struct series *s, uint64_t ts)
 
 	if (ts <= s->t0)
 		return 0;
-	while ((idx = (ts - s->t0) / s->width_ns) >= SERIES_BINS)
+	while ((idx = (ts - s->t0) >> s->shift) >= SERIES_BINS)
 		coarsen(s);
 	if (idx + 1 > s->nbins)
 		s->nbins = idx + 1;
@@ -189,7 +191,9 @@ static void sample(struct series *s, struct series_layer *l, const struct tk_rec
 		return;
 	}
 	/* reservoir: the k-th I/O replaces a kept one with probability N/k */
-	j = next_rand(s) % l->offered;
+	/* a multiply-shift draw in [0, offered): no division on this path */
+	j = l->offered < (1ULL << 32) ? ((next_rand(s) >> 32) * l->offered) >> 32
+				      : next_rand(s) % l->offered;
 	if (j < SERIES_POINTS)
 		l->points[j] = p;
 }

@@ -8,7 +8,9 @@
  * SERIES_BINS bins, and when the trace outgrows them, neighbouring bins are
  * merged two by two and the bin width doubles. The width is thus chosen by
  * the trace's length: the smallest power-of-two multiple of the first width
- * that holds the whole trace in SERIES_BINS bins.
+ * that holds the whole trace in SERIES_BINS bins. Widths are powers of two
+ * of nanoseconds, so that finding a bin is a shift, not a division: this
+ * runs for every record of every completed I/O.
  */
 #ifndef BLKSTACK_SERIES_H
 #define BLKSTACK_SERIES_H
@@ -23,7 +25,8 @@
 /* bucket 0: under 1 us; bucket k: [2^(k-1), 2^k) us; the last is open-ended */
 #define SERIES_LAT_BUCKETS	26
 #define SERIES_POINTS		1500
-#define SERIES_FIRST_WIDTH_NS	1000000ULL	/* 1 ms */
+/* the first bin width, 2^20 ns (1.05 ms): a power of two, so a bin is a shift */
+#define SERIES_FIRST_SHIFT	20
 
 /* Directions of the throughput series. */
 enum series_dir {
@@ -78,7 +81,7 @@ struct series_layer {
  * @t0: start of bin 0 (the Q of the first completed tree, or the time
  *	given to series_start()); an earlier time counts in bin 0
  * @started: @t0 is set
- * @width_ns: the bin width now
+ * @width_ns: the bin width now, 1 << @shift
  * @nbins: bins in use (the last one holding a value, plus one)
  * @layers: @nlayers of them, in order of first appearance
  * @rng: the sampling's generator state (fixed seed: reports repeat)
@@ -87,6 +90,7 @@ struct series {
 	uint64_t t0;
 	bool started;
 	uint64_t width_ns;
+	unsigned int shift;
 	size_t nbins;
 	struct series_layer **layers;
 	size_t nlayers;
