@@ -90,7 +90,6 @@ void pc_session_notes(const struct session *s)
 		{ PC_EV_GET_PAGES, "lookups (the pages read() asks of the cache) and no hit share" },
 		{ PC_EV_WB_START, "the writeback of each file by the flusher" },
 		{ PC_EV_WB_MARK, "the writeback of each file by fsync" },
-		{ PC_EV_DIO_BEGIN, "direct I/O per file" },
 	};
 
 	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++) {
@@ -105,6 +104,21 @@ void pc_session_notes(const struct session *s)
 		if (s->pc_missing[needed[i].kind - PC_EV_ADD])
 			note_msg("this kernel has no %s:%s event: no %s", pc_kind_system(needed[i].kind),
 				 pc_kind_name(needed[i].kind), needed[i].lost);
+	/* iomap_iter stands in for iomap_dio_rw_begin (5.15 to 6.2) */
+	if (s->pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD] && s->pc_missing[PC_EV_DIO_ITER - PC_EV_ADD])
+		note_msg("this kernel has no iomap:iomap_dio_rw_begin or iomap:iomap_iter event: no direct I/O per file");
+	else if (s->pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD])
+		debug_msg("no iomap:iomap_dio_rw_begin event: direct I/O per file from iomap:iomap_iter");
+}
+
+void pc_run_dio_events(struct pc_run *r, bool has_begin, bool has_iter)
+{
+	if (has_begin)
+		r->dio_note = NULL;
+	else if (has_iter)
+		r->dio_note = "no iomap:iomap_dio_rw_begin event (kernels before 6.3): direct I/O is given to its file from iomap:iomap_iter";
+	else
+		r->dio_note = "no iomap:iomap_dio_rw_begin or iomap:iomap_iter event: direct I/O cannot be given to its file and counts as unattributed";
 }
 
 static void run_io(const struct tk_io *io, void *ctx)

@@ -259,6 +259,9 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	if (live_open(l, &lo) < 0)
 		return -1;
 	live_mark_roles(l, t);
+	if (w->run)
+		pc_run_dio_events(w->run, !l->s.pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD],
+				  !l->s.pc_missing[PC_EV_DIO_ITER - PC_EV_ADD]);
 	if (live_start(l) < 0)
 		return -1;
 	if (p->command) {
@@ -303,6 +306,9 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		err_msg("out of memory");
 		return -1;
 	}
+	if (run->pc)
+		pc_run_dio_events(run, tracefile_has(*fp, PC_EV_DIO_BEGIN),
+				  tracefile_has(*fp, PC_EV_DIO_ITER));
 	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
 	*src = tracefile_stats(*fp);
 	if (tracefile_damage_said(p->input, *fp, ret, NULL))
