@@ -260,6 +260,7 @@ static int run(struct cache *c, struct live *l)
 		err_msg("this kernel has no filemap:mm_filemap_add_to_page_cache event: the page cache cannot be watched");
 		return -1;
 	}
+	pc_run_watch(&c->run, &l->pcf);
 	if (live_start(l) < 0)
 		return -1;
 	if (!p->log)

@@ -471,6 +471,8 @@ int cmd_record(int argc, char **argv)
 	live_signals();
 	if (live_open(&l, &lo) < 0)
 		goto out;
+	if (run.pc)
+		pc_run_watch(&run, &l.pcf);
 	rec.l = &l;
 	rec.cmd = &cmd;
 	rec.output = p.output;

@@ -61,7 +61,7 @@ int report_files_output(FILE *fp, const struct report_files_opts *p, struct pc_r
 {
 	struct filetree tree, flame;
 	struct files_report fr;
-	const char *notes[3] = { NULL, NULL, NULL };
+	const char *notes[4] = { NULL, NULL, NULL, NULL };
 	size_t nn = 0;
 	char unnamed_note[256];
 	size_t unnamed;
@@ -98,6 +98,8 @@ int report_files_output(FILE *fp, const struct report_files_opts *p, struct pc_r
 	}
 	if (pagecache_has_events(run->pc) && run->dio_note)
 		notes[nn++] = run->dio_note;
+	if (run->fw_note[0])
+		notes[nn++] = run->fw_note;
 	fr = (struct files_report){
 		.pc = run->pc, .pr = run->pr, .tree = &tree,
 		.by = p->by == CLI_BY_NONE ? FILES_BY_FILE : p->by,

@@ -259,9 +259,12 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	if (live_open(l, &lo) < 0)
 		return -1;
 	live_mark_roles(l, t);
-	if (w->run)
+	if (w->run) {
 		pc_run_dio_events(w->run, !l->s.pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD],
 				  !l->s.pc_missing[PC_EV_DIO_ITER - PC_EV_ADD]);
+		/* before tracing starts: the traced command's opens are the first */
+		pc_run_watch(w->run, &l->pcf);
+	}
 	if (live_start(l) < 0)
 		return -1;
 	if (p->command) {
