@@ -329,6 +329,29 @@ START_TEST(direct_read_after_insert)
 END_TEST
 
 /*
+ * A direct read at the end of the file has iomap_dio_rw_begin but no
+ * iomap_dio_complete (__iomap_dio_rw returns early); the fsync that follows
+ * in the same task writes another file, which must keep its writes.
+ */
+START_TEST(direct_read_at_eof_then_fsync)
+{
+	const uint32_t a = MKDEV(7, 0);
+
+	pcev(PC_EV_DIO_BEGIN, 630, a, 50, 0, 0);
+	queue(630, "python3", a, 3000, 2048, BLK_OP_READ, BLK_F_SYNC);
+	pcev(PC_EV_DIO_END, 630, a, 50, 0x100000, 0);
+	pcev(PC_EV_DIO_BEGIN, 630, a, 50, 0x100000, 0);	/* at EOF: no end */
+	pcev(PC_EV_WB_MARK, 630, a, 51, 0, 1);
+	queue(630, "python3", a, 7000, 392, BLK_OP_WRITE, BLK_F_SYNC);
+	ck_assert_uint_eq(file(a, 50)->tot.read_bytes, 2048 * 512);
+	ck_assert_uint_eq(file(a, 50)->tot.direct_bytes, 2048 * 512);
+	ck_assert_uint_eq(file(a, 50)->tot.write_bytes, 0);
+	ck_assert_uint_eq(file(a, 51)->tot.write_bytes, 392 * 512);
+	ck_assert_uint_eq(file(a, 51)->tot.direct_bytes, 0);
+}
+END_TEST
+
+/*
  * A kernel without iomap_dio_rw_begin (6.1): iomap_iter with IOMAP_DIRECT,
  * one per extent, marks the task's direct I/O; buffered iomap_iter (xfs)
  * and the task's next buffered read end it.
@@ -647,6 +670,7 @@ int main(void)
 	tcase_add_test(tc, direct_write_after_insert);
 	tcase_add_test(tc, direct_read_after_insert);
 	tcase_add_test(tc, direct_io_from_iomap_iter);
+	tcase_add_test(tc, direct_read_at_eof_then_fsync);
 	tcase_add_test(tc, partition);
 	tcase_add_test(tc, split_pieces_keep_the_file);
 	tcase_add_test(tc, stacked_device_counted_once);

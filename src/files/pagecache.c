@@ -54,7 +54,6 @@ struct task {
 	 */
 	bool dio;
 	bool dio_bdev;		/* on a block device opened O_DIRECT */
-	bool dio_iter;		/* known from iomap_iter only: no end event */
 	uint32_t dio_sdev;
 	uint32_t dio_file;	/* index + 1 in files, 0 none */
 	uint64_t dio_ino;
@@ -556,12 +555,14 @@ static void dio_insert(struct task *t, const struct blk_event *ev, uint32_t page
 }
 
 /*
- * Known from iomap_iter alone, a direct I/O has no end event: the task's
- * next buffered work on any file (a lookup, readahead, writeback) ends it
+ * The task's next buffered work on any file (a lookup, readahead,
+ * writeback) ends its direct I/O: known from iomap_iter alone, a direct
+ * I/O has no end event, and a direct read at or past the end of the file
+ * has a begin event but no iomap_dio_complete
  */
-static void dio_iter_end(struct task *t)
+static void dio_end_by_buffered(struct task *t)
 {
-	if (!t->dio || !t->dio_iter)
+	if (!t->dio)
 		return;
 	t->dio = false;
 	if (t->ctx == CTX_DIO)
@@ -635,7 +636,7 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 	case PC_EV_MAP_PAGES: {
 		uint64_t first = pc_ev_index(ev), last = first + pages - 1;
 
-		dio_iter_end(t);
+		dio_end_by_buffered(t);
 
 		if (bdev_inode(pc, ev->dev, pc_ev_ino(ev)))
 			break;
@@ -664,7 +665,7 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 	}
 	case PC_EV_RA_SYNC:
 	case PC_EV_RA_ASYNC:
-		dio_iter_end(t);
+		dio_end_by_buffered(t);
 		t->ra = ev->kind;
 		t->ra_sdev = ev->dev;
 		t->ra_ino = pc_ev_ino(ev);
@@ -683,7 +684,7 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 		f->dirtier = ev->pid;
 		break;
 	case PC_EV_WB_START:
-		dio_iter_end(t);
+		dio_end_by_buffered(t);
 		set_ctx(t, CTX_WRITE, bdi_sdev(pc, ev), pc_ev_ino(ev), pc, ev->pid,
 			bdev_inode_wb(pc, ev));
 		break;
@@ -692,14 +693,14 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 			t->ctx = CTX_NONE;
 		break;
 	case PC_EV_WB_MARK:
-		dio_iter_end(t);
+		dio_end_by_buffered(t);
 		set_ctx(t, CTX_WRITE, ev->dev, pc_ev_ino(ev), pc, ev->pid,
 			bdev_inode(pc, ev->dev, pc_ev_ino(ev)));
 		break;
 	case PC_EV_DIO_ITER:
 		/* buffered I/O through iomap (xfs) is no direct I/O */
 		if (!(ev->count & PC_IOMAP_DIRECT)) {
-			dio_iter_end(t);
+			dio_end_by_buffered(t);
 			break;
 		}
 		/* one per extent of the same direct I/O: the window goes on */
@@ -710,7 +711,6 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 		set_ctx(t, CTX_DIO, ev->dev, pc_ev_ino(ev), pc, ev->pid,
 			bdev_inode(pc, ev->dev, pc_ev_ino(ev)));
 		t->dio = true;
-		t->dio_iter = ev->kind == PC_EV_DIO_ITER;
 		t->dio_bdev = t->ctx_bdev;
 		t->dio_sdev = ev->dev;
 		t->dio_ino = pc_ev_ino(ev);
