@@ -515,12 +515,17 @@ elif "iomap/iomap_iter" in events:
 elif not any("cannot be given to its file" in n for n in dio_notes) or \
         "this kernel has no iomap:iomap_dio_rw_begin or iomap:iomap_iter event" not in err:
     errors.append("no iomap event: the report and the notes do not say direct I/O is not per file")
+dw = files.get(d + "/d2/sub/dw")
 if dio:
+    how = "iomap_dio_rw_begin" if "iomap/iomap_dio_rw_begin" in events else "iomap_iter"
     if not o or o["read_bytes"] != 1048576 or o["direct_bytes"] != 1048576:
         errors.append("d2/sub/o1: O_DIRECT read not attributed: %s" % o)
     else:
-        print("file d2/sub/o1 %d bytes of O_DIRECT read, all direct (%s)" %
-              (o["read_bytes"], "iomap_dio_rw_begin" if "iomap/iomap_dio_rw_begin" in events else "iomap_iter"))
+        print("file d2/sub/o1 %d bytes of O_DIRECT read, all direct (%s)" % (o["read_bytes"], how))
+    if not dw or dw["write_bytes"] != 16 << 20 or dw["direct_bytes"] != 16 << 20:
+        errors.append("d2/sub/dw: 16 MiB O_DIRECT write not all attributed: %s" % dw)
+    else:
+        print("file d2/sub/dw %d bytes of O_DIRECT write, all direct (%s)" % (dw["write_bytes"], how))
 else:
     # not a file's, but not dropped either: counted as unattributed
     un = doc["not_files"]["unattributed"]["read_bytes"]
