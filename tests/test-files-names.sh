@@ -107,6 +107,28 @@ check_json "$TMPD/names.json" "files.get('$MNT/dir/big.bin', {}).get('read_bytes
 	"the recording does not name $MNT/dir/big.bin"
 note "record --page-cache carries the name"
 
+# "blkstack cache --log": the runs of pages of cat's file, under its path
+# (from /proc, the log names it MAJ:MIN: cat has gone by the next pass).
+cold
+"$BLKSTACK" cache -d "$MNT" --log -w 4 -o "$TMPD/cache.log" 2>"$TMPD/cache.err" &
+cache_pid=$!
+_clean_pids+=("$cache_pid")
+_clean_instances+=("blkstack-$cache_pid")
+inst=$TRACEFS/instances/blkstack-$cache_pid
+for _ in $(seq 100); do
+	[ "$(cat "$inst/events/filemap/mm_filemap_add_to_page_cache/enable" 2>/dev/null)" = 1 ] &&
+		[ "$(cat "$inst/tracing_on" 2>/dev/null)" = 1 ] && break
+	kill -0 "$cache_pid" 2>/dev/null || break
+	sleep 0.1
+done
+sh -c "exec cat '$MNT/dir/big.bin' >/dev/null"
+wait "$cache_pid" || fail "blkstack cache failed: $(cat "$TMPD/cache.err")"
+pages=$(awk -v p="$MNT/dir/big.bin" '$1 == p { split($3, r, /\.\./); n += r[2] - r[1] + 1 } END { print n + 0 }' \
+	"$TMPD/cache.log")
+[ "$pages" -eq $((8 * MIB / $(getconf PAGESIZE))) ] ||
+	{ cat "$TMPD/cache.log" >&2; fail "cache --log: $pages pages under $MNT/dir/big.bin, want all 8 MiB"; }
+note "cache --log names cat's file"
+
 # Without CAP_SYS_ADMIN: the report says fanotify cannot be used.
 if command -v setpriv >/dev/null; then
 	cold
