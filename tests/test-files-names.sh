@@ -107,6 +107,18 @@ check_json "$TMPD/names.json" "files.get('$MNT/dir/big.bin', {}).get('read_bytes
 	"the recording does not name $MNT/dir/big.bin"
 note "record --page-cache carries the name"
 
+# The watch keeps no descriptor on the filesystem: it can be unmounted while
+# traced (and its file is still named).
+cold
+"$BLKSTACK" report -d "$MNT" --by file --json -- \
+	sh -c "cat '$MNT/dir/big.bin' >/dev/null && umount '$MNT'" \
+	>"$TMPD/umount.json" 2>"$TMPD/umount.err" || fail "report of cat+umount failed: $(cat "$TMPD/umount.err")"
+mountpoint -q "$MNT" && fail "the traced filesystem could not be unmounted while traced: $(cat "$TMPD/umount.err")"
+mount -t "$FSTYPE" "$DEV" "$MNT" || fail "mount $DEV again failed"
+check_json "$TMPD/umount.json" "files.get('$MNT/dir/big.bin', {}).get('read_bytes', 0) >= 8 * $MIB" \
+	"cat's file, unmounted while traced, is not named"
+note "the traced filesystem unmounted while traced, its file named"
+
 # "blkstack cache --log": the runs of pages of cat's file, under its path
 # (from /proc, the log names it MAJ:MIN: cat has gone by the next pass).
 cold

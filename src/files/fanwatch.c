@@ -51,10 +51,15 @@
 #define FILEID_BTRFS_WITH_PARENT	0x4e
 #define FILEID_BTRFS_WITH_PARENT_ROOT	0x4f
 
+/*
+ * One filesystem watched. Its mount point is opened only to resolve a
+ * handle, and closed at once: a descriptor held open would make the
+ * filesystem busy, and an umount while tracing fail.
+ */
 struct mark {
 	uint32_t sdev;
 	int32_t fsid[2];
-	int mount_fd;
+	char *target;
 };
 
 struct dir_entry {
@@ -278,6 +283,20 @@ static void count(struct fanwatch *fw, uint64_t *what)
 	pthread_mutex_unlock(&fw->lock);
 }
 
+/* open_by_handle_at on the mark's filesystem. Returns the descriptor or a negative errno. */
+static int by_handle(const struct mark *m, struct file_handle *fh, int flags)
+{
+	/* not O_PATH: open_by_handle_at takes no O_PATH descriptor (EBADF) */
+	int mfd = open(m->target, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, err;
+
+	if (mfd < 0)
+		return -errno;
+	fd = open_by_handle_at(mfd, fh, flags);
+	err = errno;
+	close(mfd);
+	return fd < 0 ? -err : fd;
+}
+
 /* The path of a directory handle: remembered, else opened and read back from /proc. */
 static const char *dir_path(struct fanwatch *fw, const struct mark *m,
 			    const struct fanwatch_event *ev, int *dirfd)
@@ -301,7 +320,7 @@ static const char *dir_path(struct fanwatch *fw, const struct mark *m,
 	u.fh.handle_bytes = ev->dir_handle_len;
 	u.fh.handle_type = ev->dir_type;
 	memcpy(u.fh.f_handle, ev->dir_handle, ev->dir_handle_len);
-	fd = open_by_handle_at(m->mount_fd, &u.fh, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = by_handle(m, &u.fh, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
@@ -343,9 +362,9 @@ static int obj_ino(const struct mark *m, const struct fanwatch_event *ev, uint64
 	u.fh.handle_bytes = ev->obj_handle_len;
 	u.fh.handle_type = ev->obj_type;
 	memcpy(u.fh.f_handle, ev->obj_handle, ev->obj_handle_len);
-	fd = open_by_handle_at(m->mount_fd, &u.fh, O_PATH | O_CLOEXEC);
+	fd = by_handle(m, &u.fh, O_PATH | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ret = fstat(fd, &st) < 0 ? -errno : 0;
 	close(fd);
 	*ino = st.st_ino;
@@ -471,13 +490,11 @@ static int mark_fs(struct fanwatch *fw, const struct fsmap_fs *fs)
 	if (fanotify_mark(fw->fd, FAN_MARK_ADD | FAN_MARK_FILESYSTEM, FAN_OPEN | FAN_DELETE_SELF,
 			  AT_FDCWD, target) < 0)
 		return -errno;
-	m->mount_fd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (m->mount_fd < 0)
+	if (statfs(target, &sf) < 0)
 		return -errno;
-	if (statfs(target, &sf) < 0) {
-		close(m->mount_fd);
-		return -errno;
-	}
+	m->target = strdup(target);
+	if (!m->target)
+		return -ENOMEM;
 	memcpy(m->fsid, &sf.f_fsid, sizeof(m->fsid));
 	m->sdev = fs->sdev;
 	fw->nmarks++;
@@ -588,7 +605,7 @@ void fanwatch_close(struct fanwatch *fw)
 		return;
 	fanwatch_stop(fw);
 	for (size_t i = 0; i < fw->nmarks; i++)
-		close(fw->marks[i].mount_fd);
+		free(fw->marks[i].target);
 	/* closing the group removes its marks */
 	if (fw->fd >= 0)
 		close(fw->fd);
