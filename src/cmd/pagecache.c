@@ -123,11 +123,27 @@ void pc_run_dio_events(struct pc_run *r, bool has_begin, bool has_iter)
 
 void pc_run_watch(struct pc_run *r, const struct pc_filter *f)
 {
+	const uint32_t *sdevs = f->sdevs;
+	uint32_t *all = NULL;
+	size_t n = f->nsdevs;
 	int ret;
 
-	if (!r->live || r->resolve == CLI_RESOLVE_NONE || !f->nsdevs || r->fw)
+	if (!r->live || r->resolve == CLI_RESOLVE_NONE || r->fw)
 		return;
-	ret = fanwatch_open(&r->map, f->sdevs, f->nsdevs, &r->fw);
+	/* no device given: every filesystem on a block device is traced */
+	if (!n) {
+		all = malloc((r->map.nfs + 1) * sizeof(*all));
+		if (!all)
+			return;
+		for (size_t i = 0; i < r->map.nfs; i++)
+			if (r->map.fs[i].ndevs)
+				all[n++] = r->map.fs[i].sdev;
+		sdevs = all;
+	}
+	ret = n ? fanwatch_open(&r->map, sdevs, n, &r->fw) : 0;
+	free(all);
+	if (!n)
+		return;
 	switch (ret) {
 	case 0:
 		fanwatch_get_stats(r->fw, &r->fw_st);
