@@ -983,7 +983,8 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		child->cls = cause ? TK_IO_CAUSED : TK_IO_LAYER;
 		child->issuer = src_dev->dev;
 		child->await_q = true;
-		if (!cause)
+		/* a parity RAID's stripe I/O has no source bio by design */
+		if (!cause && !(src_dev->roles & TK_ROLE_PARITY))
 			t->cnt.unmatched_remap++;
 		return;
 	}
