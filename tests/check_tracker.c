@@ -736,6 +736,30 @@ START_TEST(snapshot_held_write_linked)
 }
 END_TEST
 
+/* md holds a write until its superblock marks the array dirty: the FUA
+ * superblock write it sends to each leg's partition is issued for the
+ * held write (6.12 md raid1; issue 17, item 2). */
+START_TEST(md_superblock_for_held_write)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA1, TK_ROLE_LOWER | TK_ROLE_REMAP_ONLY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(9), SDA1);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 634960, 192, "WS");	/* held */
+	remap(SDA, 4104, 1, SDA1, 8, "FWFSM");			/* the superblock */
+	leaf_io(SDA, 4104, 1, "WFSM");
+	remap(SDA1, 637008, 192, DM(9), 634960, "WS");		/* then the write */
+	remap(SDA, 639056, 192, SDA1, 637008, "WS");
+	leaf_io(SDA, 639056, 192, "WS");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 634960, 192, "WS");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert(trees[1].io.matched);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_remap, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tracker");
@@ -763,6 +787,7 @@ int main(void)
 	tcase_add_test(tc, scheduler_merge_marks_bios);
 	tcase_add_test(tc, md_chunk_split_stays_one_io);
 	tcase_add_test(tc, snapshot_held_write_linked);
+	tcase_add_test(tc, md_superblock_for_held_write);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("replay");
 	tcase_add_test(tc, replay_vm_fixtures);

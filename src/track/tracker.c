@@ -832,15 +832,22 @@ static void add_upper(struct tdev *d, uint32_t upper)
 		d->uppers[d->nuppers++] = upper;
 }
 
+/* What find_held() looks for. */
+enum held_match {
+	HELD_EXACT,	/* the bio itself, released below (or a dm piece of it) */
+	HELD_OVERLAP,	/* one whose sectors the I/O below covers */
+	HELD_ANY,	/* any one not sent down yet */
+};
+
 /*
  * A bio a layer above @d holds, not sent down yet: at @start/@sectors with
- * @op when @exact (or, split by dm into pieces, containing them), else any
- * not sent down that overlaps [start, start + sectors). dm-snapshot's
- * origin holds a write until the chunk it covers is copied, then releases
- * it to the base device with no remap event.
+ * @op (or, split by dm into pieces, containing them), one it overlaps, or
+ * any. dm-snapshot's origin holds a write until the chunk it covers is
+ * copied, then releases it to the base device with no remap event; md
+ * holds a write until its superblock says the array is dirty.
  */
 static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
-			      uint32_t sectors, uint8_t op, bool exact)
+			      uint32_t sectors, uint8_t op, enum held_match how)
 {
 	struct node *best = NULL;
 
@@ -852,7 +859,10 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 
 			if (n->done || n->await_q || n->rq)
 				continue;
-			if (!exact) {
+			if (how == HELD_ANY) {
+				if (n->down || n->first_child)
+					continue;
+			} else if (how == HELD_OVERLAP) {
 				if (n->down || n->end <= start || start + sectors <= n->start)
 					continue;
 			} else if (!same_op(n->op, op)) {
@@ -872,6 +882,21 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 	return best;
 }
 
+/*
+ * Whether I/O a layer issued at @d serves a bio held above: the copy of the
+ * chunk a held write covers (dm-snapshot's read), or a flush or FUA write
+ * (md's superblock) while a bio above waits to be sent down.
+ */
+static bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	if (!d->nuppers)
+		return false;
+	if (ev->nr_sector && find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_OVERLAP))
+		return true;
+	return (ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
+	       find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
+}
+
 static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	struct node *n = find_awaiting(d, ev->sector, ev->nr_sector, ev->op);
@@ -886,7 +911,7 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 		return;
 	}
 	if (d->nuppers && ev->nr_sector) {
-		struct node *held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, true);
+		struct node *held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_EXACT);
 
 		if (held) {
 			/* the release of a held bio: its layer's way down ends here */
@@ -904,8 +929,7 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 	if (!n)
 		return;
 	n->qev = ev->ts;
-	/* the copy a held bio waits for (dm-snapshot's read of the chunk) */
-	if (d->nuppers && ev->nr_sector && find_held(t, d, ev->sector, ev->nr_sector, ev->op, false))
+	if (held_for(t, d, ev))
 		n->cls = TK_IO_CAUSED;
 }
 
@@ -997,7 +1021,10 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		if (!src)
 			return;
 		src->kind = TK_LAYER_REMAP;
-		if (dev_lower(src_dev)) {
+		if (held_for(t, src_dev, ev)) {
+			/* md writes its superblock to each leg while the write waits */
+			src->cls = TK_IO_CAUSED;
+		} else if (dev_lower(src_dev) && !(src_dev->roles & TK_ROLE_REMAP_ONLY)) {
 			/* a partition under a layer: its source was lost */
 			t->cnt.unmatched_remap++;
 			src->broken = true;
