@@ -748,8 +748,8 @@ START_TEST(md_superblock_for_held_write)
 	feed(BLK_EV_BIO_QUEUE, DM(9), 634960, 192, "WS");	/* held */
 	remap(SDA, 4104, 1, SDA1, 8, "FWFSM");			/* the superblock */
 	leaf_io(SDA, 4104, 1, "WFSM");
-	remap(SDA1, 637008, 192, DM(9), 634960, "WS");		/* then the write */
-	remap(SDA, 639056, 192, SDA1, 637008, "WS");
+	remap(SDA, 637008, 192, DM(9), 634960, "WS");		/* then the write, */
+	remap(SDA, 639056, 192, SDA1, 637008, "WS");		/* through the partition */
 	leaf_io(SDA, 639056, 192, "WS");
 	feed(BLK_EV_BIO_COMPLETE, DM(9), 634960, 192, "WS");
 	ck_assert_int_eq(ntrees, 2);
