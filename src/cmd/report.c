@@ -96,8 +96,9 @@ const char *cli_usage_report(void)
 	       "     --folded            folded stacks of disk bytes per path (flamegraph.pl,\n"
 	       "                         inferno, speedscope) instead of a table\n"
 	       "     --flame FILE.svg    also write an SVG flame graph of bytes per directory\n"
-	       "     --resolve-paths MODE  inode to path: proc (open files and maps of live\n"
-	       "                         processes; the default live), walk (proc, then a walk\n"
+	       "     --resolve-paths MODE  inode to path: proc (opens seen by fanotify while\n"
+	       "                         tracing, then open files and maps of live processes;\n"
+	       "                         the default live), walk (proc, then a walk\n"
 	       "                         of the filesystems), none (MAJ:MIN:ino; the default\n"
 	       "                         for a recording)\n"
 	       "\n"
@@ -301,6 +302,12 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	if (live_open(l, &lo) < 0)
 		return -1;
 	live_mark_roles(l, t);
+	if (w->run) {
+		pc_run_dio_events(w->run, !l->s.pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD],
+				  !l->s.pc_missing[PC_EV_DIO_ITER - PC_EV_ADD]);
+		/* before tracing starts: the traced command's opens are the first */
+		pc_run_watch(w->run, &l->pcf);
+	}
 	if (live_start(l) < 0)
 		return -1;
 	if (p->command) {
@@ -345,6 +352,9 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		err_msg("out of memory");
 		return -1;
 	}
+	if (run->pc)
+		pc_run_dio_events(run, tracefile_has(*fp, PC_EV_DIO_BEGIN),
+				  tracefile_has(*fp, PC_EV_DIO_ITER));
 	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
 	*src = tracefile_stats(*fp);
 	if (tracefile_damage_said(p->input, *fp, ret, NULL))

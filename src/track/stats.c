@@ -162,8 +162,6 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	if (r->parent_dev)
 		add_parent(l, r->parent_dev, r->sectors != 0);
 	o->ios++;
-	if (r == io->root && !io->top)
-		o->issued++;
 	o->bytes += (uint64_t)r->sectors << 9;
 	o->splits += r->splits;
 	o->requeues += r->requeues;
@@ -300,6 +298,13 @@ void stats_io(const struct tk_io *io, void *ctx)
 		st->last_ts = root->c;
 	for (size_t i = 0; i < io->nrecs; i++)
 		account_rec(st, io, &io->recs[i]);
+	if (!io->top) {
+		/* counted at the layer that issued it (md0 for its stripe I/O) */
+		struct st_layer *l = layer_of(st, io->issuer ? io->issuer : root->dev);
+
+		if (l)
+			l->op[st_op_of_rec(root)].issued++;
+	}
 	if (io->top) {
 		struct st_e2e *e = &st->e2e[st_op_of_rec(root)];
 		struct st_proc *p = proc_of(st, io->pid, io->comm);

@@ -45,8 +45,9 @@ const char *st_op_name(enum st_op op);
 /**
  * struct st_layer_op - one operation at one layer
  * @ios: bios that completed at this layer
- * @issued: of those, bios this layer issued itself (root of a tree that is
- *	    not top-level: thin-pool zeroing, metadata, discards passed down)
+ * @issued: I/Os this layer issued itself (the root of a tree that is not
+ *	    top-level: thin-pool zeroing, metadata, discards passed down,
+ *	    md's stripe I/O to its members, counted here, not at the members)
  * @bytes: their bytes
  * @splits, @merges_back, @merges_front, @requeues, @errors: counts
  * @size: bio size in bytes
