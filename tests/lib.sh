@@ -300,3 +300,20 @@ cold()
 	umount "$MNT" || fail "umount $MNT failed"
 	mount -t "$FSTYPE" "$DEV" "$MNT" || fail "mount $DEV ($FSTYPE) again failed"
 }
+
+# need_chromium: headless Chromium (the tests that render SVG and HTML), with
+# a home and a profile of its own in TMPD; as root it runs unsandboxed. Then
+# "chrome ARGS..." runs it, its messages in $TMPD/chromium.err.
+need_chromium()
+{
+	CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+	[ -n "$CHROMIUM" ] || skip "missing tool 'chromium' (Debian: apt-get install chromium)"
+	export HOME=$TMPD/home
+	mkdir -p "$HOME"
+}
+
+chrome()
+{
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$TMPD/profile" "$@" 2>>"$TMPD/chromium.err"
+}

@@ -12,10 +12,11 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "output/report-time.h"
 #include "output/report.h"
 #include "output/tree.h"
 
-static json_object *jhist(const struct hist *h)
+json_object *report_json_hist(const struct hist *h)
 {
 	json_object *o = json_object_new_object();
 
@@ -34,7 +35,7 @@ static json_object *jhist(const struct hist *h)
 /* a size histogram: percentiles in whole sectors */
 static json_object *jsize(const struct hist *h)
 {
-	json_object *o = jhist(h);
+	json_object *o = report_json_hist(h);
 
 	if (h->count) {
 		json_object_object_add(o, "p50", json_object_new_uint64(stats_size_percentile(h, 50)));
@@ -44,7 +45,7 @@ static json_object *jsize(const struct hist *h)
 	return o;
 }
 
-static void add_dev(json_object *o, const char *key, const struct report *r, uint32_t dev)
+void report_json_dev(json_object *o, const char *key, const struct report *r, uint32_t dev)
 {
 	char buf[64], mm[32];
 	const char *name = r->name ? r->name(dev, buf, sizeof(buf), r->name_ctx) : NULL;
@@ -70,20 +71,20 @@ static json_object *jlayer_op(const struct st_layer_op *o, uint8_t kind)
 	json_object_object_add(j, "requeues", json_object_new_uint64(o->requeues));
 	json_object_object_add(j, "errors", json_object_new_uint64(o->errors));
 	json_object_object_add(j, "size_bytes", jsize(&o->size));
-	json_object_object_add(j, "submission_ns", jhist(&o->sub));
+	json_object_object_add(j, "submission_ns", report_json_hist(&o->sub));
 	if (kind == TK_LAYER_BIO)
-		json_object_object_add(j, "completion_ns", jhist(&o->comp));
-	json_object_object_add(j, "total_ns", jhist(&o->total));
+		json_object_object_add(j, "completion_ns", report_json_hist(&o->comp));
+	json_object_object_add(j, "total_ns", report_json_hist(&o->total));
 	if (o->q2c.count) {
 		json_object *b = json_object_new_object();
 
-		json_object_object_add(b, "q2g_ns", jhist(&o->q2g));
-		json_object_object_add(b, "g2i_ns", jhist(&o->g2i));
-		json_object_object_add(b, "i2d_ns", jhist(&o->i2d));
-		json_object_object_add(b, "g2d_ns", jhist(&o->g2d));
-		json_object_object_add(b, "d2c_ns", jhist(&o->d2c));
-		json_object_object_add(b, "q2c_ns", jhist(&o->q2c));
-		json_object_object_add(b, "q2m_ns", jhist(&o->q2m));
+		json_object_object_add(b, "q2g_ns", report_json_hist(&o->q2g));
+		json_object_object_add(b, "g2i_ns", report_json_hist(&o->g2i));
+		json_object_object_add(b, "i2d_ns", report_json_hist(&o->i2d));
+		json_object_object_add(b, "g2d_ns", report_json_hist(&o->g2d));
+		json_object_object_add(b, "d2c_ns", report_json_hist(&o->d2c));
+		json_object_object_add(b, "q2c_ns", report_json_hist(&o->q2c));
+		json_object_object_add(b, "q2m_ns", report_json_hist(&o->q2m));
 		json_object_object_add(j, "btt", b);
 	}
 	return j;
@@ -163,8 +164,6 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object *tracking = json_object_new_object();
 	json_object *cpus = json_object_new_array();
 	const struct tk_counters *tk = r->tk;
-	const char *text;
-	int ret = 0;
 
 	json_object_object_add(doc, "source", json_object_new_string(r->source));
 	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
@@ -186,17 +185,17 @@ int out_report_json(FILE *fp, const struct report *r)
 		json_object *jl = json_object_new_object(), *ops = json_object_new_object();
 		json_object *parents;
 
-		add_dev(jl, "dev", r, l->dev);
+		report_json_dev(jl, "dev", r, l->dev);
 		/* a top layer has a null parent; every layer above, with its bios */
 		if (l->parent)
-			add_dev(jl, "parent", r, l->parent);
+			report_json_dev(jl, "parent", r, l->parent);
 		else
 			json_object_object_add(jl, "parent", NULL);
 		parents = json_object_new_array();
 		for (size_t i = 0; i < l->nparents; i++) {
 			json_object *jp = json_object_new_object();
 
-			add_dev(jp, "dev", r, l->parents[i].dev);
+			report_json_dev(jp, "dev", r, l->parents[i].dev);
 			json_object_object_add(jp, "bios", json_object_new_uint64(l->parents[i].bios));
 			json_object_object_add(jp, "data_bios",
 					       json_object_new_uint64(l->parents[i].data_bios));
@@ -223,12 +222,12 @@ int out_report_json(FILE *fp, const struct report *r)
 		json_object_object_add(je, "ios", json_object_new_uint64(e->ios));
 		json_object_object_add(je, "bytes", json_object_new_uint64(e->bytes));
 		json_object_object_add(je, "matched", json_object_new_uint64(e->matched));
-		json_object_object_add(je, "total_ns", jhist(&e->total));
+		json_object_object_add(je, "total_ns", report_json_hist(&e->total));
 		json_object_object_add(je, "total_ns_sum", json_object_new_uint64(e->total_ns));
 		for (size_t i = 0; i < e->nshares; i++) {
 			json_object *s = json_object_new_object();
 
-			add_dev(s, "dev", r, e->shares[i].dev);
+			report_json_dev(s, "dev", r, e->shares[i].dev);
 			json_object_object_add(s, "depth", json_object_new_int(e->shares[i].depth));
 			/* the row of the layer above on the path, an index in this array */
 			json_object_object_add(s, "parent", e->shares[i].parent < 0 ? NULL :
@@ -252,7 +251,7 @@ int out_report_json(FILE *fp, const struct report *r)
 		json_object_object_add(jp, "comm", json_object_new_string(p->comm));
 		json_object_object_add(jp, "ios", json_object_new_uint64(p->ios));
 		json_object_object_add(jp, "bytes", json_object_new_uint64(p->bytes));
-		json_object_object_add(jp, "total_ns", jhist(&p->total));
+		json_object_object_add(jp, "total_ns", report_json_hist(&p->total));
 		json_object_array_add(procs, jp);
 	}
 	json_object_object_add(doc, "processes", procs);
@@ -293,9 +292,17 @@ int out_report_json(FILE *fp, const struct report *r)
 		}
 	json_object_object_add(tracking, "cpus", cpus);
 	json_object_object_add(doc, "tracking", tracking);
+	if (r->time)
+		out_time_json(doc, r);
+	return report_json_write(fp, doc);
+}
 
-	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						   JSON_C_TO_STRING_NOSLASHESCAPE);
+int report_json_write(FILE *fp, json_object *doc)
+{
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_NOSLASHESCAPE);
+	int ret = 0;
+
 	if (!text || fputs(text, fp) == EOF || fputc('\n', fp) == EOF)
 		ret = -EIO;
 	json_object_put(doc);

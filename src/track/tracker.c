@@ -1402,6 +1402,12 @@ void tracker_finish(struct tracker *t)
 		tree_drop(t, t->zombies.tree_next);
 }
 
+uint64_t tracker_oldest_q(const struct tracker *t)
+{
+	/* the list of live trees is in order of creation, that is of their roots' Q */
+	return t->trees.tree_next != &t->trees ? t->trees.tree_next->q : UINT64_MAX;
+}
+
 const struct tk_counters *tracker_counters(const struct tracker *t)
 {
 	return &t->cnt;

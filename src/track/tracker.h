@@ -229,6 +229,13 @@ int tracker_event(const struct blk_event *ev, void *ctx);
  */
 void tracker_finish(struct tracker *t);
 
+/**
+ * tracker_oldest_q - when the oldest tree still in flight entered the stack
+ * (its root's Q): no record completed from now on entered a layer before
+ * it. UINT64_MAX when nothing is in flight.
+ */
+uint64_t tracker_oldest_q(const struct tracker *t);
+
 /** tracker_counters - what was followed and what was not */
 const struct tk_counters *tracker_counters(const struct tracker *t);
 
