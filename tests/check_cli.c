@@ -229,6 +229,55 @@ START_TEST(report_errors)
 }
 END_TEST
 
+START_TEST(report_time_options)
+{
+	struct report_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--slowest",
+				    "5", "--html=r.html", "--json"), CLI_RUN);
+	ck_assert_uint_eq(p.slowest, 5);
+	ck_assert_str_eq(p.html, "r.html");
+	ck_assert(!p.page_cache);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report"), CLI_RUN);
+	ck_assert_uint_eq(p.slowest, 0);
+	ck_assert_ptr_null(p.html);
+	/* --by flag is a per-layer table: it needs no page-cache events */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--by", "flag"),
+			 CLI_RUN);
+	ck_assert_int_eq(p.by, CLI_BY_FLAG);
+	ck_assert(!p.page_cache);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "file", "--html",
+				    "x.html"), CLI_RUN);
+	ck_assert(p.page_cache);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--slowest", "0"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "invalid --slowest '0'"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--slowest", "100001"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--slowest", "3", "--by",
+				    "file"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "not with --by"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "flag", "--top", "3"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--top goes with --by file"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "flag",
+				    "--page-cache"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "flags"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "file, dir, process or flag"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--html="), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--html needs a file name"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--slowest", "2", "--folded"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--access"),
+			 CLI_RUN);
+	ck_assert(p.access);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--access", "--by", "dir"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--access add to the per-layer report"));
+}
+END_TEST
+
 START_TEST(record_options)
 {
 	struct record_params p;
@@ -317,6 +366,10 @@ START_TEST(top_options)
 	ck_assert_str_eq(p.output, "top.txt");
 	ck_assert_int_eq(p.buffer_kb, 64);
 	ck_assert(p.debug);
+	ck_assert(!p.access);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "--access", "2"), CLI_RUN);
+	ck_assert(p.access);
+	ck_assert_uint_eq(p.interval_ns, 2000000000ULL);
 }
 END_TEST
 
@@ -470,6 +523,7 @@ int main(void)
 	tc = tcase_create("report");
 	tcase_add_test(tc, report_options);
 	tcase_add_test(tc, report_errors);
+	tcase_add_test(tc, report_time_options);
 	tcase_add_test(tc, topology_options);
 	tcase_add_test(tc, record_options);
 	suite_add_tcase(s, tc);

@@ -173,6 +173,59 @@ START_TEST(waterfall_follows_last_piece)
 }
 END_TEST
 
+/*
+ * Waterfall rows follow the path, not the device: a disk reached under two
+ * layers is a row under each (a mirror leg under md under dm must not be a
+ * top row; issue 12, item 2). The layer tree takes the parent that sent the
+ * most data, not the last one, and keeps every parent (items 3; issue 17, 7).
+ */
+START_TEST(waterfall_rows_and_parents_by_path)
+{
+	struct tk_rec via_part[3] = {
+		{ .dev = DM0, .parent = -1, .op = BLK_OP_WRITE, .sectors = 8, .q = 1, .down = 2,
+		  .up = 50, .c = 51 },
+		{ .dev = SDA1, .parent = 0, .parent_dev = DM0, .depth = 1, .kind = TK_LAYER_REMAP,
+		  .op = BLK_OP_WRITE, .sectors = 8, .q = 2, .down = 2, .up = 50, .c = 50 },
+		{ .dev = SDA, .parent = 1, .parent_dev = SDA1, .depth = 2,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_WRITE, .sectors = 8, .q = 2, .qev = 3,
+		  .g = 4, .d = 5, .down = 5, .up = 50, .c = 50 },
+	};
+	/* dm's empty flush, sent straight to the disk */
+	struct tk_rec flush[2] = {
+		{ .dev = DM0, .parent = -1, .op = BLK_OP_WRITE, .flags = BLK_F_PREFLUSH,
+		  .q = 100, .down = 101, .up = 150, .c = 151 },
+		{ .dev = SDA, .parent = 0, .parent_dev = DM0, .depth = 1,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_WRITE, .flags = BLK_F_PREFLUSH,
+		  .q = 101, .qev = 102, .g = 103, .c = 150 },
+	};
+	const struct st_layer *l;
+	const struct st_e2e *e;
+
+	feed(via_part, 3, true, 7, "fio");
+	for (int i = 0; i < 3; i++)
+		feed(flush, 2, true, 7, "jbd2");
+	l = stats_layer(st, SDA);
+	ck_assert_uint_eq(l->parent, SDA1);	/* 1 bio of data, against 3 empty ones */
+	ck_assert_uint_eq(l->nparents, 2);
+	ck_assert_uint_eq(l->parents[1].dev, DM0);
+	ck_assert_uint_eq(l->parents[1].bios, 3);
+	ck_assert_uint_eq(l->parents[1].data_bios, 0);
+	/* the flushes are flushes: their waterfall is apart from the write's */
+	e = &st->e2e[ST_WRITE];
+	ck_assert_uint_eq(e->ios, 1);
+	ck_assert_uint_eq(e->nshares, 3);
+	ck_assert_int_eq(e->shares[0].parent, -1);
+	ck_assert_int_eq(e->shares[1].parent, 0);
+	ck_assert_int_eq(e->shares[2].parent, 1);
+	ck_assert_uint_eq(e->shares[2].dev, SDA);
+	e = &st->e2e[ST_FLUSH];
+	ck_assert_uint_eq(e->ios, 3);
+	ck_assert_uint_eq(e->nshares, 2);
+	ck_assert_uint_eq(e->shares[1].dev, SDA);
+	ck_assert_int_eq(e->shares[1].parent, 0);	/* a row of its own, under dm */
+}
+END_TEST
+
 START_TEST(merged_bio_and_layer_issued)
 {
 	struct tk_rec merged = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
@@ -248,7 +301,8 @@ START_TEST(i2d_once_per_issued_request)
 				 .merge = TK_MERGE_BACK, .m = 131, .i = 120, .d = 200, .c = 300 };
 	struct tk_rec absorbed = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
 				   .op = BLK_OP_WRITE, .sectors = 8, .q = 140, .qev = 140,
-				   .g = 141, .i = 150, .d = 200, .c = 300, .rq_merged = true };
+				   .g = 141, .i = 150, .m = 160, .d = 200, .c = 300,
+				   .rq_merged = true };
 	const struct st_layer_op *o;
 
 	feed(&started, 1, true, 3, "fio");
@@ -259,7 +313,9 @@ START_TEST(i2d_once_per_issued_request)
 	ck_assert_uint_eq(o->i2d.sum, 80);
 	ck_assert_uint_eq(o->q2g.count, 2);	/* both requests were started */
 	ck_assert_uint_eq(o->g2i.count, 2);	/* and both inserted */
-	ck_assert_uint_eq(o->q2m.count, 1);
+	/* the merged bio, and the absorbed request's bio: btt sees an M at its start */
+	ck_assert_uint_eq(o->q2m.count, 2);
+	ck_assert_uint_eq(o->q2m.sum, 1 + 20);
 	ck_assert_uint_eq(o->d2c.count, 3);	/* every bio completed with its request */
 }
 END_TEST
@@ -432,6 +488,7 @@ int main(void)
 	tcase_add_test(tc, per_layer_latencies);
 	tcase_add_test(tc, end_to_end_waterfall);
 	tcase_add_test(tc, waterfall_follows_last_piece);
+	tcase_add_test(tc, waterfall_rows_and_parents_by_path);
 	tcase_add_test(tc, merged_bio_and_layer_issued);
 	tcase_add_test(tc, inserted_request_phases);
 	tcase_add_test(tc, i2d_once_per_issued_request);

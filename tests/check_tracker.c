@@ -673,6 +673,90 @@ START_TEST(scheduler_merge_marks_bios)
 	ck_assert_int_eq(ntrees, 2);
 	ck_assert(!trees[0].recs[0].rq_merged);
 	ck_assert(trees[1].recs[0].rq_merged);
+	ck_assert_uint_gt(trees[1].recs[0].m, trees[1].recs[0].g);	/* merged after its G */
+}
+END_TEST
+
+/* md splits a read at its chunks (6.12: X with the cut, the pieces remapped
+ * and completed, the bio completing last as the remainder): one top-level
+ * I/O, as the application queued it (issue 17, item 5). */
+START_TEST(md_chunk_split_stays_one_io)
+{
+	struct blk_event x = { .kind = BLK_EV_SPLIT, .dev = DM(9), .sector = 17288,
+			       .aux_sector = 17408, .op = BLK_OP_READ, .pid = 100 };
+
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER | TK_ROLE_PARITY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 17288, 192, "R");
+	x.ts = (now += 10);
+	tracker_event(&x, t);
+	remap(SDB, 7816, 120, DM(9), 17288, "R");
+	leaf_io(SDB, 7816, 120, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 17288, 120, "R");	/* the piece */
+	remap(SDA, 7808, 72, DM(9), 17408, "R");
+	leaf_io(SDA, 7808, 72, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 17408, 72, "R");	/* the bio, last */
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert(trees[0].io.top);
+	ck_assert(trees[0].io.matched);
+	ck_assert_uint_eq(trees[0].recs[0].sectors, 192);
+	ck_assert_int_eq(trees[0].io.nrecs, 3);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+}
+END_TEST
+
+/* dm-snapshot's origin holds a write until kcopyd copied the chunk, then
+ * releases it to the base with no remap: linked, and the copy read is
+ * issued for it (issue 17, item 4). */
+START_TEST(snapshot_held_write_linked)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER | TK_ROLE_LOWER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(1), DM(0));
+	feed(BLK_EV_BIO_QUEUE, DM(1), 8032, 8, "WSM");		/* held */
+	feed(BLK_EV_BIO_QUEUE, DM(0), 8024, 32, "R");		/* kcopyd reads the chunk */
+	remap(SDA, 8024, 32, DM(0), 8024, "R");
+	leaf_io(SDA, 8024, 32, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 8024, 32, "R");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 8032, 8, "WSM");		/* released */
+	remap(SDA, 8032, 8, DM(0), 8032, "WSM");
+	leaf_io(SDA, 8032, 8, "WSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 8032, 8, "WSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 8032, 8, "WSM");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert_int_eq(trees[1].io.nrecs, 3);
+	ck_assert(trees[1].io.matched);
+	ck_assert(trees[1].recs[1].linked);
+	/* the wait for the copy is the origin's way down */
+	ck_assert_uint_eq(trees[1].recs[0].down, trees[1].recs[1].q);
+}
+END_TEST
+
+/* md holds a write until its superblock marks the array dirty: the FUA
+ * superblock write it sends to each leg's partition is issued for the
+ * held write (6.12 md raid1; issue 17, item 2). */
+START_TEST(md_superblock_for_held_write)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA1, TK_ROLE_LOWER | TK_ROLE_REMAP_ONLY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(9), SDA1);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 634960, 192, "WS");	/* held */
+	remap(SDA, 4104, 1, SDA1, 8, "FWFSM");			/* the superblock */
+	leaf_io(SDA, 4104, 1, "WFSM");
+	remap(SDA, 637008, 192, DM(9), 634960, "WS");		/* then the write, */
+	remap(SDA, 639056, 192, SDA1, 637008, "WS");		/* through the partition */
+	leaf_io(SDA, 639056, 192, "WS");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 634960, 192, "WS");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert(trees[1].io.matched);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_remap, 0);
 }
 END_TEST
 
@@ -701,6 +785,9 @@ int main(void)
 	tcase_add_test(tc, cap_holds_for_children);
 	tcase_add_test(tc, hollow_path_is_not_matched);
 	tcase_add_test(tc, scheduler_merge_marks_bios);
+	tcase_add_test(tc, md_chunk_split_stays_one_io);
+	tcase_add_test(tc, snapshot_held_write_linked);
+	tcase_add_test(tc, md_superblock_for_held_write);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("replay");
 	tcase_add_test(tc, replay_vm_fixtures);

@@ -295,3 +295,52 @@ dd_quiet()
 {
 	dd status=none "$@" || fail "dd $* failed"
 }
+
+# new_fs FS [SIZE_MB]: a loop device made here with FS (ext4, xfs, btrfs)
+# mounted at $TMPD/mnt-FS; sets MNT, DEV and FSTYPE (for cold)
+new_fs()
+{
+	local fs=$1 img=$TMPD/$1.img dev
+
+	truncate -s "${2:-512}M" "$img"
+	dev=$(losetup -f --show "$img") || fail "losetup $img failed"
+	_clean_loops+=("$dev")
+	case $fs in
+	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
+	xfs) mkfs.xfs -q -f "$dev" ;;
+	btrfs) mkfs.btrfs -q -f "$dev" >/dev/null ;;
+	esac || fail "mkfs.$fs $dev failed"
+	MNT=$TMPD/mnt-$fs
+	mkdir -p "$MNT"
+	mount -t "$fs" "$dev" "$MNT" || fail "mount $dev ($fs) failed"
+	_clean_mounts+=("$MNT")
+	DEV=$dev
+	FSTYPE=$fs
+}
+
+# cold: empty the page cache of the filesystem at $MNT, and only its:
+# unmount and mount it again (a drop of caches would empty everyone's, and
+# another drop elsewhere on the machine would spoil the counts of a test)
+cold()
+{
+	sync
+	umount "$MNT" || fail "umount $MNT failed"
+	mount -t "$FSTYPE" "$DEV" "$MNT" || fail "mount $DEV ($FSTYPE) again failed"
+}
+
+# need_chromium: headless Chromium (the tests that render SVG and HTML), with
+# a home and a profile of its own in TMPD; as root it runs unsandboxed. Then
+# "chrome ARGS..." runs it, its messages in $TMPD/chromium.err.
+need_chromium()
+{
+	CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+	[ -n "$CHROMIUM" ] || skip "missing tool 'chromium' (Debian: apt-get install chromium)"
+	export HOME=$TMPD/home
+	mkdir -p "$HOME"
+}
+
+chrome()
+{
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$TMPD/profile" "$@" 2>>"$TMPD/chromium.err"
+}

@@ -61,6 +61,11 @@ for line in open(sys.argv[2]):
         remapped_out[src] += int(f[9]) * 512
 layers = 0
 for layer in report["layers"]:
+    # a completion latency only where it is measured (C - up is 0 at a disk)
+    if layer["kind"] != "bio" and any("completion_ns" in op for op in layer["ops"].values()):
+        errors.append("%s (%s): a completion_ns" % (layer["dev"], layer["kind"]))
+    if "parent" not in layer:
+        errors.append("%s: no parent key (null for a top layer)" % layer["dev"])
     got = sum(op["bytes"] for op in layer["ops"].values())
     want = remapped_out[layer["dev"]] if layer["kind"] == "remap" else queued[layer["dev"]]
     layers += 1

@@ -124,8 +124,10 @@ enum cli_result opt_by(const char *arg, int *by, char *err, size_t errlen)
 		*by = CLI_BY_DIR;
 	else if (!strcmp(arg, "process"))
 		*by = CLI_BY_PROCESS;
+	else if (!strcmp(arg, "flag"))
+		*by = CLI_BY_FLAG;
 	else
-		return opt_error(err, errlen, "invalid --by '%s' (file, dir or process)", arg);
+		return opt_error(err, errlen, "invalid --by '%s' (file, dir, process or flag)", arg);
 	return CLI_RUN;
 }
 

@@ -61,8 +61,9 @@ const char *cli_usage_record(void)
 	       "     --page-cache        the page-cache, readahead, writeback and direct-I/O\n"
 	       "                         events of the stack's filesystems too, and the names\n"
 	       "                         of the files they touched (for report -i --by file)\n"
-	       "     --resolve-paths MODE  how those files are named at the end: proc (open\n"
-	       "                         files and maps of live processes, the default), walk\n"
+	       "     --resolve-paths MODE  how those files are named: proc (opens seen by\n"
+	       "                         fanotify while recording, then open files and maps\n"
+	       "                         of live processes; the default), walk\n"
 	       "                         (proc, then a walk of the filesystems), none\n"
 	       " -D, --debug             print debugging messages\n"
 	       " -h, --help              display this help\n"
@@ -360,6 +361,8 @@ int cmd_record(int argc, char **argv)
 	live_signals();
 	if (live_open(&l, &lo) < 0)
 		goto out;
+	if (run.pc)
+		pc_run_watch(&run, &l.pcf);
 	rec.l = &l;
 	rec.cmd = &cmd;
 	rec.output = p.output;

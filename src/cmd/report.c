@@ -23,9 +23,11 @@
 #include "cmd/opt.h"
 #include "cmd/report-cgroup.h"
 #include "cmd/report-files.h"
+#include "cmd/report-time.h"
 #include "cmd/report.h"
 #include "cmd/roles.h"
 #include "format/tracefile.h"
+#include "output/html.h"
 #include "output/outfile.h"
 #include "output/report.h"
 #include "track/stats.h"
@@ -43,6 +45,9 @@ enum {
 	OPT_FOLDED,
 	OPT_FLAME,
 	OPT_RESOLVE_PATHS,
+	OPT_SLOWEST,
+	OPT_HTML,
+	OPT_ACCESS,
 };
 
 /* ---- options ---- */
@@ -73,6 +78,16 @@ const char *cli_usage_report(void)
 	       "Output:\n"
 	       " -o, --output FILE       write the report to FILE instead of standard output\n"
 	       "     --json              one JSON document instead of text tables\n"
+	       "     --slowest N         add the N slowest top-level I/Os, each with its path\n"
+	       "                         through the stack (per layer: Q, submission, time\n"
+	       "                         below, completion, total), process and file\n"
+	       "     --access            add per layer the access pattern (sequential share, seek\n"
+	       "                         distances, their entropy) and I/Os in flight\n"
+	       "     --by flag           latency per layer split by rwbs flags (sync, meta, FUA,\n"
+	       "                         preflush, readahead) and operation, instead of the report\n"
+	       "     --html FILE.html    also write one self-contained HTML page: the stack, the\n"
+	       "                         series over time, latency heatmaps, offsets, the\n"
+	       "                         waterfall, the slowest I/Os (20 unless --slowest says)\n"
 	       "\n"
 	       "Files (page cache; live, these trace the page-cache events too):\n"
 	       "     --page-cache        add the files that caused the disk I/O to the report\n"
@@ -84,8 +99,9 @@ const char *cli_usage_report(void)
 	       "     --folded            folded stacks of disk bytes per path (flamegraph.pl,\n"
 	       "                         inferno, speedscope) instead of a table\n"
 	       "     --flame FILE.svg    also write an SVG flame graph of bytes per directory\n"
-	       "     --resolve-paths MODE  inode to path: proc (open files and maps of live\n"
-	       "                         processes; the default live), walk (proc, then a walk\n"
+	       "     --resolve-paths MODE  inode to path: proc (opens seen by fanotify while\n"
+	       "                         tracing, then open files and maps of live processes;\n"
+	       "                         the default live), walk (proc, then a walk\n"
 	       "                         of the filesystems), none (MAJ:MIN:ino; the default\n"
 	       "                         for a recording)\n"
 	       "\n"
@@ -115,6 +131,9 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "folded",	  no_argument,	     NULL, OPT_FOLDED },
 		{ "flame",	  required_argument, NULL, OPT_FLAME },
 		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
+		{ "slowest",	  required_argument, NULL, OPT_SLOWEST },
+		{ "html",	  required_argument, NULL, OPT_HTML },
+		{ "access",	  no_argument,	     NULL, OPT_ACCESS },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -186,6 +205,20 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		case OPT_RESOLVE_PATHS:
 			r = opt_resolve(optarg, &p->resolve, err, errlen);
 			break;
+		case OPT_SLOWEST:
+			if (parse_uint(optarg, 1, CLI_MAX_SLOWEST, &p->slowest))
+				return opt_error(err, errlen,
+						 "invalid --slowest '%s' (a number of I/Os, 1 to %d)",
+						 optarg, CLI_MAX_SLOWEST);
+			break;
+		case OPT_ACCESS:
+			p->access = true;
+			break;
+		case OPT_HTML:
+			if (!*optarg)
+				return opt_error(err, errlen, "--html needs a file name");
+			p->html = optarg;
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -197,18 +230,28 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		if (r != CLI_RUN)
 			return r;
 	}
-	p->page_cache = page_cache_opt || p->by != CLI_BY_NONE || p->folded || p->flame;
+	p->page_cache = page_cache_opt || (p->by != CLI_BY_NONE && p->by != CLI_BY_FLAG) ||
+			p->folded || p->flame;
 	if (p->input && page_cache_opt)
 		return opt_error(err, errlen,
 				 "--page-cache is for live tracing: a recording has the events it was made with");
 	if (p->by_cgroup && p->input)
 		return opt_error(err, errlen,
 				 "--by cgroup reads the cgroups of live tasks: not with -i");
-	if (p->by_cgroup && (p->page_cache || p->top))
+	if (p->by_cgroup && (p->page_cache || p->top || p->slowest || p->access || p->html))
 		return opt_error(err, errlen,
-				 "--by cgroup is a table of block I/O: not with --page-cache, --top, --folded or --flame");
-	if (p->top && p->by == CLI_BY_NONE)
-		return opt_error(err, errlen, "--top goes with --by");
+				 "--by cgroup is its own table of block I/O: not with --page-cache, --top, --folded, --flame, --slowest, --access or --html");
+	if (p->top && (p->by == CLI_BY_NONE || p->by == CLI_BY_FLAG))
+		return opt_error(err, errlen, "--top goes with --by file, dir or process");
+	if (p->by == CLI_BY_FLAG && (page_cache_opt || p->slowest))
+		return opt_error(err, errlen,
+				 "--by flag is its own table: not with --page-cache or --slowest");
+	if ((p->slowest || p->access) && p->by != CLI_BY_NONE)
+		return opt_error(err, errlen,
+				 "--slowest and --access add to the per-layer report: not with --by");
+	if ((p->slowest || p->access) && p->folded)
+		return opt_error(err, errlen,
+				 "--folded prints stacks of paths: not with --slowest or --access");
 	if (p->folded && (p->json || p->by == CLI_BY_PROCESS))
 		return opt_error(err, errlen,
 				 "--folded prints stacks of paths: not with --json or --by process");
@@ -274,6 +317,12 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	if (live_open(l, &lo) < 0)
 		return -1;
 	live_mark_roles(l, t);
+	if (w->run) {
+		pc_run_dio_events(w->run, !l->s.pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD],
+				  !l->s.pc_missing[PC_EV_DIO_ITER - PC_EV_ADD]);
+		/* before tracing starts: the traced command's opens are the first */
+		pc_run_watch(w->run, &l->pcf);
+	}
 	if (live_start(l) < 0)
 		return -1;
 	if (p->command) {
@@ -318,6 +367,9 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		err_msg("out of memory");
 		return -1;
 	}
+	if (run->pc)
+		pc_run_dio_events(run, tracefile_has(*fp, PC_EV_DIO_BEGIN),
+				  tracefile_has(*fp, PC_EV_DIO_ITER));
 	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
 	*src = tracefile_stats(*fp);
 	if (tracefile_damage_said(p->input, *fp, ret, NULL))
@@ -334,10 +386,12 @@ int cmd_report(int argc, char **argv)
 	struct tracefile *file = NULL;
 	struct tracker *t = NULL;
 	struct stats *st = NULL;
-	struct outfile of = { 0 };
+	struct outfile of = { 0 }, html = { 0 };
 	struct live l = { 0 };
 	struct topo_record topology = { 0 };
 	const struct topo_record *stack = NULL;
+	struct report_extra x = { 0 };
+	struct report_time rtime, htime;
 	struct report_files_opts fopts;
 	struct report_params p;
 	struct tk_params tp;
@@ -362,24 +416,38 @@ int cmd_report(int argc, char **argv)
 					    .flame = p.flame, .json = p.json, .recording = !!p.input };
 	tp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	st = stats_alloc();
+	/* a page that cannot be written is said before tracing, not after */
+	if (p.html && report_html_open(&html, p.html) < 0)
+		goto out;
+	if (st && report_extra_init(&x, st, p.slowest, p.by == CLI_BY_FLAG, p.access, p.html) < 0) {
+		stats_free(st);
+		st = NULL;
+	}
 	if (st && p.page_cache) {
 		/* the files' side owns the tracker: completed I/O gives files their latency */
 		if (pc_run_init(&run, !p.input, p.resolve, &tp, st) < 0)
 			goto out;
 		t = run.t;
 		w.run = &run;
+		if (report_extra_any(&x)) {
+			run.io_fn = report_extra_owner_io;
+			run.io_ctx = &x;
+			x.run = &run;
+		}
 	} else if (st && p.by_cgroup) {
 		rcg.st = st;
 		if (cg_stats_init(&rcg.cg, "", REPORT_MAX_CGROUPS) == 0)
 			t = rcg.t = tracker_alloc(&tp, report_cg_io, &rcg);
 		w.cg = &rcg;
 	} else if (st) {
-		t = tracker_alloc(&tp, stats_io, st);
+		t = report_extra_any(&x) ? tracker_alloc(&tp, report_extra_io, &x)
+					 : tracker_alloc(&tp, stats_io, st);
 	}
 	if (!t) {
 		err_msg("out of memory");
 		goto out;
 	}
+	x.t = t;
 	if (p.topology) {
 		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;
@@ -406,7 +474,10 @@ int cmd_report(int argc, char **argv)
 		.stack_devs = l.sel.n ? l.sel.devs : NULL, .nstack_devs = l.sel.n,
 		.command = p.command ? p.command[0] : NULL,
 		.command_done = w.cmd.exited, .command_status = w.cmd.status,
+		.time = report_extra_time(&x, &rtime, false),
 	};
+	if (x.enomem)
+		warn_msg("out of memory: the slowest I/Os, flag split or series are incomplete");
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
@@ -414,6 +485,9 @@ int cmd_report(int argc, char **argv)
 	}
 	if (p.by_cgroup) {
 		ret = report_cg_output(of.fp, &rcg, p.json, r.source, src);
+	} else if (p.by == CLI_BY_FLAG) {
+		r.time = report_extra_time(&x, &rtime, true);
+		ret = p.json ? out_flags_json(of.fp, &r) : out_flags_text(of.fp, &r);
 	} else if (p.by != CLI_BY_NONE || p.folded) {
 		ret = report_files_output(of.fp, &fopts, &run, r.source, src, false);
 	} else {
@@ -430,6 +504,11 @@ int cmd_report(int argc, char **argv)
 			p.output ? p.output : "standard output", strerror(-ret));
 		goto out;
 	}
+	if (p.html) {
+		r.time = report_extra_time(&x, &htime, true);
+		if (report_html_write(&html, p.html, &r) < 0)
+			goto out;
+	}
 	rc = EXIT_OK;
 	if (w.cmd.exited && !(WIFEXITED(w.cmd.status) && WEXITSTATUS(w.cmd.status) == 0)) {
 		if (WIFEXITED(w.cmd.status))
@@ -440,10 +519,13 @@ int cmd_report(int argc, char **argv)
 out:
 	if (of.fp)
 		outfile_abort(&of);
+	if (html.fp)
+		outfile_abort(&html);
 	if (run.pc)
 		pc_run_destroy(&run);
 	else
 		tracker_free(t);
+	report_extra_destroy(&x);
 	stats_free(st);
 	cg_stats_destroy(&rcg.cg);
 	tracefile_close(file);

@@ -36,6 +36,9 @@
  * @folded: --folded, folded stacks of bytes per path instead
  * @flame: --flame FILE.svg, NULL if none
  * @resolve: --resolve-paths, or CLI_RESOLVE_DEFAULT
+ * @slowest: --slowest N, 0 for none
+ * @html: --html FILE.html, NULL if none
+ * @access: --access
  */
 struct report_params {
 	const char *input;
@@ -58,7 +61,13 @@ struct report_params {
 	bool folded;
 	const char *flame;
 	int resolve;
+	unsigned long long slowest;
+	const char *html;
+	bool access;
 };
+
+/* --slowest at most: each is a whole tree kept in memory */
+#define CLI_MAX_SLOWEST 100000
 
 /** cli_parse_report - parse "blkstack report" arguments */
 enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,

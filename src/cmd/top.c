@@ -31,6 +31,7 @@
 #include "format/tracefile.h"
 #include "output/outfile.h"
 #include "output/report.h"
+#include "track/access.h"
 #include "track/stats.h"
 #include "track/topo-record.h"
 #include "track/tracker.h"
@@ -38,6 +39,7 @@
 enum {
 	OPT_MAX_INFLIGHT = CHAR_MAX + 1,
 	OPT_TIMEOUT,
+	OPT_ACCESS,
 };
 
 /* ---- options ---- */
@@ -63,6 +65,8 @@ const char *cli_usage_top(void)
 	       "\n"
 	       "Output:\n"
 	       " -o, --output FILE       write the tables to FILE instead of standard output\n"
+	       "     --access            add INFLT (average in flight) and SEQ% (sequential\n"
+	       "                         share) per layer and operation\n"
 	       "\n"
 	       "General:\n"
 	       " -D, --debug             print debugging messages\n"
@@ -81,6 +85,7 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		{ "output",	  required_argument, NULL, 'o' },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "access",	  no_argument,	     NULL, OPT_ACCESS },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -113,6 +118,9 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 			break;
 		case OPT_TIMEOUT:
 			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
+			break;
+		case OPT_ACCESS:
+			p->access = true;
 			break;
 		case 'D':
 			p->debug = true;
@@ -150,8 +158,20 @@ struct top {
 	uint64_t lost_before;		/* events lost before this interval */
 	struct live *live;		/* live: where the loss counters come from */
 	struct tracefile *file;		/* replay: likewise */
+	struct access *access;		/* --access: in entry order, marked per interval */
 	int err;			/* a write error */
 };
+
+/* --access: the statistics, then the access pattern in entry order. */
+static void top_io(const struct tk_io *io, void *ctx)
+{
+	struct top *tp = ctx;
+
+	stats_io(io, tp->st);
+	if (access_io(tp->access, io) < 0)
+		tp->err = -ENOMEM;
+	access_release(tp->access, tracker_oldest_q(tp->t));
+}
 
 static uint64_t lost_now(struct top *tp)
 {
@@ -183,6 +203,7 @@ static int close_interval(struct top *tp, uint64_t end)
 	}
 	iv.label = label;
 	iv.lost = lost - tp->lost_before;
+	iv.access = tp->access;
 	tp->lost_before = lost;
 	ret = out_report_interval(tp->fp, &tp->r, &iv);
 	if (ret == 0 && fflush(tp->fp))
@@ -192,6 +213,8 @@ static int close_interval(struct top *tp, uint64_t end)
 		return ret;
 	}
 	stats_reset(tp->st);
+	if (tp->access)
+		access_mark(tp->access);
 	tp->start = end;
 	tp->shown++;
 	return tp->p->has_count && tp->shown >= tp->p->count ? 1 : 0;
@@ -313,7 +336,13 @@ int cmd_top(int argc, char **argv)
 	tp.p = &p;
 	kp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	tp.st = stats_alloc();
-	tp.t = tp.st ? tracker_alloc(&kp, stats_io, tp.st) : NULL;
+	if (p.access) {
+		tp.access = calloc(1, sizeof(*tp.access));
+		if (tp.access)
+			access_init(tp.access);
+	}
+	if (tp.st && (!p.access || tp.access))
+		tp.t = p.access ? tracker_alloc(&kp, top_io, &tp) : tracker_alloc(&kp, stats_io, tp.st);
 	if (!tp.t) {
 		err_msg("out of memory");
 		goto out;
@@ -355,6 +384,8 @@ out:
 	if (of.fp)
 		outfile_abort(&of);
 	tracker_free(tp.t);
+	access_destroy(tp.access);
+	free(tp.access);
 	stats_free(tp.st);
 	tracefile_close(tp.file);
 	live_close(&l);

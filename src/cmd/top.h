@@ -27,6 +27,7 @@
  * @max_inflight: --max-inflight, 0 for the default
  * @timeout_ns: --timeout, 0 for the default
  * @debug: -D
+ * @access: --access
  */
 struct top_params {
 	const char *input;
@@ -40,6 +41,7 @@ struct top_params {
 	unsigned long long max_inflight;
 	uint64_t timeout_ns;
 	bool debug;
+	bool access;
 };
 
 /** cli_parse_top - parse "blkstack top" arguments */

@@ -124,6 +124,30 @@ static inline void span(struct hist *h, uint64_t a, uint64_t b)
 		hist_add(h, b - a);
 }
 
+/* One bio sent to @l by @dev; the main parent is the one with the most data. */
+static void add_parent(struct st_layer *l, uint32_t dev, bool data)
+{
+	struct st_parent *p = NULL, *best;
+
+	for (size_t i = 0; i < l->nparents; i++)
+		if (l->parents[i].dev == dev)
+			p = &l->parents[i];
+	if (!p) {
+		if (l->nparents == ST_MAX_PARENTS)
+			return;
+		p = &l->parents[l->nparents++];
+		p->dev = dev;
+	}
+	p->bios++;
+	p->data_bios += data;
+	best = l->parents;
+	for (size_t i = 1; i < l->nparents; i++)
+		if (l->parents[i].data_bios > best->data_bios ||
+		    (l->parents[i].data_bios == best->data_bios && l->parents[i].bios > best->bios))
+			best = &l->parents[i];
+	l->parent = best->dev;
+}
+
 static void account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r)
 {
 	struct st_layer *l = layer_of(st, r->dev);
@@ -136,10 +160,8 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	if (io->top && r->depth < l->depth)
 		l->depth = r->depth;
 	if (r->parent_dev)
-		l->parent = r->parent_dev;
+		add_parent(l, r->parent_dev, r->sectors != 0);
 	o->ios++;
-	if (r == io->root && !io->top)
-		o->issued++;
 	o->bytes += (uint64_t)r->sectors << 9;
 	o->splits += r->splits;
 	o->requeues += r->requeues;
@@ -167,7 +189,9 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	if (r->kind == TK_LAYER_REQUEST && r->qev && r->sectors) {
 		if (r->merge == TK_MERGE_NONE)
 			span(&o->q2g, r->qev, r->g);
-		else
+		/* a bio merged into a request, or one whose request the
+		 * scheduler merged into another (btt sees an M at its start) */
+		if (r->merge != TK_MERGE_NONE || r->rq_merged)
 			span(&o->q2m, r->qev, r->m);
 		span(&o->g2i, r->g, r->i);
 		if (r->merge == TK_MERGE_NONE && !r->rq_merged) {
@@ -187,14 +211,15 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	}
 }
 
-static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth)
+/* The share of @dev under the share @parent (-1: at the top) on a path. */
+static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth, int parent)
 {
 	for (size_t i = 0; i < e->nshares; i++)
-		if (e->shares[i].dev == dev)
+		if (e->shares[i].dev == dev && e->shares[i].parent == parent)
 			return &e->shares[i];
 	if (e->nshares == ST_MAX_SHARES)
 		return NULL;
-	e->shares[e->nshares] = (struct st_share){ .dev = dev, .depth = depth };
+	e->shares[e->nshares] = (struct st_share){ .dev = dev, .depth = depth, .parent = parent };
 	return &e->shares[e->nshares++];
 }
 
@@ -206,10 +231,11 @@ static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth)
 static void account_path(struct st_e2e *e, const struct tk_io *io)
 {
 	int32_t i = 0;
+	int parent = -1;
 
 	for (;;) {
 		const struct tk_rec *r = &io->recs[i];
-		struct st_share *s = share_of(e, r->dev, r->depth);
+		struct st_share *s = share_of(e, r->dev, r->depth, parent);
 		int32_t next = -1;
 
 		for (size_t j = i + 1; j < io->nrecs; j++)
@@ -232,6 +258,7 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 			s->sub_ns += r->down - r->q;
 		if (r->up && r->c >= r->up)
 			s->comp_ns += r->c - r->up;
+		parent = s - e->shares;
 		i = next;
 	}
 }
@@ -271,6 +298,13 @@ void stats_io(const struct tk_io *io, void *ctx)
 		st->last_ts = root->c;
 	for (size_t i = 0; i < io->nrecs; i++)
 		account_rec(st, io, &io->recs[i]);
+	if (!io->top) {
+		/* counted at the layer that issued it (md0 for its stripe I/O) */
+		struct st_layer *l = layer_of(st, io->issuer ? io->issuer : root->dev);
+
+		if (l)
+			l->op[st_op_of_rec(root)].issued++;
+	}
 	if (io->top) {
 		struct st_e2e *e = &st->e2e[st_op_of_rec(root)];
 		struct st_proc *p = proc_of(st, io->pid, io->comm);

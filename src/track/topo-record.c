@@ -68,8 +68,11 @@ unsigned int topo_roles_of(const struct topo_dev_info *d)
 
 void topo_record_mark_roles(const struct topo_record *r, struct tracker *t)
 {
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++) {
 		tracker_set_role(t, r->devs[i].dev, topo_roles_of(&r->devs[i]));
+		for (size_t j = 0; j < r->devs[i].nslaves; j++)
+			tracker_set_edge(t, r->devs[i].dev, r->devs[i].slaves[j]);
+	}
 }
 
 int topo_record_load_said(const char *path, struct topo_record *out)

@@ -83,8 +83,9 @@ const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx);
 unsigned int topo_roles_of(const struct topo_dev_info *d);
 
 /**
- * topo_record_mark_roles - tell @t the role of every device of @r, as
- * live tracing does from sysfs (live_mark_roles)
+ * topo_record_mark_roles - tell @t the role of every device of @r, and
+ * which devices each sends its I/O to, as live tracing does from sysfs
+ * (live_mark_roles)
  */
 void topo_record_mark_roles(const struct topo_record *r, struct tracker *t);
 

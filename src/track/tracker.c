@@ -57,6 +57,10 @@
 
 #include "track/tracker.h"
 
+/* Layers directly above one device that are remembered (a stack is a graph,
+ * but a narrow one: dm-snapshot's base has the origin and the snapshot). */
+#define TK_MAX_UPPERS 4
+
 struct rq;
 
 struct node {
@@ -70,6 +74,7 @@ struct node {
 	bool inferred;		/* a step was inferred, not seen */
 	bool split_rest;	/* the remainder of a bio split at this device */
 	bool rq_merged;		/* its request was merged into another */
+	bool linked;		/* entered by its layer's release, no remap: linked by sectors */
 	uint8_t flags;		/* enum blk_flag bits as it entered the device */
 	uint64_t start, end;	/* sectors; start moves on partial completion */
 	uint32_t sectors;
@@ -89,6 +94,7 @@ struct node {
 	char comm[16];
 	bool broken;		/* some step of the tree could not be followed */
 	uint8_t cls;		/* enum tk_class, before the device's roles apply */
+	uint32_t issuer;	/* the layer that issued it, when not its own device */
 	bool expired;		/* timed out: counted, kept to absorb late events */
 	uint64_t expired_at;
 	uint32_t nnodes;
@@ -113,6 +119,8 @@ struct tdev {
 	bool queues;		/* queue events were seen here: not a partition */
 	bool receives;		/* remaps into it were seen: a lower device */
 	bool sends;		/* remaps out of it were seen: an upper device */
+	uint32_t uppers[TK_MAX_UPPERS];	/* devices that send I/O to this one */
+	int nuppers;
 	struct node **nodes;
 	int nnodes, nodes_cap;
 	struct rq **rqs;
@@ -541,6 +549,7 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 			.splits = x->splits,
 			.split_rest = x->split_rest,
 			.rq_merged = x->rq_merged,
+			.linked = x->linked,
 			.flags = x->flags,
 			.requeues = x->requeues,
 			.error = x->error,
@@ -622,6 +631,7 @@ static void tree_finish(struct tracker *t, struct node *root)
 	memcpy(io.comm, root->comm, sizeof(io.comm));
 	io.cls = tree_class(t, root);
 	io.top = io.cls == TK_IO_TOP;
+	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->dev;
 	io.matched = matched;
 	io.root = t->recs;
 	io.recs = t->recs;
@@ -812,6 +822,81 @@ static struct rq *find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint
 
 /* ---- events ----------------------------------------------------------- */
 
+/* Remember that @upper sends I/O to @d. */
+static void add_upper(struct tdev *d, uint32_t upper)
+{
+	for (int i = 0; i < d->nuppers; i++)
+		if (d->uppers[i] == upper)
+			return;
+	if (d->nuppers < TK_MAX_UPPERS)
+		d->uppers[d->nuppers++] = upper;
+}
+
+/* What find_held() looks for. */
+enum held_match {
+	HELD_EXACT,	/* the bio itself, released below (or a dm piece of it) */
+	HELD_OVERLAP,	/* one whose sectors the I/O below covers */
+	HELD_ANY,	/* any one not sent down yet */
+};
+
+/*
+ * A bio a layer above @d holds, not sent down yet: at @start/@sectors with
+ * @op (or, split by dm into pieces, containing them), one it overlaps, or
+ * any. dm-snapshot's origin holds a write until the chunk it covers is
+ * copied, then releases it to the base device with no remap event; md
+ * holds a write until its superblock says the array is dirty.
+ */
+static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
+			      uint32_t sectors, uint8_t op, enum held_match how)
+{
+	struct node *best = NULL;
+
+	for (int u = 0; u < d->nuppers; u++) {
+		struct tdev *up = get_dev(t, d->uppers[u]);
+
+		for (int i = 0; up && i < up->nnodes; i++) {
+			struct node *n = up->nodes[i];
+
+			if (n->done || n->await_q || n->rq)
+				continue;
+			if (how == HELD_ANY) {
+				if (n->down || n->first_child)
+					continue;
+			} else if (how == HELD_OVERLAP) {
+				if (n->down || n->end <= start || start + sectors <= n->start)
+					continue;
+			} else if (!same_op(n->op, op)) {
+				continue;
+			} else if (n->splits) {
+				/* split by dm into pieces, each held and released */
+				if (start < n->start || n->end < start + sectors)
+					continue;
+			} else if (n->down || n->first_child || n->start != start ||
+				   n->sectors != sectors) {
+				continue;
+			}
+			if (!best || n->seq < best->seq)
+				best = n;
+		}
+	}
+	return best;
+}
+
+/*
+ * Whether I/O a layer issued at @d serves a bio held above: the copy of the
+ * chunk a held write covers (dm-snapshot's read), or a flush or FUA write
+ * (md's superblock) while a bio above waits to be sent down.
+ */
+static bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	if (!d->nuppers)
+		return false;
+	if (ev->nr_sector && find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_OVERLAP))
+		return true;
+	return (ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
+	       find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
+}
+
 static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	struct node *n = find_awaiting(d, ev->sector, ev->nr_sector, ev->op);
@@ -825,9 +910,27 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 			memcpy(n->root->comm, ev->comm, sizeof(n->root->comm));
 		return;
 	}
+	if (d->nuppers && ev->nr_sector) {
+		struct node *held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_EXACT);
+
+		if (held) {
+			/* the release of a held bio: its layer's way down ends here */
+			n = child_new(t, d, held, ev, ev->sector, ev->nr_sector);
+			if (!n)
+				return;
+			if (!held->down)
+				held->down = ev->ts;
+			n->qev = ev->ts;
+			n->linked = true;
+			return;
+		}
+	}
 	n = root_new(t, d, ev, ev->sector, ev->nr_sector);
-	if (n)
-		n->qev = ev->ts;
+	if (!n)
+		return;
+	n->qev = ev->ts;
+	if (held_for(t, d, ev))
+		n->cls = TK_IO_CAUSED;
 }
 
 /*
@@ -868,6 +971,7 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		return;
 	d->receives = true;
 	src_dev->sends = true;
+	add_upper(d, src_dev->dev);
 	src = remap_source(src_dev, ev, &cause);
 	if (!src && !cause) {
 		/*
@@ -888,24 +992,39 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 			src = p;
 		}
 	}
+	if (!src && !remap_only(src_dev)) {
+		/*
+		 * No bio of @src_dev is the source, and it is a layer that
+		 * queues bios of its own: it issued this one itself (md's
+		 * stripe I/O, dm's own flushes). The tree is rooted where the
+		 * I/O is, below, never top-level and never counted at
+		 * @src_dev, which did not queue it; the remap's count says
+		 * when no cause was found either.
+		 */
+		child = root_new(t, d, ev, ev->sector, ev->nr_sector);
+		if (!child)
+			return;
+		child->cls = cause ? TK_IO_CAUSED : TK_IO_LAYER;
+		child->issuer = src_dev->dev;
+		child->await_q = true;
+		/* a parity RAID's stripe I/O has no source bio by design */
+		if (!cause && !(src_dev->roles & TK_ROLE_PARITY))
+			t->cnt.unmatched_remap++;
+		return;
+	}
 	if (!src) {
 		/*
-		 * No bio of @src_dev is the source. I/O submitted to a
-		 * partition enters the trace at its remap to the disk: a new
-		 * tree, rooted at a remap-only layer. A layer that queues bios
-		 * of its own issued this one itself (md's stripe I/O, dm's own
-		 * flushes): a tree of that layer, never top-level; the
-		 * remap's count says that no source was found.
+		 * I/O submitted to a partition enters the trace at its remap
+		 * to the disk: a new tree, rooted at a remap-only layer.
 		 */
 		src = root_new(t, src_dev, ev, ev->aux_sector, ev->nr_sector);
 		if (!src)
 			return;
 		src->kind = TK_LAYER_REMAP;
-		if (!remap_only(src_dev)) {
-			src->cls = cause ? TK_IO_CAUSED : TK_IO_LAYER;
-			if (!cause)
-				t->cnt.unmatched_remap++;
-		} else if (dev_lower(src_dev)) {
+		if (held_for(t, src_dev, ev)) {
+			/* md writes its superblock to each leg while the write waits */
+			src->cls = TK_IO_CAUSED;
+		} else if (dev_lower(src_dev) && !(src_dev->roles & TK_ROLE_REMAP_ONLY)) {
 			/* a partition under a layer: its source was lost */
 			t->cnt.unmatched_remap++;
 			src->broken = true;
@@ -941,6 +1060,14 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 	/* dm: sector == new_sector; the block layer: sector is the piece's start */
 	if (ev->sector == cut || ev->sector != n->start || cut >= n->end || n->rq)
 		return;
+	/*
+	 * A bio split by the top layer of a stack (md splits at its chunks):
+	 * the bio goes on as the remainder, the pieces are chained to it and
+	 * it completes last. It stays one top-level I/O, whole; the pieces'
+	 * completions are taken by it (on_bio_complete).
+	 */
+	if (!n->parent && dev_upper(d))
+		return;
 	if (n->parent) {
 		rest = child_new(t, d, n->parent, ev, cut, n->end - cut);
 	} else {
@@ -965,7 +1092,10 @@ static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_
 	struct node *n = find_by_end(d, ev->sector + ev->nr_sector, ev->op);
 
 	if (!n) {
-		t->cnt.unmatched_complete++;
+		/* a piece of a split bio that stayed whole (on_split) completed */
+		n = find_containing(d, ev->sector, ev->nr_sector, ev->op);
+		if (!n || !n->splits || !ev->nr_sector || n->end == ev->sector + ev->nr_sector)
+			t->cnt.unmatched_complete++;
 		return;
 	}
 	if (n->kind == TK_LAYER_REMAP)
@@ -1046,6 +1176,9 @@ static void on_rq_merge(struct tracker *t, struct tdev *d, const struct blk_even
 	for (struct node *b = from->bios; b; b = b->rq_next) {
 		b->rq = into;
 		b->rq_merged = true;
+		/* the bio that started it was merged now (btt's M at its start) */
+		if (b->merge == TK_MERGE_NONE && !b->m)
+			b->m = ev->ts;
 	}
 	pp = &into->bios;
 	while (*pp)
@@ -1269,6 +1402,12 @@ void tracker_finish(struct tracker *t)
 		tree_drop(t, t->zombies.tree_next);
 }
 
+uint64_t tracker_oldest_q(const struct tracker *t)
+{
+	/* the list of live trees is in order of creation, that is of their roots' Q */
+	return t->trees.tree_next != &t->trees ? t->trees.tree_next->q : UINT64_MAX;
+}
+
 const struct tk_counters *tracker_counters(const struct tracker *t)
 {
 	return &t->cnt;
@@ -1288,14 +1427,24 @@ int tracker_learn_event(const struct blk_event *ev, void *ctx)
 	struct tdev *d;
 
 	if (ev->kind == BLK_EV_BIO_REMAP) {
-		if ((d = get_dev(t, ev->dev)))
+		if ((d = get_dev(t, ev->dev))) {
 			d->receives = true;
+			add_upper(d, ev->old_dev);
+		}
 		if ((d = get_dev(t, ev->old_dev)))
 			d->sends = true;
 	} else if (ev->kind == BLK_EV_BIO_QUEUE && (d = get_dev(t, ev->dev))) {
 		d->queues = true;
 	}
 	return 0;
+}
+
+void tracker_set_edge(struct tracker *t, uint32_t upper, uint32_t lower)
+{
+	struct tdev *d = get_dev(t, lower);
+
+	if (d)
+		add_upper(d, upper);
 }
 
 unsigned int tracker_roles(const struct tracker *t, uint32_t dev)

@@ -56,7 +56,8 @@ enum tk_layer_kind {
  * @g: got its request (request-based, when it started one)
  * @i: its request was inserted into the scheduler (0 if never)
  * @d: its request was issued to the device
- * @m: merged into a request (Q2M), when @merge is set
+ * @m: merged into a request (Q2M), when @merge is set; for the bio that
+ *	started a request the scheduler merged into another, that merge
  * @qev: its queue event at this layer (0 if none: a bio that entered by a
  *	 remap shows its queue event after it; a request with no bio, such as
  *	 a flush of the flush machinery, has none); btt's Q
@@ -68,6 +69,9 @@ enum tk_layer_kind {
  *		of its own; @q and @qev are those of the bio it came from)
  * @rq_merged: its request was merged into another by the scheduler (btt
  *	       gives it no I2D: the request it started was never issued)
+ * @linked: it entered this layer with no remap event: the layer above held
+ *	    it (dm-snapshot's origin, until the chunk is copied) and released
+ *	    it here; linked by device, sectors and operation
  * @flags: enum blk_flag bits as it entered the layer (PREFLUSH, FUA, ...)
  */
 struct tk_rec {
@@ -89,6 +93,7 @@ struct tk_rec {
 	bool complete;
 	bool split_rest;
 	bool rq_merged;
+	bool linked;
 	uint8_t flags;
 };
 
@@ -125,6 +130,9 @@ enum tk_class {
  * @top: the root is top-level I/O (@cls is TK_IO_TOP); false for I/O a
  *	 layer issued itself (thin-pool zeroing, metadata, parity)
  * @cls: enum tk_class
+ * @issuer: for I/O issued by a layer, that layer's device (md0 for its
+ *	    stripe I/O on a member disk, which the tree is rooted at; the
+ *	    root's own device for I/O queued there); 0 for top-level I/O
  * @matched: every layer on the tree's paths was followed from queue to
  *	     completion, and every path reaches a device that completed it (a
  *	     request-based device, or a bio-based one with no lower device)
@@ -138,6 +146,7 @@ struct tk_io {
 	char comm[16];
 	bool top;
 	uint8_t cls;
+	uint32_t issuer;
 	bool matched;
 	const struct tk_rec *root;
 	const struct tk_rec *recs;
@@ -220,6 +229,13 @@ int tracker_event(const struct blk_event *ev, void *ctx);
  */
 void tracker_finish(struct tracker *t);
 
+/**
+ * tracker_oldest_q - when the oldest tree still in flight entered the stack
+ * (its root's Q): no record completed from now on entered a layer before
+ * it. UINT64_MAX when nothing is in flight.
+ */
+uint64_t tracker_oldest_q(const struct tracker *t);
+
 /** tracker_counters - what was followed and what was not */
 const struct tk_counters *tracker_counters(const struct tracker *t);
 
@@ -249,6 +265,14 @@ void tracker_set_role(struct tracker *t, uint32_t dev, unsigned int roles);
  * Returns 0.
  */
 int tracker_learn_event(const struct blk_event *ev, void *ctx);
+
+/**
+ * tracker_set_edge - tell that @upper sends its I/O to @lower (a slave of
+ * it), from the topology; remaps tell it too. A layer that holds a bio and
+ * releases it below with no remap event (dm-snapshot's origin) is linked
+ * to it through this edge.
+ */
+void tracker_set_edge(struct tracker *t, uint32_t upper, uint32_t lower);
 
 /** tracker_roles - the enum tk_role bits known or learnt for @dev */
 unsigned int tracker_roles(const struct tracker *t, uint32_t dev);

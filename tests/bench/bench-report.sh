@@ -23,16 +23,7 @@ set -euo pipefail
 
 SECS=20
 RUNS=3
-while getopts "t:r:h" opt; do
-	case $opt in
-	t) SECS=$OPTARG ;;
-	r) RUNS=$OPTARG ;;
-	*)
-		sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-		exit 2
-		;;
-	esac
-done
+bench_secs_runs "$@"
 need_tools btt blkparse
 
 bench_setup
