@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 #include <string.h>
 
+#include "output/report-time.h"
 #include "output/report.h"
 
 int out_cgroup_text(FILE *fp, const struct cgroup_report *r)
@@ -61,7 +62,7 @@ int out_cgroup_json(FILE *fp, const struct cgroup_report *r)
 			json_object_object_add(jo, "ios", json_object_new_uint64(e->ios));
 			json_object_object_add(jo, "bytes", json_object_new_uint64(e->bytes));
 			json_object_object_add(jo, "matched", json_object_new_uint64(e->matched));
-			json_object_object_add(jo, "total_ns", out_json_hist(&e->total));
+			json_object_object_add(jo, "total_ns", report_json_hist(&e->total));
 			json_object_object_add(ops, st_op_name(op), jo);
 		}
 		json_object_object_add(g, "ops", ops);

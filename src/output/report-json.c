@@ -308,8 +308,3 @@ int report_json_write(FILE *fp, json_object *doc)
 	json_object_put(doc);
 	return ret;
 }
-
-struct json_object *out_json_hist(const struct hist *h)
-{
-	return jhist(h);
-}

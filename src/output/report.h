@@ -95,14 +95,6 @@ const char *report_dev_label(const struct report *r, uint32_t dev, char *buf, si
  */
 void report_fmt_us(char *buf, size_t len, double ns);
 
-struct json_object;
-
-/**
- * out_json_hist - a latency histogram as the report's JSON has it (count,
- * avg, min, p50, p90, p99, max, in ns), for the other JSON outputs
- */
-struct json_object *out_json_hist(const struct hist *h);
-
 /**
  * struct cgroup_report - report --by cgroup: end to end per cgroup
  * @source: where the events came from
