@@ -226,6 +226,14 @@ START_TEST(report_errors)
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat",
 				    "--topology", "s.topo"), CLI_RUN);
 	ck_assert_str_eq(p.topology, "s.topo");
+	/* btt's tables, text or JSON; not with the page-cache tables */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--btt",
+				    "--json"), CLI_RUN);
+	ck_assert(p.btt && p.json);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--btt", "--by", "file"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--btt reports btt's tables"));
+	ck_assert_ptr_nonnull(strstr(cli_usage_report(), "--btt"));
 }
 END_TEST
 

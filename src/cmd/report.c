@@ -21,6 +21,7 @@
 #include "cmd/cmd.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
+#include "cmd/report-btt.h"
 #include "cmd/report-files.h"
 #include "cmd/report.h"
 #include "format/tracefile.h"
@@ -41,6 +42,7 @@ enum {
 	OPT_FOLDED,
 	OPT_FLAME,
 	OPT_RESOLVE_PATHS,
+	OPT_BTT,
 };
 
 /* ---- options ---- */
@@ -71,6 +73,8 @@ const char *cli_usage_report(void)
 	       "Output:\n"
 	       " -o, --output FILE       write the report to FILE instead of standard output\n"
 	       "     --json              one JSON document instead of text tables\n"
+	       "     --btt               btt's report instead, per device of the stack: its\n"
+	       "                         phase, merge, seek, plug, queue and Q2D tables\n"
 	       "\n"
 	       "Files (page cache; live, these trace the page-cache events too):\n"
 	       "     --page-cache        add the files that caused the disk I/O to the report\n"
@@ -111,6 +115,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "folded",	  no_argument,	     NULL, OPT_FOLDED },
 		{ "flame",	  required_argument, NULL, OPT_FLAME },
 		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
+		{ "btt",	  no_argument,	     NULL, OPT_BTT },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -177,6 +182,9 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		case OPT_RESOLVE_PATHS:
 			r = opt_resolve(optarg, &p->resolve, err, errlen);
 			break;
+		case OPT_BTT:
+			p->btt = true;
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -202,6 +210,9 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->json && page_cache_opt && p->by == CLI_BY_NONE)
 		return opt_error(err, errlen,
 				 "--json and --page-cache: choose the table with --by file, dir or process");
+	if (p->btt && p->page_cache)
+		return opt_error(err, errlen,
+				 "--btt reports btt's tables: not with --page-cache, --by, --folded or --flame");
 	if (p->resolve && !p->page_cache)
 		return opt_error(err, errlen,
 				 "--resolve-paths goes with --page-cache, --by, --folded or --flame");
@@ -242,12 +253,16 @@ static int after_pass(void *ctx)
 	return live_command_check(&w->cmd);
 }
 
+/* @rb: with --btt, the consumer of the events instead of the tracker */
 static int run_live(const struct report_params *p, struct tracker *t,
-		    const struct source_stats **src, struct live *l, struct watched *w)
+		    const struct source_stats **src, struct live *l, struct watched *w,
+		    struct report_btt *rb)
 {
-	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb };
-	blk_event_fn fn = w->run ? pc_run_event : tracker_event;
-	void *ctx = w->run ? (void *)w->run : (void *)t;
+	/* btt's plug table: plugs name no device, so -d filters them out unless asked */
+	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
+				.plugs = rb && p->ndevs };
+	blk_event_fn fn = w->run ? pc_run_event : rb ? report_btt_event : tracker_event;
+	void *ctx = w->run ? (void *)w->run : rb ? (void *)rb : (void *)t;
 	int ret;
 
 	if (w->run) {
@@ -286,7 +301,7 @@ static int block_event(const struct blk_event *ev, void *ctx)
 /* @stack: the stack given with --topology, else the one the file carries */
 static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct tracefile **fp,
-		    const struct topo_record **stack, struct pc_run *run)
+		    const struct topo_record **stack, struct pc_run *run, struct report_btt *rb)
 {
 	int ret;
 
@@ -301,7 +316,12 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		err_msg("out of memory");
 		return -1;
 	}
-	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
+	if (run->pc)
+		ret = tracefile_read(*fp, pc_run_event, run);
+	else if (rb)
+		ret = tracefile_read(*fp, report_btt_event, rb);
+	else
+		ret = tracefile_read(*fp, block_event, t);
 	*src = tracefile_stats(*fp);
 	if (tracefile_damage_said(p->input, *fp, ret, NULL))
 		return -1;
@@ -320,6 +340,7 @@ int cmd_report(int argc, char **argv)
 	struct live l = { 0 };
 	struct topo_record topology = { 0 };
 	const struct topo_record *stack = NULL;
+	struct report_btt btt = { 0 };
 	struct report_files_opts fopts;
 	struct report_params p;
 	struct tk_params tp;
@@ -357,6 +378,10 @@ int cmd_report(int argc, char **argv)
 		err_msg("out of memory");
 		goto out;
 	}
+	if (p.btt && report_btt_init(&btt) < 0) {
+		err_msg("out of memory");
+		goto out;
+	}
 	if (p.topology) {
 		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;
@@ -364,9 +389,9 @@ int cmd_report(int argc, char **argv)
 		topo_record_mark_lower(stack, t);
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file, &stack, &run);
+		ret = run_file(&p, t, &src, &file, &stack, &run, p.btt ? &btt : NULL);
 	else
-		ret = run_live(&p, t, &src, &l, &w);
+		ret = run_live(&p, t, &src, &l, &w, p.btt ? &btt : NULL);
 	if (ret < 0)
 		goto out;
 	tracker_finish(t);
@@ -390,7 +415,9 @@ int cmd_report(int argc, char **argv)
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
 		goto out;
 	}
-	if (p.by != CLI_BY_NONE || p.folded) {
+	if (p.btt) {
+		ret = report_btt_output(of.fp, &btt, p.json);
+	} else if (p.by != CLI_BY_NONE || p.folded) {
 		ret = report_files_output(of.fp, &fopts, &run, r.source, src, false);
 	} else {
 		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
@@ -421,6 +448,7 @@ out:
 	else
 		tracker_free(t);
 	stats_free(st);
+	report_btt_destroy(&btt);
 	tracefile_close(file);
 	live_close(&l);
 	topo_record_free(&topology);

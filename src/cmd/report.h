@@ -34,6 +34,7 @@
  * @folded: --folded, folded stacks of bytes per path instead
  * @flame: --flame FILE.svg, NULL if none
  * @resolve: --resolve-paths, or CLI_RESOLVE_DEFAULT
+ * @btt: --btt, btt's report instead of the per-layer one
  */
 struct report_params {
 	const char *input;
@@ -55,6 +56,7 @@ struct report_params {
 	bool folded;
 	const char *flame;
 	int resolve;
+	bool btt;
 };
 
 /** cli_parse_report - parse "blkstack report" arguments */
