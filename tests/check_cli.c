@@ -234,6 +234,19 @@ START_TEST(report_errors)
 			 CLI_USAGE_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "--btt reports btt's tables"));
 	ck_assert_ptr_nonnull(strstr(cli_usage_report(), "--btt"));
+	/* iostat's table; --hz goes with it */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--iostat",
+				    "--hz=1000"), CLI_RUN);
+	ck_assert(p.iostat);
+	ck_assert_uint_eq(p.hz, 1000);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--hz", "250"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--hz goes with --iostat"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--iostat", "--hz", "fast"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--iostat", "--btt"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "mutually exclusive"));
 }
 END_TEST
 

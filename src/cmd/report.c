@@ -23,6 +23,7 @@
 #include "cmd/opt.h"
 #include "cmd/report-btt.h"
 #include "cmd/report-files.h"
+#include "cmd/report-iostat.h"
 #include "cmd/report.h"
 #include "format/tracefile.h"
 #include "output/outfile.h"
@@ -43,6 +44,8 @@ enum {
 	OPT_FLAME,
 	OPT_RESOLVE_PATHS,
 	OPT_BTT,
+	OPT_IOSTAT,
+	OPT_HZ,
 };
 
 /* ---- options ---- */
@@ -75,6 +78,11 @@ const char *cli_usage_report(void)
 	       "     --json              one JSON document instead of text tables\n"
 	       "     --btt               btt's report instead, per device of the stack: its\n"
 	       "                         phase, merge, seek, plug, queue and Q2D tables\n"
+	       "     --iostat            iostat -x's columns instead, per device of the stack,\n"
+	       "                         over the whole trace\n"
+	       "     --hz N              with --iostat: the traced kernel's CONFIG_HZ, in\n"
+	       "                         whose ticks it counts %util (default: this kernel's\n"
+	       "                         live, else 250)\n"
 	       "\n"
 	       "Files (page cache; live, these trace the page-cache events too):\n"
 	       "     --page-cache        add the files that caused the disk I/O to the report\n"
@@ -116,6 +124,8 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "flame",	  required_argument, NULL, OPT_FLAME },
 		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
 		{ "btt",	  no_argument,	     NULL, OPT_BTT },
+		{ "iostat",	  no_argument,	     NULL, OPT_IOSTAT },
+		{ "hz",		  required_argument, NULL, OPT_HZ },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -185,6 +195,20 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		case OPT_BTT:
 			p->btt = true;
 			break;
+		case OPT_IOSTAT:
+			p->iostat = true;
+			break;
+		case OPT_HZ: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+
+			if (*end || v < 24 || v > 10000)
+				return opt_error(err, errlen,
+						 "--hz '%s': a timer frequency from 24 to 10000 (CONFIG_HZ)",
+						 optarg);
+			p->hz = (unsigned int)v;
+			break;
+		}
 		case 'D':
 			p->debug = true;
 			break;
@@ -210,6 +234,13 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->json && page_cache_opt && p->by == CLI_BY_NONE)
 		return opt_error(err, errlen,
 				 "--json and --page-cache: choose the table with --by file, dir or process");
+	if (p->hz && !p->iostat)
+		return opt_error(err, errlen, "--hz goes with --iostat");
+	if (p->btt && p->iostat)
+		return opt_error(err, errlen, "--btt and --iostat are mutually exclusive");
+	if (p->iostat && p->page_cache)
+		return opt_error(err, errlen,
+				 "--iostat reports iostat's table: not with --page-cache, --by, --folded or --flame");
 	if (p->btt && p->page_cache)
 		return opt_error(err, errlen,
 				 "--btt reports btt's tables: not with --page-cache, --by, --folded or --flame");
@@ -253,16 +284,16 @@ static int after_pass(void *ctx)
 	return live_command_check(&w->cmd);
 }
 
-/* @rb: with --btt, the consumer of the events instead of the tracker */
+/* @feed, @feed_ctx: with --btt or --iostat, the consumer of the events instead of the tracker */
 static int run_live(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct live *l, struct watched *w,
-		    struct report_btt *rb)
+		    blk_event_fn feed, void *feed_ctx)
 {
 	/* btt's plug table: plugs name no device, so -d filters them out unless asked */
 	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
-				.plugs = rb && p->ndevs };
-	blk_event_fn fn = w->run ? pc_run_event : rb ? report_btt_event : tracker_event;
-	void *ctx = w->run ? (void *)w->run : rb ? (void *)rb : (void *)t;
+				.plugs = p->btt && p->ndevs };
+	blk_event_fn fn = w->run ? pc_run_event : feed ? feed : tracker_event;
+	void *ctx = w->run ? (void *)w->run : feed ? feed_ctx : (void *)t;
 	int ret;
 
 	if (w->run) {
@@ -301,7 +332,8 @@ static int block_event(const struct blk_event *ev, void *ctx)
 /* @stack: the stack given with --topology, else the one the file carries */
 static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct tracefile **fp,
-		    const struct topo_record **stack, struct pc_run *run, struct report_btt *rb)
+		    const struct topo_record **stack, struct pc_run *run, blk_event_fn feed,
+		    void *feed_ctx)
 {
 	int ret;
 
@@ -318,8 +350,8 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	}
 	if (run->pc)
 		ret = tracefile_read(*fp, pc_run_event, run);
-	else if (rb)
-		ret = tracefile_read(*fp, report_btt_event, rb);
+	else if (feed)
+		ret = tracefile_read(*fp, feed, feed_ctx);
 	else
 		ret = tracefile_read(*fp, block_event, t);
 	*src = tracefile_stats(*fp);
@@ -341,6 +373,9 @@ int cmd_report(int argc, char **argv)
 	struct topo_record topology = { 0 };
 	const struct topo_record *stack = NULL;
 	struct report_btt btt = { 0 };
+	struct report_iostat ios = { 0 };
+	blk_event_fn feed = NULL;
+	void *feed_ctx = NULL;
 	struct report_files_opts fopts;
 	struct report_params p;
 	struct tk_params tp;
@@ -378,9 +413,18 @@ int cmd_report(int argc, char **argv)
 		err_msg("out of memory");
 		goto out;
 	}
-	if (p.btt && report_btt_init(&btt) < 0) {
+	if ((p.btt && report_btt_init(&btt) < 0) || (p.iostat && report_iostat_init(&ios, p.hz ? p.hz :
+				  !p.input && report_iostat_hz() ? report_iostat_hz() :
+				  REPORT_IOSTAT_DEFAULT_HZ) < 0)) {
 		err_msg("out of memory");
 		goto out;
+	}
+	if (p.btt) {
+		feed = report_btt_event;
+		feed_ctx = &btt;
+	} else if (p.iostat) {
+		feed = report_iostat_event;
+		feed_ctx = &ios;
 	}
 	if (p.topology) {
 		if (topo_record_load_said(p.topology, &topology) < 0)
@@ -389,9 +433,9 @@ int cmd_report(int argc, char **argv)
 		topo_record_mark_lower(stack, t);
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file, &stack, &run, p.btt ? &btt : NULL);
+		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx);
 	else
-		ret = run_live(&p, t, &src, &l, &w, p.btt ? &btt : NULL);
+		ret = run_live(&p, t, &src, &l, &w, feed, feed_ctx);
 	if (ret < 0)
 		goto out;
 	tracker_finish(t);
@@ -417,6 +461,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (p.btt) {
 		ret = report_btt_output(of.fp, &btt, p.json);
+	} else if (p.iostat) {
+		ret = report_iostat_output(of.fp, &ios, p.json, r.name, r.name_ctx);
 	} else if (p.by != CLI_BY_NONE || p.folded) {
 		ret = report_files_output(of.fp, &fopts, &run, r.source, src, false);
 	} else {
@@ -449,6 +495,7 @@ out:
 		tracker_free(t);
 	stats_free(st);
 	report_btt_destroy(&btt);
+	report_iostat_destroy(&ios);
 	tracefile_close(file);
 	live_close(&l);
 	topo_record_free(&topology);

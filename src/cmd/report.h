@@ -35,6 +35,8 @@
  * @flame: --flame FILE.svg, NULL if none
  * @resolve: --resolve-paths, or CLI_RESOLVE_DEFAULT
  * @btt: --btt, btt's report instead of the per-layer one
+ * @iostat: --iostat, iostat -x's table instead of the per-layer report
+ * @hz: --hz, the traced kernel's CONFIG_HZ (0: not given)
  */
 struct report_params {
 	const char *input;
@@ -57,6 +59,8 @@ struct report_params {
 	const char *flame;
 	int resolve;
 	bool btt;
+	bool iostat;
+	unsigned int hz;
 };
 
 /** cli_parse_report - parse "blkstack report" arguments */
