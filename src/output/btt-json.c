@@ -35,9 +35,9 @@ static json_object *jphases(const struct btt_avg *a)
 static json_object *jseek(const struct seek *s)
 {
 	json_object *o = json_object_new_object(), *modes = json_object_new_array();
-	size_t n;
-	uint64_t *v;
+	uint64_t v[16];
 	uint32_t most;
+	size_t n;
 
 	json_object_object_add(o, "nseeks", json_object_new_uint64(s->nseeks));
 	json_object_object_add(o, "mean", json_object_new_double(seek_mean(s)));
@@ -45,14 +45,11 @@ static json_object *jseek(const struct seek *s)
 	json_object_object_add(o, "median", json_object_new_uint64(seek_median(s)));
 	json_object_object_add(o, "sequential", json_object_new_uint64(s->nseq));
 	json_object_object_add(o, "exact", json_object_new_boolean(seek_exact(s)));
-	n = seek_modes(s, NULL, 0, &most);
-	v = n ? calloc(n, sizeof(*v)) : NULL;
-	if (v) {
-		seek_modes(s, v, n, &most);
-		for (size_t i = 0; i < n; i++)
-			json_object_array_add(modes, json_object_new_uint64(v[i]));
-		free(v);
-	}
+	/* the smallest few: a random stream has one mode per distinct distance */
+	n = seek_modes(s, v, sizeof(v) / sizeof(v[0]), &most);
+	for (size_t i = 0; i < n && i < sizeof(v) / sizeof(v[0]); i++)
+		json_object_array_add(modes, json_object_new_uint64(v[i]));
+	json_object_object_add(o, "modes_total", json_object_new_uint64(n));
 	json_object_object_add(o, "modes", modes);
 	json_object_object_add(o, "mode_count", json_object_new_uint64(most));
 	return o;

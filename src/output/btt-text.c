@@ -181,11 +181,18 @@ static void merges(FILE *fp, const struct btt *b)
 	fprintf(fp, "\n");
 }
 
-/* the modes of all devices together, as btt merges them (see below) */
+/* one device's mode and its count, for the modes of all devices together */
 struct mode_acc {
 	uint64_t mode;
 	uint64_t nseeks;
 };
+
+static int mode_cmp(const void *a, const void *b)
+{
+	const struct mode_acc *x = a, *y = b;
+
+	return x->mode < y->mode ? -1 : x->mode > y->mode;
+}
 
 static void seeks(FILE *fp, const struct btt *b, bool q2q)
 {
@@ -201,7 +208,6 @@ static void seeks(FILE *fp, const struct btt *b, bool q2q)
 	for (size_t i = 0; i < ndev; i++) {
 		const struct btt_dev *d = btt_dev_at(b, i);
 		const struct seek *s = q2q ? &d->q2q_seek : &d->d2d_seek;
-		uint64_t *all = NULL;
 		uint32_t most;
 		size_t nm;
 
@@ -220,41 +226,37 @@ static void seeks(FILE *fp, const struct btt *b, bool q2q)
 		nseeks += s->nseeks;
 		mean += (double)s->nseeks * seek_mean(s);
 		median += s->nseeks * seek_btt_median(s);
-		/* btt adds each device's modes, with its count, to one list */
-		all = nm ? calloc(nm, sizeof(*all)) : NULL;
-		if (nm && !all)
-			continue;
-		seek_modes(s, all, nm, &most);
-		for (size_t m = 0; m < nm; m++) {
-			size_t k;
+		/* btt adds every device's modes, each with its count, to one list */
+		if (nacc + nm > cap) {
+			size_t nc = (nacc + nm) * 2;
+			struct mode_acc *na = realloc(acc, nc * sizeof(*na));
 
-			for (k = 0; k < nacc && acc[k].mode != all[m]; k++)
-				;
-			if (k == nacc) {
-				if (nacc == cap) {
-					size_t nc = cap ? cap * 2 : 16;
-					struct mode_acc *na = realloc(acc, nc * sizeof(*na));
-
-					if (!na)
-						break;
-					acc = na;
-					cap = nc;
-				}
-				acc[nacc++] = (struct mode_acc){ .mode = all[m] };
-			}
-			acc[k].nseeks += most;
+			if (!na)
+				continue;
+			acc = na;
+			cap = nc;
 		}
-		free(all);
+		for (size_t k = 0; k < s->cap; k++)
+			if (s->slots[k].count && s->slots[k].count == most)
+				acc[nacc++] = (struct mode_acc){ .mode = s->slots[k].dist,
+								 .nseeks = most };
 	}
 	if (nseeks) {
-		/* btt prints the most counted mode, and how many more tie with it */
-		size_t best = 0, ties = 0;
+		/* the most counted mode, and how many more tie with it (btt's Overall) */
+		size_t best = 0, ties = 0, n = 0;
 
+		qsort(acc, nacc, sizeof(*acc), mode_cmp);
 		for (size_t k = 0; k < nacc; k++) {
+			if (n && acc[n - 1].mode == acc[k].mode)
+				acc[n - 1].nseeks += acc[k].nseeks;
+			else
+				acc[n++] = acc[k];
+		}
+		for (size_t k = 1; k < n; k++) {
 			if (acc[k].nseeks > acc[best].nseeks) {
 				best = k;
 				ties = 0;
-			} else if (k != best && acc[k].nseeks == acc[best].nseeks) {
+			} else if (acc[k].nseeks == acc[best].nseeks) {
 				ties++;
 			}
 		}
@@ -263,7 +265,7 @@ static void seeks(FILE *fp, const struct btt *b, bool q2q)
 			"MODE");
 		fprintf(fp, "%10s | %15" PRIu64 " %15.1f %15" PRIu64 " | %" PRIu64 "(%" PRIu64 ")",
 			"Average", nseeks, mean / (double)nseeks, median / nseeks,
-			nacc ? acc[best].mode : 0, nacc ? acc[best].nseeks : 0);
+			n ? acc[best].mode : 0, n ? acc[best].nseeks : 0);
 		if (ties)
 			fprintf(fp, "\n%10s   %15s %15s %15s   ...(%zu more)\n", "", "", "", "", ties);
 		fprintf(fp, "\n");

@@ -35,6 +35,7 @@ const uint64_t btt_q2d_bound[BTT_Q2D_BUCKETS - 1] = {
 /* a pid's name, from the events that carry one (C and A do not) */
 struct pid_name {
 	int32_t pid;
+	int32_t proc;		/* its slot in procs + 1, 0 not known yet */
 	char comm[16];
 };
 
@@ -231,7 +232,11 @@ static void pid_learn(struct btt *b, const struct blk_event *ev)
 
 	if (!ev->comm[0] || ev->pid <= 0)
 		return;
+	/* a task's name changes only at exec: once known, it is kept */
+	if (p->pid == ev->pid && p->comm[0])
+		return;
 	p->pid = ev->pid;
+	p->proc = 0;
 	memcpy(p->comm, ev->comm, sizeof(p->comm));
 	p->comm[sizeof(p->comm) - 1] = '\0';
 }
@@ -244,10 +249,13 @@ static int proc_cmp(const void *a, const void *b)
 /* The process slot of the task that queued @ev, by its name cut at '/'. */
 static int32_t proc_of(struct btt *b, const struct blk_event *ev)
 {
-	const struct pid_name *p = &b->pids[(uint32_t)ev->pid % PID_NAMES];
+	struct pid_name *p = &b->pids[(uint32_t)ev->pid % PID_NAMES];
 	char name[16];
 	size_t i;
 
+	/* the slot of this task's name, found at its previous Q */
+	if (p->pid == ev->pid && p->proc)
+		return p->proc - 1;
 	if (ev->comm[0])
 		memcpy(name, ev->comm, sizeof(name));
 	else if (p->pid == ev->pid && p->comm[0])
@@ -256,12 +264,14 @@ static int32_t proc_of(struct btt *b, const struct blk_event *ev)
 		snprintf(name, sizeof(name), "%d", ev->pid);
 	name[sizeof(name) - 1] = '\0';
 	name[strcspn(name, "/")] = '\0';
-	for (i = 0; i < b->nprocs; i++)
-		if (!strcmp(b->procs[i].name, name))
-			return (int32_t)i;
-	if (b->nprocs < BTT_MAX_PROCS) {
-		strcpy(b->procs[b->nprocs].name, name);
-		return (int32_t)b->nprocs++;
+	for (i = 0; i < b->nprocs && strcmp(b->procs[i].name, name); i++)
+		;
+	if (i == b->nprocs && b->nprocs < BTT_MAX_PROCS)
+		strcpy(b->procs[b->nprocs++].name, name);
+	if (i < b->nprocs && i < BTT_MAX_PROCS) {
+		if (p->pid == ev->pid && p->comm[0])
+			p->proc = (int32_t)i + 1;
+		return (int32_t)i;
 	}
 	if (b->nprocs == BTT_MAX_PROCS) {
 		strcpy(b->procs[BTT_MAX_PROCS].name, "other");
