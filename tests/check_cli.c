@@ -338,6 +338,18 @@ START_TEST(top_options)
 	ck_assert_str_eq(p.output, "top.txt");
 	ck_assert_int_eq(p.buffer_kb, 64);
 	ck_assert(p.debug);
+	ck_assert(!p.extended);
+	/* -x: iostat's columns; --hz only with it */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "-x", "--hz", "1000", "5"), CLI_RUN);
+	ck_assert(p.extended);
+	ck_assert_uint_eq(p.hz, 1000);
+	ck_assert_uint_eq(p.interval_ns, 5000000000ULL);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "--extended"), CLI_RUN);
+	ck_assert(p.extended);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "--hz=250"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--hz goes with -x"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "-x", "--hz", "7"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(cli_usage_top(), "--extended"));
 }
 END_TEST
 
