@@ -17,6 +17,16 @@ restore_top()
 	echo "$saved_on" >"$TRACEFS/tracing_on"
 }
 
+# btt_setup: the tools and the kernel's blk tracer these tests need, held
+# for this test and given back as it was on every exit path
+btt_setup()
+{
+	need_tool blkparse btt python3 flock
+	grep -qw blk "$TRACEFS/available_tracers" ||
+		skip "the kernel has no blk tracer (CONFIG_BLK_DEV_IO_TRACE)"
+	btt_take_tracer
+}
+
 # btt_take_tracer: hold the top-level tracer for this test, and give it
 # back as it was on every exit path
 btt_take_tracer()
@@ -93,6 +103,32 @@ wait_quiet()
 		fi
 	done
 	fail "$1 did not go quiet within 20 s"
+}
+
+# btt_ext4: ext4 on a partition of a 128 MiB loop device (make_loop A),
+# its caches dropped, with no periodic journal commit and quiet: nothing
+# else writes while both tracers trace
+btt_ext4()
+{
+	make_loop A 128 ext4
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	mount -o remount,commit=600 "$A_MNT"
+	sync
+	wait_quiet "$A_NAME"
+}
+
+# btt_zram SIZE: a zram device of SIZE (a bio-based leaf), removed at exit;
+# sets zid (its number) and zmm (MAJ:MIN)
+btt_zram()
+{
+	modprobe zram 2>/dev/null || true
+	[ -e /sys/class/zram-control/hot_add ] ||
+		skip "no zram (modprobe zram), needed for a bio-based leaf"
+	zid=$(cat /sys/class/zram-control/hot_add)
+	at_cleanup "echo 1 > /sys/block/zram$zid/reset 2>/dev/null; echo $zid > /sys/class/zram-control/hot_remove"
+	echo "$1" >"/sys/block/zram$zid/disksize"
+	zmm=$(cat "/sys/block/zram$zid/dev")
 }
 
 # blkstack_bg NAME WORKLOAD ARGS...: blkstack ARGS -- WORKLOAD in the

@@ -34,12 +34,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 setup
-need_tool blkparse btt python3 flock
-grep -qw blk "$TRACEFS/available_tracers" ||
-	skip "the kernel has no blk tracer (CONFIG_BLK_DEV_IO_TRACE)"
 # shellcheck source-path=SCRIPTDIR source=lib-btt.sh
 . "$(dirname "$0")/lib-btt.sh"
-btt_take_tracer
+btt_setup
 
 # tables NAME DUMP DAT DEV: btt -A on DUMP against report -i DAT --btt at DEV
 tables()
@@ -130,12 +127,7 @@ PY
 
 # --- 1. ext4 on a partition of a loop device --------------------------------
 
-make_loop A 128 ext4
-sync
-echo 3 >/proc/sys/vm/drop_caches
-mount -o remount,commit=600 "$A_MNT"
-sync
-wait_quiet "$A_NAME"
+btt_ext4
 
 # blkstack first, the blk tracer second (see test-agree-btt.sh); 4 KiB
 # buffered writes and a read back: the writeback merges them. Every bio
@@ -158,12 +150,7 @@ note "ext4 on a loop partition: btt's tables at $A_NAME agree: ok"
 
 # --- 2. zram: a bio-based leaf ---------------------------------------------
 
-modprobe zram 2>/dev/null || true
-[ -e /sys/class/zram-control/hot_add ] || skip "no zram (modprobe zram), needed for a bio-based leaf"
-zid=$(cat /sys/class/zram-control/hot_add)
-at_cleanup "echo 1 > /sys/block/zram$zid/reset 2>/dev/null; echo $zid > /sys/class/zram-control/hot_remove"
-echo 64M >"/sys/block/zram$zid/disksize"
-zmm=$(cat "/sys/block/zram$zid/dev")
+btt_zram 64M
 
 blkstack_bg z "
 	dd status=none if=/dev/urandom of=/dev/zram$zid bs=256k count=64 oflag=direct &&

@@ -19,13 +19,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 setup
-need_tool blkparse btt python3 flock
-grep -qw blk "$TRACEFS/available_tracers" ||
-	skip "the kernel has no blk tracer (CONFIG_BLK_DEV_IO_TRACE)"
-
 # shellcheck source-path=SCRIPTDIR source=lib-btt.sh
 . "$(dirname "$0")/lib-btt.sh"
-btt_take_tracer
+btt_setup
 
 # report_bg NAME DEV WORKLOAD: blkstack report -d DEV -- WORKLOAD, held
 # until report_go
@@ -94,13 +90,7 @@ PY
 
 # --- 1. ext4 on a partition of a loop device --------------------------------
 
-make_loop A 128 ext4
-sync
-echo 3 >/proc/sys/vm/drop_caches
-# nothing else may write while both trace: no periodic journal commit
-mount -o remount,commit=600 "$A_MNT"
-sync
-wait_quiet "$A_NAME"
+btt_ext4
 
 # blkstack first, the blk tracer second: each tracepoint calls its probes in
 # the order they were registered, and the blk tracer's probe is slow enough
@@ -132,12 +122,7 @@ note "ext4 on a loop partition: D2C and Q2C within 1% of btt: ok"
 
 # --- 2. zram: a bio-based leaf ---------------------------------------------
 
-modprobe zram 2>/dev/null || true
-[ -e /sys/class/zram-control/hot_add ] || skip "no zram (modprobe zram), needed for a bio-based leaf"
-zid=$(cat /sys/class/zram-control/hot_add)
-at_cleanup "echo 1 > /sys/block/zram$zid/reset 2>/dev/null; echo $zid > /sys/class/zram-control/hot_remove"
-echo 64M >"/sys/block/zram$zid/disksize"
-zmm=$(cat "/sys/block/zram$zid/dev")
+btt_zram 64M
 
 # 256 KiB I/Os: about a hundred microseconds each, so that the probes' own cost
 # (tens of nanoseconds, in one tracer's time stamps and not the other's)

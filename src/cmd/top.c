@@ -126,17 +126,9 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		case 'x':
 			p->extended = true;
 			break;
-		case OPT_HZ: {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-
-			if (*end || v < 24 || v > 10000)
-				return opt_error(err, errlen,
-						 "--hz '%s': a timer frequency from 24 to 10000 (CONFIG_HZ)",
-						 optarg);
-			p->hz = (unsigned int)v;
+		case OPT_HZ:
+			r = opt_hz(optarg, &p->hz, err, errlen);
 			break;
-		}
 		case 'D':
 			p->debug = true;
 			break;
