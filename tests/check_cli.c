@@ -247,6 +247,13 @@ START_TEST(report_errors)
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--iostat", "--btt"),
 			 CLI_USAGE_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "mutually exclusive"));
+	/* amplification adds to the per-layer report, text or JSON */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat",
+				    "--amplification", "--json"), CLI_RUN);
+	ck_assert(p.amplification);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat",
+				    "--amplification", "--btt"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--amplification adds to the per-layer report"));
 }
 END_TEST
 

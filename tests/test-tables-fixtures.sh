@@ -9,7 +9,10 @@
 # - --iostat counts at every request-based device as many completed
 #   requests, and as many kB, as the log has C events and sectors there;
 # - top -x's intervals add up to --iostat's whole: the sum over intervals
-#   of each device's r/s and w/s times the interval is its requests.
+#   of each device's r/s and w/s times the interval is its requests;
+# - --amplification's served and issued bytes at each layer add up to the
+#   per-layer report's bytes there, and the top-level bytes to the end to
+#   end bytes.
 #
 # Needs no root.
 set -euo pipefail
@@ -26,6 +29,7 @@ for dat in "$FIXTURES"/vm/*.dat; do
 		"$BLKSTACK" report -i "$dat" --btt --json -o "$tmp/btt.json" 2>>"$tmp/err" &&
 		"$BLKSTACK" report -i "$dat" --iostat --json -o "$tmp/ios.json" 2>>"$tmp/err" &&
 		"$BLKSTACK" top -x -i "$dat" 0.05 -o "$tmp/top.txt" 2>>"$tmp/err" &&
+		"$BLKSTACK" report -i "$dat" --amplification --json -o "$tmp/amp.json" 2>>"$tmp/err" &&
 		"$BLKSTACK" parse -i "$dat" --no-summary -o "$tmp/p.txt" 2>>"$tmp/err" ||
 		{ echo "FAIL $name: $(cat "$tmp/err")"; failed=1; continue; }
 	if ! python3 - "$tmp" "$name" <<'PY'; then
@@ -91,6 +95,16 @@ for dev, (r, w) in total.items():
     # two decimals per interval of 50 ms: 0.005/s x 0.05 s per interval
     if abs(sr - r) > 1 or abs(sw - w) > 1:
         errors.append("top -x at %s: %.1f reads, %.1f writes; --iostat %.1f, %.1f" % (dev, sr, sw, r, w))
+rep = json.load(open(tmp + "/amp.json"))
+amp = rep["amplification"]
+layer_bytes = {l["dev"]: sum(o["bytes"] for o in l["ops"].values()) for l in rep["layers"]}
+for l in amp["layers"]:
+    if l["served_bytes"] + l["issued_bytes"] != layer_bytes.get(l["dev"], -1):
+        errors.append("amplification at %s: %d + %d bytes, the report %d" % (l["dev"],
+                      l["served_bytes"], l["issued_bytes"], layer_bytes.get(l["dev"], -1)))
+e2e = sum(e["bytes"] for e in rep["end_to_end"].values())
+if amp["top_level_bytes"] != e2e:
+    errors.append("amplification: %d top-level bytes, end to end %d" % (amp["top_level_bytes"], e2e))
 for e in errors:
     print("FAIL %s: %s" % (name, e))
 print("%s: %s" % (name, "ok" if not errors else "%d errors" % len(errors)))

@@ -26,6 +26,7 @@
 #include "cmd/report-iostat.h"
 #include "cmd/report.h"
 #include "format/tracefile.h"
+#include "output/amp.h"
 #include "output/outfile.h"
 #include "output/report.h"
 #include "track/stats.h"
@@ -46,6 +47,7 @@ enum {
 	OPT_BTT,
 	OPT_IOSTAT,
 	OPT_HZ,
+	OPT_AMPLIFICATION,
 };
 
 /* ---- options ---- */
@@ -76,6 +78,8 @@ const char *cli_usage_report(void)
 	       "Output:\n"
 	       " -o, --output FILE       write the report to FILE instead of standard output\n"
 	       "     --json              one JSON document instead of text tables\n"
+	       "     --amplification     add each layer's I/Os and bytes per top-level I/O,\n"
+	       "                         for it and on the layer's own\n"
 	       "     --btt               btt's report instead, per device of the stack: its\n"
 	       "                         phase, merge, seek, plug, queue and Q2D tables\n"
 	       "     --iostat            iostat -x's columns instead, per device of the stack,\n"
@@ -124,6 +128,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "flame",	  required_argument, NULL, OPT_FLAME },
 		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
 		{ "btt",	  no_argument,	     NULL, OPT_BTT },
+		{ "amplification", no_argument,	     NULL, OPT_AMPLIFICATION },
 		{ "iostat",	  no_argument,	     NULL, OPT_IOSTAT },
 		{ "hz",		  required_argument, NULL, OPT_HZ },
 		{ "debug",	  no_argument,	     NULL, 'D' },
@@ -198,6 +203,9 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		case OPT_IOSTAT:
 			p->iostat = true;
 			break;
+		case OPT_AMPLIFICATION:
+			p->amplification = true;
+			break;
 		case OPT_HZ:
 			r = opt_hz(optarg, &p->hz, err, errlen);
 			break;
@@ -226,6 +234,10 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->json && page_cache_opt && p->by == CLI_BY_NONE)
 		return opt_error(err, errlen,
 				 "--json and --page-cache: choose the table with --by file, dir or process");
+	if (p->amplification && (p->btt || p->iostat || p->page_cache))
+		return opt_error(err, errlen,
+				 "--amplification adds to the per-layer report: not with --btt, --iostat "
+				 "or the page-cache options");
 	if (p->hz && !p->iostat)
 		return opt_error(err, errlen, "--hz goes with --iostat");
 	if (p->btt && p->iostat)
@@ -260,6 +272,20 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 }
 
 /* ---- the command ---- */
+
+/* With --amplification, each completed tree goes to the statistics and to it. */
+struct io_tee {
+	struct stats *st;
+	struct amp *amp;
+};
+
+static void tee_io(const struct tk_io *io, void *ctx)
+{
+	struct io_tee *tee = ctx;
+
+	stats_io(io, tee->st);
+	amp_io(io, tee->amp);
+}
 
 /* The traced command of "report -- COMMAND", and the page-cache side to name files after each pass. */
 struct watched {
@@ -365,6 +391,8 @@ int cmd_report(int argc, char **argv)
 	struct topo_record topology = { 0 };
 	const struct topo_record *stack = NULL;
 	struct report_btt btt = { 0 };
+	struct amp amp = { 0 };
+	struct io_tee tee;
 	struct report_iostat ios = { 0 };
 	blk_event_fn feed = NULL;
 	void *feed_ctx = NULL;
@@ -398,6 +426,9 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		t = run.t;
 		w.run = &run;
+	} else if (st && p.amplification) {
+		tee = (struct io_tee){ .st = st, .amp = &amp };
+		t = tracker_alloc(&tp, tee_io, &tee);
 	} else if (st) {
 		t = tracker_alloc(&tp, stats_io, st);
 	}
@@ -445,6 +476,7 @@ int cmd_report(int argc, char **argv)
 		.stack_devs = l.sel.n ? l.sel.devs : NULL, .nstack_devs = l.sel.n,
 		.command = p.command ? p.command[0] : NULL,
 		.command_done = w.cmd.exited, .command_status = w.cmd.status,
+		.amp = p.amplification ? &amp : NULL,
 	};
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
@@ -459,6 +491,8 @@ int cmd_report(int argc, char **argv)
 		ret = report_files_output(of.fp, &fopts, &run, r.source, src, false);
 	} else {
 		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
+		if (!ret && !p.json && p.amplification)
+			ret = out_amp_text(of.fp, &amp, r.name, r.name_ctx);
 		if (!ret && run.pc)
 			ret = report_files_output(of.fp, &fopts, &run, r.source, src, !p.json);
 	}
@@ -487,6 +521,7 @@ out:
 		tracker_free(t);
 	stats_free(st);
 	report_btt_destroy(&btt);
+	amp_destroy(&amp);
 	report_iostat_destroy(&ios);
 	tracefile_close(file);
 	live_close(&l);

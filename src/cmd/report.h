@@ -37,6 +37,7 @@
  * @btt: --btt, btt's report instead of the per-layer one
  * @iostat: --iostat, iostat -x's table instead of the per-layer report
  * @hz: --hz, the traced kernel's CONFIG_HZ (0: not given)
+ * @amplification: --amplification, add the amplification per layer
  */
 struct report_params {
 	const char *input;
@@ -61,6 +62,7 @@ struct report_params {
 	bool btt;
 	bool iostat;
 	unsigned int hz;
+	bool amplification;
 };
 
 /** cli_parse_report - parse "blkstack report" arguments */

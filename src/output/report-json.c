@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "output/amp.h"
 #include "output/report.h"
 #include "output/tree.h"
 
@@ -268,6 +269,8 @@ int out_report_json(FILE *fp, const struct report *r)
 		}
 	json_object_object_add(tracking, "cpus", cpus);
 	json_object_object_add(doc, "tracking", tracking);
+	if (r->amp)
+		json_object_object_add(doc, "amplification", out_amp_json(r->amp));
 
 	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 						   JSON_C_TO_STRING_NOSLASHESCAPE);

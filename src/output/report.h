@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "base/source.h"
+#include "track/amp.h"
 #include "track/stats.h"
 #include "track/topo-record.h"
 #include "track/tracker.h"
@@ -35,6 +36,7 @@ typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void 
  * @command: the COMMAND traced until it exited, NULL if none
  * @command_done: it was reaped, @command_status is its wait status
  * @command_status: as waitpid() gives it
+ * @amp: amplification per layer (report --amplification), NULL if not asked
  */
 struct report {
 	const struct stats *st;
@@ -51,6 +53,7 @@ struct report {
 	const char *command;
 	bool command_done;
 	int command_status;
+	const struct amp *amp;
 };
 
 /**
