@@ -21,6 +21,7 @@
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/convert.h"
+#include "cmd/roles.h"
 #include "cmd/opt.h"
 #include "cmd/pagecache.h"
 #include "format/tracefile.h"
@@ -349,7 +350,7 @@ static void tracking_notes(const struct tk_counters *k)
 		note_msg("%llu of %llu top-level I/Os were followed through every layer",
 			 (unsigned long long)k->ios_top_matched, (unsigned long long)k->ios_top);
 	if (k->expired)
-		note_msg("%llu bios never completed within the recording (or --timeout): no row",
+		note_msg("%llu I/Os never completed within the recording (or --timeout): no row",
 			 (unsigned long long)k->expired);
 	if (k->dropped_cap)
 		note_msg("%llu bios were not followed: more were in flight than --max-inflight",
@@ -398,8 +399,7 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f,
 		goto out;
 	}
 	/* as report: the I/O of a device with holders is not top-level */
-	if (stack)
-		topo_record_mark_lower(stack, tr.t);
+	roles_of_recording(p->input, stack, tr.t);
 	ret = tracefile_read(f, tracked_event, &tr);
 	damaged = input_damaged(p->input, f, ret);
 	if (ret == 0 || ret == -EBADMSG)

@@ -25,6 +25,7 @@
 #include "cmd/report-files.h"
 #include "cmd/report-iostat.h"
 #include "cmd/report.h"
+#include "cmd/roles.h"
 #include "format/tracefile.h"
 #include "output/amp.h"
 #include "output/outfile.h"
@@ -321,7 +322,7 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	live_signals();
 	if (live_open(l, &lo) < 0)
 		return -1;
-	live_mark_lower(l, t);
+	live_mark_roles(l, t);
 	if (live_start(l) < 0)
 		return -1;
 	if (p->command) {
@@ -360,8 +361,9 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		tracefile_open_error(p->input, ret);
 		return -1;
 	}
-	if (!*stack && (*stack = tracefile_topology(*fp)))
-		topo_record_mark_lower(*stack, t);
+	if (!*stack)
+		*stack = tracefile_topology(*fp);
+	roles_of_recording(p->input, *stack, t);
 	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
 		err_msg("out of memory");
 		return -1;
@@ -453,7 +455,6 @@ int cmd_report(int argc, char **argv)
 		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;
 		stack = &topology;
-		topo_record_mark_lower(stack, t);
 	}
 	if (p.input)
 		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx);

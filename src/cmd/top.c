@@ -27,6 +27,7 @@
 #include "cmd/live.h"
 #include "cmd/opt.h"
 #include "cmd/report-iostat.h"
+#include "cmd/roles.h"
 #include "cmd/top.h"
 #include "format/tracefile.h"
 #include "output/iostat.h"
@@ -279,8 +280,7 @@ static int run_file(struct top *tp)
 	}
 	/* as report -i: the recorded stack says which devices are lower */
 	stack = tracefile_topology(tp->file);
-	if (stack)
-		topo_record_mark_lower(stack, tp->t);
+	roles_of_recording(p->input, stack, tp->t);
 	banner(tp);
 	ret = tracefile_read(tp->file, replay_event, tp);
 	if (ret == -ECANCELED)
@@ -323,7 +323,7 @@ static int run_live(struct top *tp, struct live *l)
 	live_signals();
 	if (live_open(l, &lo) < 0)
 		return -1;
-	live_mark_lower(l, tp->t);
+	live_mark_roles(l, tp->t);
 	if (live_start(l) < 0)
 		return -1;
 	tp->live = l;

@@ -56,7 +56,9 @@ static void add_dev(json_object *o, const char *key, const struct report *r, uin
 		json_object_object_add(o, "name", json_object_new_string(name));
 }
 
-static json_object *jlayer_op(const struct st_layer_op *o)
+/* @kind: the layer's; a disk completes when the device does, a partition
+ * with its piece: C - up is 0 by construction there, left out as in the text */
+static json_object *jlayer_op(const struct st_layer_op *o, uint8_t kind)
 {
 	json_object *j = json_object_new_object();
 
@@ -70,7 +72,8 @@ static json_object *jlayer_op(const struct st_layer_op *o)
 	json_object_object_add(j, "errors", json_object_new_uint64(o->errors));
 	json_object_object_add(j, "size_bytes", jsize(&o->size));
 	json_object_object_add(j, "submission_ns", jhist(&o->sub));
-	json_object_object_add(j, "completion_ns", jhist(&o->comp));
+	if (kind == TK_LAYER_BIO)
+		json_object_object_add(j, "completion_ns", jhist(&o->comp));
 	json_object_object_add(j, "total_ns", jhist(&o->total));
 	if (o->q2c.count) {
 		json_object *b = json_object_new_object();
@@ -182,14 +185,29 @@ int out_report_json(FILE *fp, const struct report *r)
 	for (size_t i = 0; i < r->st->nlayers; i++) {
 		const struct st_layer *l = &r->st->layers[i];
 		json_object *jl = json_object_new_object(), *ops = json_object_new_object();
+		json_object *parents;
 
 		add_dev(jl, "dev", r, l->dev);
+		/* a top layer has a null parent; every layer above, with its bios */
 		if (l->parent)
 			add_dev(jl, "parent", r, l->parent);
+		else
+			json_object_object_add(jl, "parent", NULL);
+		parents = json_object_new_array();
+		for (size_t i = 0; i < l->nparents; i++) {
+			json_object *jp = json_object_new_object();
+
+			add_dev(jp, "dev", r, l->parents[i].dev);
+			json_object_object_add(jp, "bios", json_object_new_uint64(l->parents[i].bios));
+			json_object_object_add(jp, "data_bios",
+					       json_object_new_uint64(l->parents[i].data_bios));
+			json_object_array_add(parents, jp);
+		}
+		json_object_object_add(jl, "parents", parents);
 		json_object_object_add(jl, "kind", json_object_new_string(kind_name(l->kind)));
 		for (int op = 0; op < ST_OPS; op++)
 			if (l->op[op].ios)
-				json_object_object_add(ops, st_op_name(op), jlayer_op(&l->op[op]));
+				json_object_object_add(ops, st_op_name(op), jlayer_op(&l->op[op], l->kind));
 		json_object_object_add(jl, "ops", ops);
 		json_object_array_add(layers, jl);
 	}
@@ -213,6 +231,9 @@ int out_report_json(FILE *fp, const struct report *r)
 
 			add_dev(s, "dev", r, e->shares[i].dev);
 			json_object_object_add(s, "depth", json_object_new_int(e->shares[i].depth));
+			/* the row of the layer above on the path, an index in this array */
+			json_object_object_add(s, "parent", e->shares[i].parent < 0 ? NULL :
+					       json_object_new_int(e->shares[i].parent));
 			json_object_object_add(s, "down_ns", json_object_new_uint64(e->shares[i].sub_ns));
 			json_object_object_add(s, "device_ns",
 					       json_object_new_uint64(e->shares[i].dev_ns));
@@ -244,8 +265,12 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(tracking, "match_rate",
 			       json_object_new_double(tk->ios_top ? (double)tk->ios_top_matched /
 								    tk->ios_top : 1.0));
+	json_object_object_add(tracking, "top_level_partly_followed",
+			       json_object_new_uint64(tk->ios_top - tk->ios_top_matched));
+	json_object_object_add(tracking, "layer_caused_ios", json_object_new_uint64(tk->ios_caused));
 	json_object_object_add(tracking, "layer_issued_ios", json_object_new_uint64(tk->ios_layer));
 	json_object_object_add(tracking, "expired", json_object_new_uint64(tk->expired));
+	json_object_object_add(tracking, "expired_top_level", json_object_new_uint64(tk->expired_top));
 	json_object_object_add(tracking, "unmatched_completions",
 			       json_object_new_uint64(tk->unmatched_complete));
 	json_object_object_add(tracking, "unmatched_remaps",

@@ -112,32 +112,61 @@ static struct libscols_table *new_table(FILE *fp, const char *const *cols, size_
 	return tb;
 }
 
-/* The layers as a tree: each under the layer that sent it I/O. */
-static void add_tree_line(struct libscols_table *tb, const struct report *r, size_t idx,
-			  struct libscols_line *parent, int depth)
+/*
+ * Whether @dev sent bios with data to @l without being its main parent (dm
+ * sends its empty flushes straight to the disks under its partitions: no
+ * edge of the drawing, the JSON lists them).
+ */
+static bool other_parent(const struct st_layer *l, uint32_t dev)
+{
+	if (l->parent == dev)
+		return false;
+	for (size_t i = 0; i < l->nparents; i++)
+		if (l->parents[i].dev == dev && l->parents[i].data_bios)
+			return true;
+	return false;
+}
+
+/*
+ * The layers as a tree: each under the layer that sent it the most I/O,
+ * and marked with a "*" under any other layer that sent it I/O too (a stack
+ * is a graph: a dm-snapshot origin is below two targets). Returns whether
+ * a mark was drawn.
+ */
+static bool add_tree_line(struct libscols_table *tb, const struct report *r, size_t idx,
+			  struct libscols_line *parent, int depth, bool mark)
 {
 	const struct st_layer *l = &r->st->layers[idx];
 	struct libscols_line *ln = scols_table_new_line(tb, parent);
-	char name[64], buf[32];
+	char name[64], label[72], buf[32];
 	uint64_t ios = 0, issued = 0;
+	bool marked = mark;
 
 	if (!ln)
-		return;
+		return marked;
 	for (int o = 0; o < ST_OPS; o++) {
 		ios += l->op[o].ios;
 		issued += l->op[o].issued;
 	}
-	scols_line_set_data(ln, 0, dev_label(r, l->dev, name, sizeof(name)));
+	snprintf(label, sizeof(label), "%s%s", dev_label(r, l->dev, name, sizeof(name)),
+		 mark ? " *" : "");
+	scols_line_set_data(ln, 0, label);
 	snprintf(buf, sizeof(buf), "%u:%u", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
 	scols_line_set_data(ln, 1, buf);
 	scols_line_set_data(ln, 2, kind_name(l->kind));
 	set_u64(ln, 3, ios);
 	set_u64(ln, 4, issued);
-	if (depth > 16)
-		return;
-	for (size_t i = 0; i < r->st->nlayers; i++)
-		if (r->st->layers[i].parent == l->dev && i != idx)
-			add_tree_line(tb, r, i, ln, depth + 1);
+	if (mark || depth > 16)
+		return marked;
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		if (i == idx)
+			continue;
+		if (r->st->layers[i].parent == l->dev)
+			marked |= add_tree_line(tb, r, i, ln, depth + 1, false);
+		else if (other_parent(&r->st->layers[i], l->dev))
+			marked |= add_tree_line(tb, r, i, ln, depth + 1, true);
+	}
+	return marked;
 }
 
 /* a recorded stack, whole: every device it describes */
@@ -195,6 +224,7 @@ static int print_devices(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = { "NAME", "MAJ:MIN", "KIND", "BIOS", "ISSUED" };
 	struct libscols_table *tb = new_table(fp, cols, 5, 0);
+	bool marked = false;
 
 	if (!tb)
 		return -ENOMEM;
@@ -203,11 +233,14 @@ static int print_devices(FILE *fp, const struct report *r)
 
 		/* roots: layers nothing above sent I/O to */
 		if (!l->parent || !stats_layer(r->st, l->parent))
-			add_tree_line(tb, r, i, NULL, 0);
+			marked |= add_tree_line(tb, r, i, NULL, 0, false);
 	}
 	fprintf(fp, "Layers (each under the layer that sent it I/O):\n");
 	scols_print_table(tb);
 	scols_unref_table(tb);
+	if (marked)
+		fprintf(fp, "  * also sent I/O by this layer; shown in full under the layer that "
+			    "sent it the most\n");
 	return 0;
 }
 
@@ -345,6 +378,27 @@ static int print_btt(FILE *fp, const struct report *r)
 	return 0;
 }
 
+
+/* The waterfall's rows under @parent, depth first: each path's layers in order. */
+static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *e, int parent,
+			 int depth)
+{
+	for (size_t i = 0; i < e->nshares; i++) {
+		const struct st_share *s = &e->shares[i];
+		char name[64];
+
+		if (s->parent != parent)
+			continue;
+		fprintf(fp, "  %*s%-12s down %5.1f%%", 2 * depth, "",
+			dev_label(r, s->dev, name, sizeof(name)), 100.0 * s->sub_ns / e->total_ns);
+		if (s->dev_ns)
+			fprintf(fp, "  device %5.1f%%", 100.0 * s->dev_ns / e->total_ns);
+		if (s->comp_ns)
+			fprintf(fp, "  up %5.1f%%", 100.0 * s->comp_ns / e->total_ns);
+		fputc('\n', fp);
+		print_shares(fp, r, e, (int)i, depth + 1);
+	}
+}
 static int print_e2e(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = {
@@ -393,23 +447,7 @@ static int print_e2e(FILE *fp, const struct report *r)
 		fmt_us(avg, sizeof(avg), (double)e->total_ns / e->ios);
 		fprintf(fp, "\nWhere %s time goes, along the path each I/O waited for "
 			    "(share of %s us on average):\n", st_op_name(op), avg);
-		for (size_t d = 0; d < 64; d++) {
-			for (size_t i = 0; i < e->nshares; i++) {
-				const struct st_share *s = &e->shares[i];
-				char name[64];
-
-				if (s->depth != d)
-					continue;
-				fprintf(fp, "  %*s%-12s down %5.1f%%", (int)(2 * d), "",
-					dev_label(r, s->dev, name, sizeof(name)),
-					100.0 * s->sub_ns / e->total_ns);
-				if (s->dev_ns)
-					fprintf(fp, "  device %5.1f%%", 100.0 * s->dev_ns / e->total_ns);
-				if (s->comp_ns)
-					fprintf(fp, "  up %5.1f%%", 100.0 * s->comp_ns / e->total_ns);
-				fputc('\n', fp);
-			}
-		}
+		print_shares(fp, r, e, -1, 0);
 	}
 	return 0;
 }
@@ -465,14 +503,18 @@ static void print_tracking(FILE *fp, const struct report *r)
 	const struct tk_counters *tk = r->tk;
 
 	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %" PRIu64
-		    " top-level I/Os followed through every layer); %" PRIu64
-		    " I/Os issued by a layer itself\n",
+		    " top-level I/Os followed through every layer)\n",
 		tk->events, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0,
-		tk->ios_top_matched, tk->ios_top, tk->ios_layer);
-	fprintf(fp, "  expired unfinished %" PRIu64 ", completions with no match %" PRIu64
+		tk->ios_top_matched, tk->ios_top);
+	fprintf(fp, "  top-level I/Os partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
+		    " for an I/O in flight, %" PRIu64 " on its own; expired %" PRIu64
+		    " (%" PRIu64 " top-level)\n",
+		tk->ios_top - tk->ios_top_matched, tk->ios_caused, tk->ios_layer, tk->expired,
+		tk->expired_top);
+	fprintf(fp, "  completions with no match %" PRIu64
 		    ", remaps with no source %" PRIu64 ", request events with no request %" PRIu64
 		    "\n  not tracked (in-flight cap) %" PRIu64 ", most in flight %" PRIu64 "\n",
-		tk->expired, tk->unmatched_complete, tk->unmatched_remap, tk->unmatched_rq,
+		tk->unmatched_complete, tk->unmatched_remap, tk->unmatched_rq,
 		tk->dropped_cap, tk->inflight_peak);
 	if (r->src)
 		for (int c = 0; c < r->src->ncpu; c++) {
