@@ -16,8 +16,9 @@
 #   seek MEAN, the requests per unplug, the share of time plugged, the
 #   active requests at Q, the active periods; the Q2D histogram's shares
 #   within 1 point. Average times within 1% or 1 us (MIN and MAX, single
-#   events, 1% or 5 us: a busy machine can preempt a task between the two
-#   probes), the Device Overhead shares
+#   events, 1% or 50 us: an interrupt between the two tracers' probes at
+#   one event moves one time stamp, by 15 us seen on a loaded machine),
+#   the Device Overhead shares
 #   within 1% or 1 us per event of the phase, the share of time plugged within 1% or 0.01
 #   points: at each event one tracer's probe runs before the other's, and
 #   their time stamps differ by a fraction of a microsecond (more on a busy
@@ -102,8 +103,8 @@ for key in sorted(set(a) | set(b), key=str):
         if key[0] == "Q2D Histogram":
             ok = off <= 1.0
         elif key[0] == "Per Device":
-            # MIN and MAX are single events: 5 us; AVG 1 us
-            ok = off <= max(abs(fu) * 0.01, 1e-6 if i == 1 else 5e-6)
+            # MIN and MAX are single events: 50 us; AVG 1 us
+            ok = off <= max(abs(fu) * 0.01, 1e-6 if i == 1 else 50e-6)
         elif key[0] == "Device Overhead":
             # 1 us per event of the phase, as a share of all of Q2C
             ph = ("Q2G", "G2I", "Q2M", "I2D", "D2C")[i]
