@@ -8,18 +8,7 @@
 #include <inttypes.h>
 
 #include "output/amp.h"
-
-static const char *kind_name(uint8_t kind)
-{
-	switch (kind) {
-	case TK_LAYER_REQUEST:
-		return "request";
-	case TK_LAYER_REMAP:
-		return "remap";
-	default:
-		return "bio";
-	}
-}
+#include "output/row.h"
 
 int out_amp_text(FILE *fp, const struct amp *a, report_name_fn name, void *ctx)
 {
@@ -39,7 +28,7 @@ int out_amp_text(FILE *fp, const struct amp *a, report_name_fn name, void *ctx)
 			n = buf;
 		}
 		fprintf(fp, "%-12s %-8s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64
-			" %8.3f %8.3f\n", n, kind_name(l->kind), l->serve_ios, l->own_ios,
+			" %8.3f %8.3f\n", n, row_kind_name(l->kind), l->serve_ios, l->own_ios,
 			l->serve_bytes, l->own_bytes, amp_ios(a, l), amp_bytes(a, l));
 	}
 	return ferror(fp) ? -EIO : 0;
@@ -58,7 +47,7 @@ json_object *out_amp_json(const struct amp *a)
 
 		snprintf(mm, sizeof(mm), "%u:%u", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
 		json_object_object_add(j, "dev", json_object_new_string(mm));
-		json_object_object_add(j, "kind", json_object_new_string(kind_name(l->kind)));
+		json_object_object_add(j, "kind", json_object_new_string(row_kind_name(l->kind)));
 		json_object_object_add(j, "served_ios", json_object_new_uint64(l->serve_ios));
 		json_object_object_add(j, "served_bytes", json_object_new_uint64(l->serve_bytes));
 		json_object_object_add(j, "issued_ios", json_object_new_uint64(l->own_ios));
