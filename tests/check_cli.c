@@ -441,6 +441,13 @@ START_TEST(convert_options)
 	ck_assert_str_eq(p.output, "-");
 	ck_assert_str_eq(cli_convert_format_name(CONVERT_JSONL), "jsonl");
 	ck_assert_str_eq(cli_convert_format_name(CONVERT_BLKTRACE), "blktrace");
+	/* btt's data files go into a directory */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-i", "in.dat", "--to",
+				    "btt-data", "-o", "dir"), CLI_RUN);
+	ck_assert_int_eq(p.format, CONVERT_BTT_DATA);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-i", "in.dat", "--to",
+				    "btt-data"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "into the directory -o DIR"));
 }
 END_TEST
 

@@ -126,6 +126,47 @@ PY
 		fail "$1: report --btt and btt -A disagree at $4 (tables in $TMPD)"
 }
 
+# datafiles NAME DUMP DAT DEV: btt's -l -q -z -Q -s -B files of DUMP and
+# convert --to btt-data of DAT: at DEV the same files, each with as many
+# rows; latencies (sorted) within 1% or 50 us (one event each, see MIN and
+# MAX above), the other columns but time equal (the times count from each
+# tracer's first event, which are apart)
+datafiles()
+{
+	mkdir "$TMPD/$1.bd" "$TMPD/$1.ours.bd"
+	(cd "$TMPD/$1.bd" && btt -i "$2" -l d2c -q q2c -z q2d -Q aqd -s seek -B bno -o x) \
+		>"$TMPD/$1.bd.err" 2>&1 || { cat "$TMPD/$1.bd.err" >&2; fail "btt -l ... failed on $2"; }
+	"$BLKSTACK" convert -i "$3" --to btt-data -o "$TMPD/$1.ours.bd" 2>"$TMPD/$1.conv.err" ||
+		{ cat "$TMPD/$1.conv.err" >&2; fail "convert --to btt-data failed on $3"; }
+	python3 - "$1" "$TMPD/$1.bd" "$TMPD/$1.ours.bd" "$4" <<'PY' ||
+import os, sys
+name, theirs, ours, dev = sys.argv[1:]
+pick = lambda d: sorted(f for f in os.listdir(d) if "_%s_" % dev in f and not f.endswith("fp.dat"))
+a, b = pick(theirs), pick(ours)
+errs = []
+if a != b:
+    errs.append("files: btt %s, blkstack %s" % (a, b))
+for f in sorted(set(a) & set(b)):
+    x = [l.split() for l in open(os.path.join(theirs, f))]
+    y = [l.split() for l in open(os.path.join(ours, f))]
+    if len(x) != len(y):
+        errs.append("%s: btt %d rows, blkstack %d" % (f, len(x), len(y)))
+        continue
+    if f.split("_")[0] in ("d2c", "q2c", "q2d"):
+        u, v = sorted(float(r[1]) for r in x), sorted(float(r[1]) for r in y)
+        bad = [(p, q) for p, q in zip(u, v) if abs(p - q) > max(p * 0.01, 50e-6)]
+        if bad:
+            errs.append("%s: %d of %d latencies apart, first %s" % (f, len(bad), len(u), bad[0]))
+    elif sorted(r[1:] for r in x) != sorted(r[1:] for r in y):
+        errs.append("%s: rows differ" % f)
+print("  %s: %d btt data files compared at %s" % (name, len(a), dev))
+for e in errs:
+    print("  %s: %s" % (name, e))
+sys.exit(1 if errs or not a else 0)
+PY
+		fail "$1: convert --to btt-data and btt's files disagree at $4 (files in $TMPD)"
+}
+
 # --- 1. ext4 on a partition of a loop device --------------------------------
 
 btt_ext4
@@ -147,7 +188,8 @@ blk_on "$A_NAME" "$TMPD/a.bin"
 blkstack_go a
 blk_off "$TMPD/a.bin" "$TMPD/a.dump"
 tables ext4 "$TMPD/a.dump" "$TMPD/a.dat" "$A_MM"
-note "ext4 on a loop partition: btt's tables at $A_NAME agree: ok"
+datafiles ext4 "$TMPD/a.dump" "$TMPD/a.dat" "$A_MM"
+note "ext4 on a loop partition: btt's tables and data files at $A_NAME agree: ok"
 
 # --- 2. zram: a bio-based leaf ---------------------------------------------
 
@@ -161,4 +203,5 @@ blk_on "zram$zid" "$TMPD/z.bin"
 blkstack_go z
 blk_off "$TMPD/z.bin" "$TMPD/z.dump"
 tables zram "$TMPD/z.dump" "$TMPD/z.dat" "${zmm/:/,}"
-note "zram$zid (bio-based): btt's tables agree: ok"
+datafiles zram "$TMPD/z.dump" "$TMPD/z.dat" "${zmm/:/,}"
+note "zram$zid (bio-based): btt's tables and data files agree: ok"

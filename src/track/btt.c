@@ -52,8 +52,19 @@ struct btt {
 	bool started;
 	uint64_t genesis;
 	uint64_t unfollowed;
+	const struct btt_sink *sink;
 	struct pid_name pids[PID_NAMES];
 };
+
+void btt_set_sink(struct btt *b, const struct btt_sink *s)
+{
+	b->sink = s;
+}
+
+uint64_t btt_genesis(const struct btt *b)
+{
+	return b->genesis;
+}
 
 const char *btt_phase_name(enum btt_phase p)
 {
@@ -386,6 +397,7 @@ static struct btt_dev *setup(struct btt *b, uint32_t dev, const struct blk_event
 static void on_queue(struct btt *b, struct btt_dev *d, const struct blk_event *ev, uint32_t nsec)
 {
 	struct btt_q *q;
+	int64_t dist;
 	int32_t proc;
 	size_t i;
 
@@ -398,7 +410,9 @@ static void on_queue(struct btt *b, struct btt_dev *d, const struct blk_event *e
 	}
 	d->end = ev->ts;
 	proc = proc_of(b, ev);
-	seek_add(&d->q2q_seek, ev->sector, nsec);
+	dist = seek_add(&d->q2q_seek, ev->sector, nsec);
+	if (b->sink && b->sink->seek)
+		b->sink->seek(b->sink->ctx, d->dev, false, ev->ts, dist, !blk_event_writes(ev));
 	update_lq(&d->last_q, &d->avg[d->remapper ? BTT_Q2Q_DM : BTT_Q2Q], ev->ts);
 	update_lq(&b->procs[proc].last_q,
 		  &b->procs[proc].avg[d->remapper ? BTT_Q2Q_DM : BTT_Q2Q], ev->ts);
@@ -448,9 +462,22 @@ static void on_issue(struct btt *b, struct btt_dev *d, const struct blk_event *e
 	uint64_t s = ev->sector;
 	struct btt_q *q;
 
+	int64_t dist;
+
 	inflight_dec(&d->actq, ev->ts);
-	seek_add(&d->d2d_seek, ev->sector, nsec);
+	dist = seek_add(&d->d2d_seek, ev->sector, nsec);
 	d->n_ds++;
+	if (b->sink) {
+		bool read = !blk_event_writes(ev);
+
+		if (b->sink->seek)
+			b->sink->seek(b->sink->ctx, d->dev, true, ev->ts, dist, read);
+		if (b->sink->bno)
+			b->sink->bno(b->sink->ctx, d->dev, ev->ts, ev->sector, ev->sector + nsec, read);
+		if (b->sink->aqd)
+			b->sink->aqd(b->sink->ctx, d->dev, ev->ts, d->aqd, d->aqd + 1);
+	}
+	d->aqd++;
 	while ((q = q_next_inside(d, &s, ev->sector + nsec))) {
 		unsigned int k = 0;
 
@@ -462,6 +489,9 @@ static void on_issue(struct btt *b, struct btt_dev *d, const struct blk_event *e
 		while (k < BTT_Q2D_BUCKETS - 1 && tdelta(q->q, ev->ts) >= btt_q2d_bound[k])
 			k++;
 		d->q2d[k]++;
+		if (b->sink && b->sink->latency)
+			b->sink->latency(b->sink->ctx, d->dev, BTT_LAT_Q2D, ev->ts,
+					 tdelta(q->q, ev->ts));
 	}
 }
 
@@ -473,10 +503,21 @@ static void on_complete(struct btt *b, struct btt_dev *d, const struct blk_event
 	struct btt_q *q;
 
 	avg_add(&d->blks, nsec);
+	if (d->aqd) {
+		/* btt's -Q: one fewer issued at every completion while any is */
+		if (b->sink && b->sink->aqd)
+			b->sink->aqd(b->sink->ctx, d->dev, ev->ts, d->aqd, d->aqd - 1);
+		d->aqd--;
+	}
 	while ((q = q_next_inside(d, &s, ev->sector + nsec))) {
 		update(b, d, q, d->remapper ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->q, ev->ts));
+		if (b->sink && b->sink->latency)
+			b->sink->latency(b->sink->ctx, d->dev, BTT_LAT_Q2C, q->q, tdelta(q->q, ev->ts));
 		if (q->d) {
 			update(b, d, q, BTT_D2C, tdelta(q->d, ev->ts));
+			if (b->sink && b->sink->latency)
+				b->sink->latency(b->sink->ctx, d->dev, BTT_LAT_D2C, ev->ts,
+						 tdelta(q->d, ev->ts));
 			lives_add(&d->lives, q->d, ev->ts);
 			lives_add(&b->all_lives, q->d, ev->ts);
 		}

@@ -105,6 +105,7 @@ struct btt_lives {
  * @q2d: Q2D histogram
  * @lives: the I/O active periods
  * @qs, @qcap, @nq: the bios followed, open-addressed by first sector
+ * @aqd: requests issued and not completed, as btt's -Q counts them
  */
 struct btt_dev {
 	uint32_t dev;
@@ -126,6 +127,7 @@ struct btt_dev {
 	struct btt_lives lives;
 	struct btt_q *qs;
 	size_t qcap, nq;
+	unsigned int aqd;
 };
 
 /**
@@ -157,7 +159,37 @@ struct btt_live_info {
 	double pct_live;
 };
 
+/* btt's per-I/O latency files (-l, -q, -z) */
+enum btt_lat {
+	BTT_LAT_D2C = 0,	/* at the completion's time */
+	BTT_LAT_Q2C,		/* at the queue's time */
+	BTT_LAT_Q2D,		/* at the time */
+};
+
+/**
+ * struct btt_sink - btt's per-event data (its -l -q -z -Q -s -B files), as
+ * the statistics see each event; times in ns of the trace clock
+ * @latency: one bio's D2C, Q2C or Q2D
+ * @aqd: the requests issued and not completed went from @from to @to
+ * @seek: one seek of the Q2Q (@d2d false) or D2D stream, @read or a write
+ * @bno: a request issued, sectors @start to @end
+ * @ctx: passed to each
+ */
+struct btt_sink {
+	void (*latency)(void *ctx, uint32_t dev, enum btt_lat kind, uint64_t ts, uint64_t lat);
+	void (*aqd)(void *ctx, uint32_t dev, uint64_t ts, unsigned int from, unsigned int to);
+	void (*seek)(void *ctx, uint32_t dev, bool d2d, uint64_t ts, int64_t dist, bool read);
+	void (*bno)(void *ctx, uint32_t dev, uint64_t ts, uint64_t start, uint64_t end, bool read);
+	void *ctx;
+};
+
 struct btt;
+
+/** btt_set_sink - hand each event's data to @s (NULL: none) */
+void btt_set_sink(struct btt *b, const struct btt_sink *s);
+
+/** btt_genesis - the first event's time: btt's files count time from it */
+uint64_t btt_genesis(const struct btt *b);
 
 /** btt_alloc - empty statistics; NULL with errno set */
 struct btt *btt_alloc(void);
