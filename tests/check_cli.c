@@ -11,6 +11,7 @@
 #include "cmd/opt.h"
 #include "cmd/parse.h"
 #include "cmd/record.h"
+#include "cmd/diff.h"
 #include "cmd/report.h"
 #include "cmd/top.h"
 #include "cmd/topology.h"
@@ -403,6 +404,26 @@ START_TEST(top_help)
 }
 END_TEST
 
+START_TEST(diff_options)
+{
+	struct diff_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "a.dat", "b.dat"), CLI_RUN);
+	ck_assert_str_eq(p.a, "a.dat");
+	ck_assert_str_eq(p.b, "b.dat");
+	ck_assert(!p.json);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "--json", "-o", "d.json", "a.dat",
+				    "b.dat"), CLI_RUN);
+	ck_assert(p.json);
+	ck_assert_str_eq(p.output, "d.json");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "a.dat"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "two recordings"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "a", "b", "c"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "--help"), CLI_HELP);
+	ck_assert_ptr_nonnull(strstr(cli_usage_diff(), "blkstack-diff(8)"));
+}
+END_TEST
+
 START_TEST(convert_options)
 {
 	struct convert_params p;
@@ -517,6 +538,7 @@ int main(void)
 	tc = tcase_create("report");
 	tcase_add_test(tc, report_options);
 	tcase_add_test(tc, report_errors);
+	tcase_add_test(tc, diff_options);
 	tcase_add_test(tc, topology_options);
 	tcase_add_test(tc, record_options);
 	suite_add_tcase(s, tc);

@@ -12,7 +12,9 @@
 #   of each device's r/s and w/s times the interval is its requests;
 # - --amplification's served and issued bytes at each layer add up to the
 #   per-layer report's bytes there, and the top-level bytes to the end to
-#   end bytes.
+#   end bytes;
+# - diff of a recording with itself changes nothing, and its I/Os are the
+#   report's; diff with the next recording gives each side's I/Os.
 #
 # Needs no root.
 set -euo pipefail
@@ -23,6 +25,8 @@ command -v python3 >/dev/null || { echo "SKIP: python3 is not installed (apt-get
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
+# each recording is also compared with the one before it (the last with the first)
+prev=$(ls "$FIXTURES"/vm/*.dat | tail -n 1)
 for dat in "$FIXTURES"/vm/*.dat; do
 	name=$(basename "$dat")
 	"$BLKSTACK" report -i "$dat" --btt -o "$tmp/btt.txt" 2>"$tmp/err" &&
@@ -30,6 +34,9 @@ for dat in "$FIXTURES"/vm/*.dat; do
 		"$BLKSTACK" report -i "$dat" --iostat --json -o "$tmp/ios.json" 2>>"$tmp/err" &&
 		"$BLKSTACK" top -x -i "$dat" 0.05 -o "$tmp/top.txt" 2>>"$tmp/err" &&
 		"$BLKSTACK" report -i "$dat" --amplification --json -o "$tmp/amp.json" 2>>"$tmp/err" &&
+		"$BLKSTACK" diff --json -o "$tmp/self.json" "$dat" "$dat" 2>>"$tmp/err" &&
+		"$BLKSTACK" diff --json -o "$tmp/other.json" "$dat" "$prev" 2>>"$tmp/err" &&
+		"$BLKSTACK" report -i "$prev" --json -o "$tmp/prev.json" 2>>"$tmp/err" &&
 		"$BLKSTACK" parse -i "$dat" --no-summary -o "$tmp/p.txt" 2>>"$tmp/err" ||
 		{ echo "FAIL $name: $(cat "$tmp/err")"; failed=1; continue; }
 	if ! python3 - "$tmp" "$name" <<'PY'; then
@@ -105,6 +112,24 @@ for l in amp["layers"]:
 e2e = sum(e["bytes"] for e in rep["end_to_end"].values())
 if amp["top_level_bytes"] != e2e:
     errors.append("amplification: %d top-level bytes, end to end %d" % (amp["top_level_bytes"], e2e))
+def ios_of(doc):
+    return {(l["dev"], op): o["ios"] for l in doc["layers"] for op, o in l["ops"].items() if o["ios"]}
+mine, theirs = ios_of(rep), ios_of(json.load(open(tmp + "/prev.json")))
+for path, other in (("/self.json", mine), ("/other.json", theirs)):
+    d = json.load(open(tmp + path))
+    got_a, got_b = {}, {}
+    for l in d["layers"]:
+        for op, figs in l["ops"].items():
+            if figs["ios"]["a"] is not None:
+                got_a[(l["dev"], op)] = round(figs["ios"]["a"])
+            if figs["ios"]["b"] is not None:
+                got_b[(l["dev"], op)] = round(figs["ios"]["b"])
+            if path == "/self.json":
+                for m, v in figs.items():
+                    if v["change_pct"] not in (None, 0) and abs(v["change_pct"]) > 1e-9:
+                        errors.append("diff with itself: %s %s %s changed %s" % (l["dev"], op, m, v["change_pct"]))
+    if got_a != mine or got_b != other:
+        errors.append("diff %s: I/Os differ from the reports'" % path)
 for e in errors:
     print("FAIL %s: %s" % (name, e))
 print("%s: %s" % (name, "ok" if not errors else "%d errors" % len(errors)))
@@ -112,5 +137,6 @@ sys.exit(1 if errors else 0)
 PY
 		failed=1
 	fi
+	prev=$dat
 done
 exit "$failed"
