@@ -6,12 +6,15 @@
 # random 4 KiB reads and sequential 4 KiB direct writes whose plugged
 # submissions merge. iostat reads /proc/diskstats, blkstack the events:
 # iostat runs as the command blkstack traces, and a steady workload makes
-# the part of the trace around iostat's window immaterial to rates. r/s, w/s, rkB/s, wkB/s, rrqm/s, wrqm/s and %util
-# agree within 2%, or within iostat's rounding (0.01) where the figure is
-# that small; r_await, w_await and aqu-sz within 5%: the trace begins
-# before iostat's first read and ends up to a poll (250 ms) after its last,
-# while blkstack starts and drains, and on a loaded 2-CPU machine the loop
-# device's requests that complete then take longer (2-4% apart seen, once
+# the part of the trace around iostat's window immaterial to rates.
+# r/s, w/s, rkB/s, wkB/s, rrqm/s and wrqm/s agree within 2%, or within
+# iostat's rounding (0.01) where the figure is that small. %util, r_await,
+# w_await and aqu-sz within 5%: the kernel counts busy time in whole
+# jiffies, whose phase against the trace clock is unknown (5% apart seen
+# with 0.2 ms requests and 4 ms jiffies); the trace begins before iostat's
+# first read and ends up to a poll (250 ms) after its last, while blkstack
+# starts and drains, and on a loaded 2-CPU machine the loop device's
+# requests that complete then take longer (awaits 2-4% apart seen, once
 # 11%).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -50,7 +53,7 @@ errs = []
 for col in ("r/s", "w/s", "rkB/s", "wkB/s", "rrqm/s", "wrqm/s", "r_await", "w_await",
             "aqu-sz", "util"):
     t, o = theirs[col], ours["%util" if col == "util" else col]
-    slack = 0.05 if col in ("r_await", "w_await", "aqu-sz") else 0.02
+    slack = 0.05 if col in ("r_await", "w_await", "aqu-sz", "util") else 0.02
     ok = abs(t - o) <= max(abs(t) * slack, 0.01)
     print("  %-8s iostat %10.2f  blkstack %10.2f  %s" % (col, t, o, "ok" if ok else "DIFFERS"))
     if not ok:
@@ -60,4 +63,4 @@ if theirs["wrqm/s"] < 1:
 if errs:
     sys.exit("  differ: " + ", ".join(errs))
 PY
-note "iostat -x's columns of $A_NAME agree (2%; awaits and aqu-sz 5%): ok"
+note "iostat -x's columns of $A_NAME agree (2%; awaits, aqu-sz and %util 5%): ok"
