@@ -21,119 +21,20 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 setup
-need_tool blkparse btt python3 flock
-grep -qw blk "$TRACEFS/available_tracers" ||
-	skip "the kernel has no blk tracer (CONFIG_BLK_DEV_IO_TRACE)"
+# shellcheck source-path=SCRIPTDIR source=lib-btt.sh
+. "$(dirname "$0")/lib-btt.sh"
+btt_setup
 
-# The blk tracer is the top-level tracer: one user at a time among the
-# tests that run beside this one.
-exec 9>"${TMPDIR:-/tmp}/blkstack-top-tracer.lock"
-flock -w 300 9 || fail "the top-level tracer stayed locked for 300 s"
-
-saved_tracer=$(cat "$TRACEFS/current_tracer")
-saved_bin=$(cat "$TRACEFS/options/bin")
-saved_ctx=$(cat "$TRACEFS/options/context-info")
-saved_on=$(cat "$TRACEFS/tracing_on")
-saved_clock=$(sed 's/.*\[\(.*\)\].*/\1/' "$TRACEFS/trace_clock")
-restore_top()
-{
-	echo 0 >"$TRACEFS/tracing_on"
-	echo "$saved_clock" >"$TRACEFS/trace_clock"
-	echo "$saved_tracer" >"$TRACEFS/current_tracer"
-	echo "$saved_bin" >"$TRACEFS/options/bin"
-	echo "$saved_ctx" >"$TRACEFS/options/context-info"
-	echo "$saved_on" >"$TRACEFS/tracing_on"
-}
-at_cleanup restore_top
-
-# blk_on NAME OUT: the blk tracer on device NAME alone, read into OUT
-blk_on()
-{
-	blk_enable=/sys/block/$1/trace/enable
-	[ -w "$blk_enable" ] || skip "no $blk_enable (CONFIG_BLK_DEV_IO_TRACE)"
-	echo 1 >"$blk_enable"
-	at_cleanup "echo 0 > $blk_enable"
-	echo blk >"$TRACEFS/current_tracer"
-	# blktrace stamps events with ktime_get() (CLOCK_MONOTONIC), as blkstack
-	# does; the top-level default, "local", is a per-CPU clock that drifts
-	# between the CPU that issues a request and the one that completes it
-	echo mono >"$TRACEFS/trace_clock"
-	echo 1 >"$TRACEFS/options/bin"
-	echo 0 >"$TRACEFS/options/context-info"
-	echo 1 >"$TRACEFS/tracing_on"
-	cat "$TRACEFS/trace_pipe" >"$2" &
-	blk_reader=$!
-	# the reader holds the tracer: it must go before the tracer is restored
-	at_cleanup "kill $blk_reader 2>/dev/null; wait $blk_reader 2>/dev/null"
-}
-
-# blk_off OUT DUMP: stop, drain the reader, and let blkparse write btt's input
-blk_off()
-{
-	local size=-1
-
-	echo 0 >"$blk_enable"
-	while [ "$(stat -c %s "$1")" != "$size" ]; do
-		size=$(stat -c %s "$1")
-		sleep 0.5
-	done
-	kill "$blk_reader"
-	wait "$blk_reader" 2>/dev/null || true
-	echo nop >"$TRACEFS/current_tracer"
-	[ "$size" -gt 0 ] || fail "the blk tracer produced nothing"
-	blkparse -q -i - -d "$2" -o /dev/null <"$1" >"$TMPD/bp.err" 2>&1 ||
-		{ cat "$TMPD/bp.err" >&2; fail "blkparse -d could not read the blk tracer's output"; }
-}
-
-# wait_quiet DEV: until DEV's I/O counters stay unchanged for a second (a
-# remount or a sync leaves work behind, such as a superblock write), so
-# that both tracers start on the same I/O
-wait_quiet()
-{
-	local stat=/sys/block/$1/stat last now same=0
-
-	last=$(cat "$stat")
-	for _ in $(seq 40); do
-		sleep 0.5
-		now=$(cat "$stat")
-		if [ "$now" = "$last" ]; then
-			same=$((same + 1))
-			[ "$same" -lt 2 ] || return 0
-		else
-			same=0
-			last=$now
-		fi
-	done
-	fail "$1 did not go quiet within 20 s"
-}
-
-# report_bg NAME DEV WORKLOAD: blkstack report -d DEV -- WORKLOAD in the
-# background, the workload held until report_go; returns once it traces
+# report_bg NAME DEV WORKLOAD: blkstack report -d DEV -- WORKLOAD, held
+# until report_go
 report_bg()
 {
-	"$BLKSTACK" report -d "$2" --json -o "$TMPD/$1.json" -- sh -c "
-		touch $TMPD/$1.armed
-		while [ ! -e $TMPD/$1.go ]; do sleep 0.05; done
-		$3" 2>"$TMPD/$1.err" &
-	report_pid=$!
-	at_cleanup "kill $report_pid 2>/dev/null; wait $report_pid 2>/dev/null"
-	for _ in $(seq 200); do
-		[ -e "$TMPD/$1.armed" ] && return 0
-		kill -0 "$report_pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	cat "$TMPD/$1.err" >&2
-	fail "blkstack report -d $2 did not start tracing"
+	blkstack_bg "$1" "$3" report -d "$2" --json -o "$TMPD/$1.json"
 }
 
-# report_go NAME: let the workload run, wait for the report
 report_go()
 {
-	local rc=0
-
-	touch "$TMPD/$1.go"
-	wait "$report_pid" || rc=$?
-	[ "$rc" -eq 0 ] || { cat "$TMPD/$1.err" >&2; fail "blkstack report ($1) exited $rc"; }
+	blkstack_go "$1"
 }
 
 # btt_avg DUMP PHASE: btt's average of PHASE (Q2C, D2C...) for all devices, in
@@ -210,13 +111,7 @@ PY
 
 # --- 1. ext4 on a partition of a loop device --------------------------------
 
-make_loop A 128 ext4
-sync
-echo 3 >/proc/sys/vm/drop_caches
-# nothing else may write while both trace: no periodic journal commit
-mount -o remount,commit=600 "$A_MNT"
-sync
-wait_quiet "$A_NAME"
+btt_ext4
 
 # blkstack first, the blk tracer second: each tracepoint calls its probes in
 # the order they were registered, and the blk tracer's probe is slow enough
@@ -248,12 +143,7 @@ note "ext4 on a loop partition: Q2G, G2I, I2D, Q2M, D2C and Q2C over as many I/O
 
 # --- 2. zram: a bio-based leaf ---------------------------------------------
 
-modprobe zram 2>/dev/null || true
-[ -e /sys/class/zram-control/hot_add ] || skip "no zram (modprobe zram), needed for a bio-based leaf"
-zid=$(cat /sys/class/zram-control/hot_add)
-at_cleanup "echo 1 > /sys/block/zram$zid/reset 2>/dev/null; echo $zid > /sys/class/zram-control/hot_remove"
-echo 64M >"/sys/block/zram$zid/disksize"
-zmm=$(cat "/sys/block/zram$zid/dev")
+btt_zram 64M
 
 # 256 KiB I/Os: about a hundred microseconds each, so that the probes' own cost
 # (tens of nanoseconds, in one tracer's time stamps and not the other's)

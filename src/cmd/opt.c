@@ -140,6 +140,17 @@ enum cli_result opt_top(const char *arg, unsigned long long *top, char *err,
 	return CLI_RUN;
 }
 
+enum cli_result opt_hz(const char *arg, unsigned int *hz, char *err, size_t errlen)
+{
+	unsigned long long v;
+
+	if (parse_uint(arg, 24, 10000, &v))
+		return opt_error(err, errlen,
+				 "--hz '%s': a timer frequency from 24 to 10000 (CONFIG_HZ)", arg);
+	*hz = (unsigned int)v;
+	return CLI_RUN;
+}
+
 enum cli_result opt_resolve(const char *arg, int *mode, char *err, size_t errlen)
 {
 	if (!strcmp(arg, "proc"))

@@ -81,6 +81,9 @@ enum cli_result opt_interval_count(int argc, char **argv, uint64_t *interval_ns,
 /** opt_by - --by file|dir|process|flag into a CLI_BY_* value */
 enum cli_result opt_by(const char *arg, int *by, char *err, size_t errlen);
 
+/** opt_hz - --hz N: a kernel's timer frequency (CONFIG_HZ), 24 to 10000 */
+enum cli_result opt_hz(const char *arg, unsigned int *hz, char *err, size_t errlen);
+
 /** opt_top - --top N: rows of a table */
 enum cli_result opt_top(const char *arg, unsigned long long *top, char *err, size_t errlen);
 

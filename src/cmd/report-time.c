@@ -9,6 +9,7 @@
 
 #include "base/util.h"
 #include "cmd/report-time.h"
+#include "track/amp.h"
 #include "output/html.h"
 #include "output/outfile.h"
 
@@ -49,7 +50,7 @@ void report_extra_destroy(struct report_extra *x)
 
 bool report_extra_any(const struct report_extra *x)
 {
-	return x->slow || x->want_flags || x->want_series || x->want_access;
+	return x->slow || x->want_flags || x->want_series || x->want_access || x->amp;
 }
 
 void report_extra_owner_io(const struct tk_io *io, int32_t owner, void *ctx)
@@ -58,6 +59,8 @@ void report_extra_owner_io(const struct tk_io *io, int32_t owner, void *ctx)
 
 	if (x->slow && slowest_io(x->slow, io, owner) < 0)
 		x->enomem = true;
+	if (x->amp)
+		amp_io(io, x->amp);
 	if (x->want_flags && flaglat_io(&x->flags, io) < 0)
 		x->enomem = true;
 	if (x->want_series && series_io(&x->series, io) < 0)

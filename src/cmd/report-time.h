@@ -35,6 +35,7 @@
  * @access: --access: the access pattern and in-flight I/Os
  * @want_access: @access is fed
  * @access_asked: --access was given (the text and JSON show it)
+ * @amp: --amplification, fed with every completed tree (NULL if not asked)
  * @t: the tracker, whose horizon releases @access's events (set once made)
  * @run: the page-cache side, whose owners name files (NULL: none)
  * @enomem: some tree could not be kept for want of memory
@@ -50,6 +51,7 @@ struct report_extra {
 	struct access access;
 	bool want_access;
 	bool access_asked;
+	struct amp *amp;
 	struct tracker *t;
 	struct pc_run *run;
 	bool enomem;

@@ -22,11 +22,14 @@
 #include "cmd/live.h"
 #include "cmd/opt.h"
 #include "cmd/report-cgroup.h"
+#include "cmd/report-btt.h"
 #include "cmd/report-files.h"
+#include "cmd/report-iostat.h"
 #include "cmd/report-time.h"
 #include "cmd/report.h"
 #include "cmd/roles.h"
 #include "format/tracefile.h"
+#include "output/amp.h"
 #include "output/html.h"
 #include "output/outfile.h"
 #include "output/report.h"
@@ -48,6 +51,10 @@ enum {
 	OPT_SLOWEST,
 	OPT_HTML,
 	OPT_ACCESS,
+	OPT_BTT,
+	OPT_IOSTAT,
+	OPT_HZ,
+	OPT_AMPLIFICATION,
 };
 
 /* ---- options ---- */
@@ -88,6 +95,15 @@ const char *cli_usage_report(void)
 	       "     --html FILE.html    also write one self-contained HTML page: the stack, the\n"
 	       "                         series over time, latency heatmaps, offsets, the\n"
 	       "                         waterfall, the slowest I/Os (20 unless --slowest says)\n"
+	       "     --amplification     add each layer's I/Os and bytes per top-level I/O,\n"
+	       "                         for it and on the layer's own\n"
+	       "     --btt               btt's report instead, per device of the stack: its\n"
+	       "                         phase, merge, seek, plug, queue and Q2D tables\n"
+	       "     --iostat            iostat -x's columns instead, per device of the stack,\n"
+	       "                         over the whole trace\n"
+	       "     --hz N              with --iostat: the traced kernel's CONFIG_HZ, in\n"
+	       "                         whose ticks it counts %util (default: this kernel's\n"
+	       "                         live, else 250)\n"
 	       "\n"
 	       "Files (page cache; live, these trace the page-cache events too):\n"
 	       "     --page-cache        add the files that caused the disk I/O to the report\n"
@@ -134,6 +150,10 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "slowest",	  required_argument, NULL, OPT_SLOWEST },
 		{ "html",	  required_argument, NULL, OPT_HTML },
 		{ "access",	  no_argument,	     NULL, OPT_ACCESS },
+		{ "btt",	  no_argument,	     NULL, OPT_BTT },
+		{ "amplification", no_argument,	     NULL, OPT_AMPLIFICATION },
+		{ "iostat",	  no_argument,	     NULL, OPT_IOSTAT },
+		{ "hz",		  required_argument, NULL, OPT_HZ },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -219,6 +239,18 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 				return opt_error(err, errlen, "--html needs a file name");
 			p->html = optarg;
 			break;
+		case OPT_BTT:
+			p->btt = true;
+			break;
+		case OPT_IOSTAT:
+			p->iostat = true;
+			break;
+		case OPT_AMPLIFICATION:
+			p->amplification = true;
+			break;
+		case OPT_HZ:
+			r = opt_hz(optarg, &p->hz, err, errlen);
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -238,9 +270,10 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->by_cgroup && p->input)
 		return opt_error(err, errlen,
 				 "--by cgroup reads the cgroups of live tasks: not with -i");
-	if (p->by_cgroup && (p->page_cache || p->top || p->slowest || p->access || p->html))
+	if (p->by_cgroup && (p->page_cache || p->top || p->slowest || p->access || p->html ||
+			     p->btt || p->iostat || p->amplification))
 		return opt_error(err, errlen,
-				 "--by cgroup is its own table of block I/O: not with --page-cache, --top, --folded, --flame, --slowest, --access or --html");
+				 "--by cgroup is its own table of block I/O: not with --page-cache, --top, --folded, --flame, --slowest, --access, --html, --btt, --iostat or --amplification");
 	if (p->top && (p->by == CLI_BY_NONE || p->by == CLI_BY_FLAG))
 		return opt_error(err, errlen, "--top goes with --by file, dir or process");
 	if (p->by == CLI_BY_FLAG && (page_cache_opt || p->slowest))
@@ -260,6 +293,20 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->json && page_cache_opt && p->by == CLI_BY_NONE)
 		return opt_error(err, errlen,
 				 "--json and --page-cache: choose the table with --by file, dir or process");
+	if (p->amplification && (p->btt || p->iostat || p->page_cache))
+		return opt_error(err, errlen,
+				 "--amplification adds to the per-layer report: not with --btt, --iostat "
+				 "or the page-cache options");
+	if (p->hz && !p->iostat)
+		return opt_error(err, errlen, "--hz goes with --iostat");
+	if (p->btt && p->iostat)
+		return opt_error(err, errlen, "--btt and --iostat are mutually exclusive");
+	if (p->iostat && p->page_cache)
+		return opt_error(err, errlen,
+				 "--iostat reports iostat's table: not with --page-cache, --by, --folded or --flame");
+	if (p->btt && p->page_cache)
+		return opt_error(err, errlen,
+				 "--btt reports btt's tables: not with --page-cache, --by, --folded or --flame");
 	if (p->resolve && !p->page_cache)
 		return opt_error(err, errlen,
 				 "--resolve-paths goes with --page-cache, --by, --folded or --flame");
@@ -289,7 +336,6 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 struct watched {
 	struct live_command cmd;
 	struct pc_run *run;
-	struct report_cg *cg;
 };
 
 static int after_pass(void *ctx)
@@ -301,12 +347,16 @@ static int after_pass(void *ctx)
 	return live_command_check(&w->cmd);
 }
 
+/* @feed, @feed_ctx: with --btt or --iostat, the consumer of the events instead of the tracker */
 static int run_live(const struct report_params *p, struct tracker *t,
-		    const struct source_stats **src, struct live *l, struct watched *w)
+		    const struct source_stats **src, struct live *l, struct watched *w,
+		    blk_event_fn feed, void *feed_ctx)
 {
-	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb };
-	blk_event_fn fn = w->run ? pc_run_event : w->cg ? report_cg_event : tracker_event;
-	void *ctx = w->run ? (void *)w->run : w->cg ? (void *)w->cg : (void *)t;
+	/* btt's plug table: plugs name no device, so -d filters them out unless asked */
+	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
+				.plugs = p->btt && p->ndevs };
+	blk_event_fn fn = w->run ? pc_run_event : feed ? feed : tracker_event;
+	void *ctx = w->run ? (void *)w->run : feed ? feed_ctx : (void *)t;
 	int ret;
 
 	if (w->run) {
@@ -351,7 +401,8 @@ static int block_event(const struct blk_event *ev, void *ctx)
 /* @stack: the stack given with --topology, else the one the file carries */
 static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct tracefile **fp,
-		    const struct topo_record **stack, struct pc_run *run)
+		    const struct topo_record **stack, struct pc_run *run, blk_event_fn feed,
+		    void *feed_ctx)
 {
 	int ret;
 
@@ -367,10 +418,15 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		err_msg("out of memory");
 		return -1;
 	}
-	if (run->pc)
+	if (run->pc) {
 		pc_run_dio_events(run, tracefile_has(*fp, PC_EV_DIO_BEGIN),
 				  tracefile_has(*fp, PC_EV_DIO_ITER));
-	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
+		ret = tracefile_read(*fp, pc_run_event, run);
+	} else if (feed) {
+		ret = tracefile_read(*fp, feed, feed_ctx);
+	} else {
+		ret = tracefile_read(*fp, block_event, t);
+	}
 	*src = tracefile_stats(*fp);
 	if (tracefile_damage_said(p->input, *fp, ret, NULL))
 		return -1;
@@ -392,6 +448,11 @@ int cmd_report(int argc, char **argv)
 	const struct topo_record *stack = NULL;
 	struct report_extra x = { 0 };
 	struct report_time rtime, htime;
+	struct report_btt btt = { 0 };
+	struct amp amp = { 0 };
+	struct report_iostat ios = { 0 };
+	blk_event_fn feed = NULL;
+	void *feed_ctx = NULL;
 	struct report_files_opts fopts;
 	struct report_params p;
 	struct tk_params tp;
@@ -423,6 +484,8 @@ int cmd_report(int argc, char **argv)
 		stats_free(st);
 		st = NULL;
 	}
+	if (p.amplification)
+		x.amp = &amp;
 	if (st && p.page_cache) {
 		/* the files' side owns the tracker: completed I/O gives files their latency */
 		if (pc_run_init(&run, !p.input, p.resolve, &tp, st) < 0)
@@ -438,7 +501,9 @@ int cmd_report(int argc, char **argv)
 		rcg.st = st;
 		if (cg_stats_init(&rcg.cg, "", REPORT_MAX_CGROUPS) == 0)
 			t = rcg.t = tracker_alloc(&tp, report_cg_io, &rcg);
-		w.cg = &rcg;
+		/* the cgroup of a queueing task is looked up before the tracker takes its event */
+		feed = report_cg_event;
+		feed_ctx = &rcg;
 	} else if (st) {
 		t = report_extra_any(&x) ? tracker_alloc(&tp, report_extra_io, &x)
 					 : tracker_alloc(&tp, stats_io, st);
@@ -448,15 +513,28 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	x.t = t;
+	if ((p.btt && report_btt_init(&btt) < 0) || (p.iostat && report_iostat_init(&ios, p.hz ? p.hz :
+				  !p.input && report_iostat_hz() ? report_iostat_hz() :
+				  REPORT_IOSTAT_DEFAULT_HZ) < 0)) {
+		err_msg("out of memory");
+		goto out;
+	}
+	if (p.btt) {
+		feed = report_btt_event;
+		feed_ctx = &btt;
+	} else if (p.iostat) {
+		feed = report_iostat_event;
+		feed_ctx = &ios;
+	}
 	if (p.topology) {
 		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;
 		stack = &topology;
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file, &stack, &run);
+		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx);
 	else
-		ret = run_live(&p, t, &src, &l, &w);
+		ret = run_live(&p, t, &src, &l, &w, feed, feed_ctx);
 	if (ret < 0)
 		goto out;
 	tracker_finish(t);
@@ -475,6 +553,7 @@ int cmd_report(int argc, char **argv)
 		.command = p.command ? p.command[0] : NULL,
 		.command_done = w.cmd.exited, .command_status = w.cmd.status,
 		.time = report_extra_time(&x, &rtime, false),
+		.amp = p.amplification ? &amp : NULL,
 	};
 	if (x.enomem)
 		warn_msg("out of memory: the slowest I/Os, flag split or series are incomplete");
@@ -485,6 +564,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (p.by_cgroup) {
 		ret = report_cg_output(of.fp, &rcg, p.json, r.source, src);
+	} else if (p.btt) {
+		ret = report_btt_output(of.fp, &btt, p.json);
+	} else if (p.iostat) {
+		ret = report_iostat_output(of.fp, &ios, p.json, r.name, r.name_ctx);
 	} else if (p.by == CLI_BY_FLAG) {
 		r.time = report_extra_time(&x, &rtime, true);
 		ret = p.json ? out_flags_json(of.fp, &r) : out_flags_text(of.fp, &r);
@@ -492,6 +575,8 @@ int cmd_report(int argc, char **argv)
 		ret = report_files_output(of.fp, &fopts, &run, r.source, src, false);
 	} else {
 		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
+		if (!ret && !p.json && p.amplification)
+			ret = out_amp_text(of.fp, &amp, r.name, r.name_ctx);
 		if (!ret && run.pc)
 			ret = report_files_output(of.fp, &fopts, &run, r.source, src, !p.json);
 	}
@@ -527,6 +612,9 @@ out:
 		tracker_free(t);
 	report_extra_destroy(&x);
 	stats_free(st);
+	report_btt_destroy(&btt);
+	amp_destroy(&amp);
+	report_iostat_destroy(&ios);
 	cg_stats_destroy(&rcg.cg);
 	tracefile_close(file);
 	live_close(&l);

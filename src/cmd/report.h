@@ -39,6 +39,10 @@
  * @slowest: --slowest N, 0 for none
  * @html: --html FILE.html, NULL if none
  * @access: --access
+ * @btt: --btt, btt's report instead of the per-layer one
+ * @iostat: --iostat, iostat -x's table instead of the per-layer report
+ * @hz: --hz, the traced kernel's CONFIG_HZ (0: not given)
+ * @amplification: --amplification, add the amplification per layer
  */
 struct report_params {
 	const char *input;
@@ -64,6 +68,10 @@ struct report_params {
 	unsigned long long slowest;
 	const char *html;
 	bool access;
+	bool btt;
+	bool iostat;
+	unsigned int hz;
+	bool amplification;
 };
 
 /* --slowest at most: each is a whole tree kept in memory */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "output/amp.h"
 #include "output/report-time.h"
 #include "output/report.h"
 #include "output/tree.h"
@@ -292,6 +293,8 @@ int out_report_json(FILE *fp, const struct report *r)
 		}
 	json_object_object_add(tracking, "cpus", cpus);
 	json_object_object_add(doc, "tracking", tracking);
+	if (r->amp)
+		json_object_object_add(doc, "amplification", out_amp_json(r->amp));
 	if (r->time)
 		out_time_json(doc, r);
 	return report_json_write(fp, doc);

@@ -11,6 +11,7 @@
 
 #include "base/source.h"
 #include "track/access.h"
+#include "track/amp.h"
 #include "track/stats.h"
 #include "track/topo-record.h"
 #include "track/tracker.h"
@@ -40,6 +41,7 @@ typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void 
  * @command_status: as waitpid() gives it
  * @time: the slowest I/Os, the flag split and the series (output/report-time.h);
  *	  NULL if none was asked for
+ * @amp: amplification per layer (report --amplification), NULL if not asked
  */
 struct report {
 	const struct stats *st;
@@ -57,6 +59,7 @@ struct report {
 	bool command_done;
 	int command_status;
 	const struct report_time *time;
+	const struct amp *amp;
 };
 
 /**

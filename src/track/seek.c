@@ -181,23 +181,35 @@ uint64_t seek_btt_median(const struct seek *s)
 
 size_t seek_modes(const struct seek *s, uint64_t *modes, size_t max, uint32_t *most)
 {
-	struct seek_slot *v = sorted_slots(s);
 	uint32_t top = 0;
-	size_t n = 0;
+	size_t n = 0, kept = 0;
 
 	*most = 0;
-	if (!v)
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->slots[i].count > top)
+			top = s->slots[i].count;
+	if (!top)
 		return 0;
-	for (size_t i = 0; i < s->used; i++)
-		if (v[i].count > top)
-			top = v[i].count;
-	for (size_t i = 0; i < s->used; i++)
-		if (v[i].count == top) {
-			if (modes && n < max)
-				modes[n] = v[i].dist;
-			n++;
-		}
-	free(v);
+	/*
+	 * The smallest @max of the distances with the top count: kept sorted
+	 * in @modes as they are found (a random stream has thousands of modes,
+	 * each seen once; the caller wants a few)
+	 */
+	for (size_t i = 0; i < s->cap; i++) {
+		uint64_t v = s->slots[i].dist;
+		size_t j;
+
+		if (s->slots[i].count != top)
+			continue;
+		n++;
+		if (!modes || !max || (kept == max && v >= modes[max - 1]))
+			continue;
+		if (kept < max)
+			kept++;
+		for (j = kept - 1; j > 0 && modes[j - 1] > v; j--)
+			modes[j] = modes[j - 1];
+		modes[j] = v;
+	}
 	*most = top;
 	return n;
 }
