@@ -58,6 +58,9 @@ tool_package()
 	blkparse | blktrace) echo blktrace ;;
 	mkfs.ext4) echo e2fsprogs ;;
 	valgrind) echo valgrind ;;
+	prometheus | promtool) echo prometheus ;;
+	prometheus-node-exporter) echo prometheus-node-exporter ;;
+	curl | python3) echo "$1" ;;
 	*) echo util-linux ;;
 	esac
 }
@@ -261,6 +264,30 @@ sum_sectors()
 {
 	awk -v d="$2" -v a="$3" -v op="$4" \
 		'$1 == d && $6 == a && $7 ~ op && $9 == "+" { s += $10 } END { print s + 0 }' "$1"
+}
+
+# free_port: a free TCP port on 127.0.0.1 (the kernel picks it; the race
+# until the caller binds it is harmless on a test machine).
+free_port()
+{
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_http URL WHAT PID [ERRFILE]: until URL answers 200, at most 15 s; PID
+# (WHAT) exiting first is a failure, with ERRFILE shown.
+wait_http()
+{
+	local i
+
+	for i in $(seq 150); do
+		curl -sf -o /dev/null "$1" && return 0
+		if ! kill -0 "$3" 2>/dev/null; then
+			[ -z "${4:-}" ] || cat "$4" >&2
+			fail "$2 exited before serving $1"
+		fi
+		sleep 0.1
+	done
+	fail "$2 did not answer at $1 within 15 s"
 }
 
 # dd_quiet ARGS...: quiet dd; failures are test failures.

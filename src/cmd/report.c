@@ -21,6 +21,7 @@
 #include "cmd/cmd.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
+#include "cmd/report-cgroup.h"
 #include "cmd/report-btt.h"
 #include "cmd/report-files.h"
 #include "cmd/report-iostat.h"
@@ -108,6 +109,8 @@ const char *cli_usage_report(void)
 	       "     --page-cache        add the files that caused the disk I/O to the report\n"
 	       "     --by file|dir|process  report per file, per directory (everything beneath\n"
 	       "                         it) or per process instead of per layer\n"
+	       "     --by cgroup         live: top-level I/O per cgroup of the task that queued\n"
+	       "                         it, end to end, instead of per layer (no page cache)\n"
 	       "     --top N             rows of that table (default 20)\n"
 	       "     --folded            folded stacks of disk bytes per path (flamegraph.pl,\n"
 	       "                         inferno, speedscope) instead of a table\n"
@@ -201,7 +204,12 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 			page_cache_opt = true;
 			break;
 		case OPT_BY:
-			r = opt_by(optarg, &p->by, err, errlen);
+			/* the last --by wins: cgroup is of block I/O, the others of files */
+			p->by_cgroup = !strcmp(optarg, "cgroup");
+			if (p->by_cgroup)
+				p->by = CLI_BY_NONE;
+			else
+				r = opt_by(optarg, &p->by, err, errlen);
 			break;
 		case OPT_TOP:
 			r = opt_top(optarg, &p->top, err, errlen);
@@ -259,6 +267,13 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->input && page_cache_opt)
 		return opt_error(err, errlen,
 				 "--page-cache is for live tracing: a recording has the events it was made with");
+	if (p->by_cgroup && p->input)
+		return opt_error(err, errlen,
+				 "--by cgroup reads the cgroups of live tasks: not with -i");
+	if (p->by_cgroup && (p->page_cache || p->top || p->slowest || p->access || p->html ||
+			     p->btt || p->iostat || p->amplification))
+		return opt_error(err, errlen,
+				 "--by cgroup is its own table of block I/O: not with --page-cache, --top, --folded, --flame, --slowest, --access, --html, --btt, --iostat or --amplification");
 	if (p->top && (p->by == CLI_BY_NONE || p->by == CLI_BY_FLAG))
 		return opt_error(err, errlen, "--top goes with --by file, dir or process");
 	if (p->by == CLI_BY_FLAG && (page_cache_opt || p->slowest))
@@ -421,6 +436,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 int cmd_report(int argc, char **argv)
 {
 	struct watched w = { .cmd = { .pid = -1 } };
+	struct report_cg rcg = { 0 };
 	struct pc_run run = { 0 };
 	const struct source_stats *src = NULL;
 	struct tracefile *file = NULL;
@@ -481,6 +497,13 @@ int cmd_report(int argc, char **argv)
 			run.io_ctx = &x;
 			x.run = &run;
 		}
+	} else if (st && p.by_cgroup) {
+		rcg.st = st;
+		if (cg_stats_init(&rcg.cg, "", REPORT_MAX_CGROUPS) == 0)
+			t = rcg.t = tracker_alloc(&tp, report_cg_io, &rcg);
+		/* the cgroup of a queueing task is looked up before the tracker takes its event */
+		feed = report_cg_event;
+		feed_ctx = &rcg;
 	} else if (st) {
 		t = report_extra_any(&x) ? tracker_alloc(&tp, report_extra_io, &x)
 					 : tracker_alloc(&tp, stats_io, st);
@@ -539,7 +562,9 @@ int cmd_report(int argc, char **argv)
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
 		goto out;
 	}
-	if (p.btt) {
+	if (p.by_cgroup) {
+		ret = report_cg_output(of.fp, &rcg, p.json, r.source, src);
+	} else if (p.btt) {
 		ret = report_btt_output(of.fp, &btt, p.json);
 	} else if (p.iostat) {
 		ret = report_iostat_output(of.fp, &ios, p.json, r.name, r.name_ctx);
@@ -590,6 +615,7 @@ out:
 	report_btt_destroy(&btt);
 	amp_destroy(&amp);
 	report_iostat_destroy(&ios);
+	cg_stats_destroy(&rcg.cg);
 	tracefile_close(file);
 	live_close(&l);
 	topo_record_free(&topology);

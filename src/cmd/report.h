@@ -30,6 +30,8 @@
  * @debug: -D
  * @page_cache: --page-cache, or implied by @by, @folded, @flame (live)
  * @by: --by, the file table instead of the per-layer report; CLI_BY_NONE
+ * @by_cgroup: --by cgroup, the table per cgroup instead (@by is then
+ *	       CLI_BY_NONE: it is of block I/O, not of the page cache)
  * @top: --top, rows of that table (0: the default)
  * @folded: --folded, folded stacks of bytes per path instead
  * @flame: --flame FILE.svg, NULL if none
@@ -58,6 +60,7 @@ struct report_params {
 	bool debug;
 	bool page_cache;
 	int by;
+	bool by_cgroup;
 	unsigned long long top;
 	bool folded;
 	const char *flame;

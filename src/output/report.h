@@ -98,6 +98,28 @@ const char *report_dev_label(const struct report *r, uint32_t dev, char *buf, si
  */
 void report_fmt_us(char *buf, size_t len, double ns);
 
+/**
+ * struct cgroup_report - report --by cgroup: end to end per cgroup
+ * @source: where the events came from
+ * @names: the cgroups' paths ("other" past the cap, "unknown" when the
+ *	   task was gone before it was looked up), @n of them
+ * @st: their statistics, in the same order
+ * @lost: events lost on every CPU
+ */
+struct cgroup_report {
+	const char *source;
+	const char *const *names;
+	const struct stats *const *st;
+	size_t n;
+	uint64_t lost;
+};
+
+/** out_cgroup_text - the per-cgroup table. Returns 0 or -errno. */
+int out_cgroup_text(FILE *fp, const struct cgroup_report *r);
+
+/** out_cgroup_json - the per-cgroup table as one JSON document. Returns 0 or -errno. */
+int out_cgroup_json(FILE *fp, const struct cgroup_report *r);
+
 /** report_lost - events lost on every CPU of @src */
 uint64_t report_lost(const struct source_stats *src);
 
