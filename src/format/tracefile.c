@@ -3,16 +3,21 @@
  * tracefile.c - reading trace.dat files.
  *
  * The event formats always come from libtracecmd. The events themselves,
- * for the common version 6 file, are read by mapping each CPU's pages and
+ * for version 6 and 7 files, are read by mapping each CPU's pages and
  * walking them with pagewalk, as the live path walks ring-buffer pages: an
  * allocated record per event (libtracecmd's way) costs more than the rest
- * of the work per event. Other versions (v7 sections, compression, latency
- * files) are read record by record through libtracecmd, in a child
- * process: libtracecmd (and trace-cmd itself) crashes on some damaged
- * compressed files, and a bad file must give a message, not a crash. The
- * child sends decoded events through a pipe. For the same reason the
- * headers of every trace.dat are parsed once in a child before they are
- * parsed here: libtraceevent crashes on some damaged event formats.
+ * of the work per event. A compressed v7 file holds each CPU's pages in
+ * chunks of a few pages, each compressed on its own: they are decompressed
+ * one chunk at a time per CPU, so memory stays at a chunk per CPU whatever
+ * the file's length (libtracecmd keeps every chunk it has decompressed,
+ * or writes the whole CPU's data to a temporary file). Other files
+ * (latency traces, unknown compressions) are read record by record through
+ * libtracecmd, in a child process: libtracecmd (and trace-cmd itself)
+ * crashes on some damaged files, and a bad file must give a message, not a
+ * crash. The child sends decoded events through a pipe. For the same
+ * reason the headers of every trace.dat are parsed once in a child before
+ * they are parsed here: libtraceevent crashes on some damaged event
+ * formats.
  *
  * A file made by "trace-cmd record -B NAME -e block" holds its events in a
  * buffer instance, not in the top-level buffer: every buffer is read.
@@ -32,20 +37,25 @@
 #include "base/pcevent.h"
 #include "base/util.h"
 #include "format/datfile.h"
+#include "format/datformats.h"
+#include "format/datpages.h"
 #include "format/name-marker.h"
 #include "format/pagewalk.h"
 #include "format/tracefile.h"
+#include "format/unzip.h"
 #include "track/merge.h"
 #include "track/topo-record.h"
 
 struct tracefile {
-	struct tracecmd_input *handle;
+	struct tracecmd_input *handle;	/* the libtracecmd path's */
+	struct tep_handle *tep;		/* the mapped path's formats, datformats.c */
 	struct decoder *decoder;
 	struct source_stats st;
 	int cpu_cap;
 
-	/* v6 path: the mapped file and where its pages are */
+	/* v6 and v7 path: the mapped file and where its pages are */
 	bool mapped;
+	bool corrupt;		/* a chunk did not decompress: the read ends in -EBADMSG */
 	const uint8_t *map;
 	size_t map_len;
 	struct datfile_layout layout;
@@ -118,7 +128,7 @@ static int open_buffers(struct tracefile *f)
 	return 0;
 }
 
-/* Map the file and find its v6 pages; 0, -ENOTSUP (not v6), or -errno. */
+/* Map the file and find its pages; 0, -ENOTSUP (not v6 or v7 flyrecord), or -errno. */
 static int map_file(struct tracefile *f, const char *path)
 {
 	struct stat sb;
@@ -383,9 +393,9 @@ static void add_marker(struct tracefile *f, struct markers *m, const char *s, si
 		add_file_name(f, m, s + flen, n - flen);
 }
 
-/* The print events (trace_marker writes) of the page at @off of stream @ds. */
+/* The print events (trace_marker writes) of one page. */
 static void scan_page(struct tracefile *f, struct markers *m, struct pagewalk *w,
-		      const struct datfile_stream *ds, uint64_t off, const struct tep_event *print,
+		      const uint8_t *page, const struct tep_event *print,
 		      const struct tep_format_field *buf, bool swap)
 {
 	const uint8_t *rec;
@@ -393,7 +403,7 @@ static void scan_page(struct tracefile *f, struct markers *m, struct pagewalk *w
 	uint64_t ts;
 	uint16_t type;
 
-	if (pagewalk_load(w, f->map + ds->offset + off, f->layout.page_size) < 0)
+	if (pagewalk_load(w, page, f->layout.page_size) < 0)
 		return;
 	while ((rec = pagewalk_next(w, &ts, &size))) {
 		if (size < 2 || size <= (unsigned int)buf->offset)
@@ -408,7 +418,7 @@ static void scan_page(struct tracefile *f, struct markers *m, struct pagewalk *w
 
 static void scan_markers(struct tracefile *f)
 {
-	struct tep_handle *tep = tracecmd_get_tep(f->handle);
+	struct tep_handle *tep = f->tep;
 	struct tep_event *print = tep_find_event_by_name(tep, "ftrace", "print");
 	struct tep_format_field *buf = print ? tep_find_field(print, "buf") : NULL;
 	const struct datfile_layout *l = &f->layout;
@@ -419,17 +429,30 @@ static void scan_markers(struct tracefile *f)
 	if (!buf)
 		return;
 	for (int i = 0; i < l->nstreams; i++) {
-		const struct datfile_stream *ds = &l->streams[i];
-		uint64_t pages = ds->avail / l->page_size;
+		struct datpages dp;
+		const uint8_t *page;
 		struct pagewalk w;
+		uint64_t pages, n = 0;
 
-		pagewalk_init(&w, tep_get_header_page_size(tep) == 4 ? 4 : 8, l->big_endian);
-		for (uint64_t n = 0; n < pages; n++) {
-			/* the first pages, then the last ones */
-			if (n == MARKER_SCAN_PAGES && pages > 2 * MARKER_SCAN_PAGES)
-				n = pages - MARKER_SCAN_PAGES;
-			scan_page(f, &m, &w, ds, n * l->page_size, print, buf, swap);
+		if (datpages_init(&dp, f->map, l, &l->streams[i]) < 0) {
+			datpages_destroy(&dp);
+			m.err = -ENOMEM;
+			break;
 		}
+		pages = datpages_count(&dp);
+		pagewalk_init(&w, tep_get_header_page_size(tep) == 4 ? 4 : 8, l->big_endian);
+		while ((page = datpages_next(&dp))) {
+			scan_page(f, &m, &w, page, print, buf, swap);
+			/* the first pages, then the last ones */
+			if (++n == MARKER_SCAN_PAGES && pages > 2 * MARKER_SCAN_PAGES) {
+				n = pages - MARKER_SCAN_PAGES;
+				datpages_destroy(&dp);
+				if (datpages_init(&dp, f->map, l, &l->streams[i]) < 0 ||
+				    datpages_seek(&dp, n) < 0)
+					break;
+			}
+		}
+		datpages_destroy(&dp);
 	}
 	if (m.err)
 		debug_msg("out of memory reading the markers of the recording");
@@ -453,13 +476,15 @@ const struct tracefile_name *tracefile_file_names(const struct tracefile *f, siz
  * libtraceevent crashes on some damaged event formats (a '[' in a field's
  * type, for one): parse the headers first in a child, which says through
  * a pipe that it lived through the parse (its exit status is not used:
- * valgrind and the sanitizers set their own). Returns 0 when they can be
- * parsed here (or fail to parse without a crash), -EBADMSG when they crash
- * their parser.
+ * valgrind and the sanitizers set their own). The child parses them as the
+ * parent then will: datformats_load() for a mapped file, libtracecmd
+ * otherwise. Returns 0 when they can be parsed here (or fail to parse
+ * without a crash), -EBADMSG when they crash their parser.
  */
-static int headers_parse_safely(const char *path)
+static int headers_parse_safely(struct tracefile *f, const char *path)
 {
 	struct tracecmd_input *h;
+	struct tep_handle *tep;
 	int fds[2], ret = 0;
 	char done = 0;
 	pid_t pid;
@@ -476,9 +501,14 @@ static int headers_parse_safely(const char *path)
 	if (pid == 0) {
 		close(fds[0]);
 		quiet_child();
-		h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (h)
-			tracecmd_close(h);
+		if (f->mapped) {
+			tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
+			tep_free(tep);
+		} else {
+			h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+			if (h)
+				tracecmd_close(h);
+		}
 		done = 1;
 		_exit(write_all(fds[1], &done, 1) < 0);
 	}
@@ -498,11 +528,6 @@ struct tracefile *tracefile_open(const char *path, int *err)
 
 	if (!util_debug)
 		tracecmd_set_loglevel(TEP_LOG_NONE);
-	/* first, before anything is allocated that the child would leave behind */
-	if (has_magic(path) && headers_parse_safely(path) < 0) {
-		*err = -EBADMSG;
-		return NULL;
-	}
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		*err = -ENOMEM;
@@ -517,6 +542,10 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		*err = ret;
 		goto fail;
 	}
+	if (has_magic(path) && headers_parse_safely(f, path) < 0) {
+		*err = -EBADMSG;
+		goto fail;
+	}
 	if (!f->mapped) {
 		ret = open_in_child(f, path);
 		if (ret < 0) {
@@ -525,17 +554,13 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		}
 		return f;
 	}
-	/* the v6 path needs only the headers: the data is read from the map */
-	errno = 0;
-	f->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!f->handle) {
-		if (errno == EACCES || errno == ENOMEM)
-			*err = -errno;
-		else
-			*err = -EBADMSG;
+	/* the mapped path needs only the formats it decodes: the data is read from the map */
+	f->tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
+	if (!f->tep) {
+		*err = ret == -ENOMEM ? -ENOMEM : -EBADMSG;
 		goto fail;
 	}
-	f->decoder = decoder_alloc(tracecmd_get_tep(f->handle));
+	f->decoder = decoder_alloc(f->tep);
 	if (!f->decoder) {
 		*err = errno == ENOMEM ? -ENOMEM : -ENODATA;
 		goto fail;
@@ -601,40 +626,49 @@ bool tracefile_has(const struct tracefile *f, unsigned int kind)
 	return kind > BLK_EV_NONE && kind < PC_EV_KIND_MAX && (f->has_kinds & (1ULL << kind));
 }
 
-/* ---- version 6: mapped pages, pagewalk, merge ---------------------------- */
+/* ---- versions 6 and 7: mapped pages, pagewalk, merge --------------------- */
 
 struct page_stream {
-	const struct datfile_stream *ds;
+	struct datpages pages;
 	struct pagewalk walk;
-	uint64_t next;		/* offset of the next page within the stream */
-	uint64_t dropped;	/* pages before this offset are released */
 	bool done;
 };
 
-/* Release mapped pages already decoded, so memory stays flat on long files. */
-#define DROP_CHUNK (8ULL << 20)
-
-static void stream_release(struct tracefile *f, struct page_stream *ps)
+/*
+ * Start on the next page of @ps that parses, with its accounting in @cs;
+ * false at the stream's end (its damage, if any, is in @ps->pages.corrupt).
+ */
+static bool stream_next_page(struct tracefile *f, struct page_stream *ps,
+			     struct source_cpu_stats *cs)
 {
-	uint64_t sys_page = (uint64_t)getpagesize();
-	uint64_t start = ps->ds->offset + ps->dropped;
-	uint64_t end = ps->ds->offset + ps->next;
+	uint32_t page_size = f->layout.page_size;
 
-	start = (start + sys_page - 1) & ~(sys_page - 1);
-	end &= ~(sys_page - 1);
-	if (end > start && end - start >= DROP_CHUNK) {
-		madvise((void *)(f->map + start), end - start, MADV_DONTNEED);
-		ps->dropped = end - ps->ds->offset;
+	for (;;) {
+		const uint8_t *page = datpages_next(&ps->pages);
+
+		if (!page)
+			return false;
+		datpages_release(&ps->pages);
+		if (pagewalk_load(&ps->walk, page, page_size) < 0) {
+			cs->malformed++;
+			continue;
+		}
+		cs->pages++;
+		cs->bytes += page_size;
+		if (ps->walk.missed > 0)
+			cs->missed += ps->walk.missed;
+		else if (ps->walk.missed < 0)
+			cs->missed_unknown++;
+		return true;
 	}
 }
 
-/* Decode the next page of @ps that holds block events; false at its end. */
+/* Decode the next pages of @ps until one holds block events, or its end. */
 static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 		       struct page_stream *ps)
 {
-	const struct datfile_stream *ds = ps->ds;
+	const struct datfile_stream *ds = ps->pages.ds;
 	struct source_cpu_stats *cs = cpu_stats(f, ds->cpu);
-	uint32_t page = f->layout.page_size;
 
 	if (!cs)
 		return -ENOMEM;
@@ -643,24 +677,13 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 		unsigned int size;
 		uint64_t ts;
 
-		if (ps->next + page > ds->avail) {
+		if (!stream_next_page(f, ps, cs)) {
 			ps->done = true;
+			if (ps->pages.corrupt)
+				f->corrupt = true;
 			merge_reached(m, idx, UINT64_MAX);
 			break;
 		}
-		if (pagewalk_load(&ps->walk, f->map + ds->offset + ps->next, page) < 0) {
-			cs->malformed++;
-			ps->next += page;
-			continue;
-		}
-		ps->next += page;
-		cs->pages++;
-		cs->bytes += page;
-		stream_release(f, ps);
-		if (ps->walk.missed > 0)
-			cs->missed += ps->walk.missed;
-		else if (ps->walk.missed < 0)
-			cs->missed_unknown++;
 		while ((rec = pagewalk_next(&ps->walk, &ts, &size))) {
 			/* decoded in place, into the merge's own slot */
 			struct blk_event *ev = merge_slot(m, idx);
@@ -692,7 +715,7 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 	struct merge *m = NULL;
 	int ret = 0, live;
 
-	long_size = tep_get_header_page_size(tracecmd_get_tep(f->handle)) == 4 ? 4 : 8;
+	long_size = tep_get_header_page_size(f->tep) == 4 ? 4 : 8;
 	for (int i = 0; i < l->nstreams; i++) {
 		struct source_cpu_stats *cs = cpu_stats(f, l->streams[i].cpu);
 
@@ -709,7 +732,9 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 		goto out;
 	}
 	for (int i = 0; i < l->nstreams; i++) {
-		ps[i].ds = &l->streams[i];
+		ret = datpages_init(&ps[i].pages, f->map, l, &l->streams[i]);
+		if (ret < 0)
+			goto out;
 		pagewalk_init(&ps[i].walk, long_size, l->big_endian);
 	}
 	/* refill every stream that ran dry, release what is ordered, repeat */
@@ -725,7 +750,13 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 		if (ret < 0)
 			goto out;
 	} while (live);
+	/* what came before the damage has been delivered */
+	if (f->corrupt)
+		ret = -EBADMSG;
+
 out:
+	for (int i = 0; ps && i < l->nstreams; i++)
+		datpages_destroy(&ps[i].pages);
 	free(ps);
 	merge_free(m);
 	return ret;
@@ -866,6 +897,8 @@ void tracefile_close(struct tracefile *f)
 		tracecmd_close(f->buffers[i]);
 	if (f->handle)
 		tracecmd_close(f->handle);
+	if (f->tep)
+		tep_free(f->tep);
 	free(f->buffers);
 	datfile_layout_free(&f->layout);
 	if (f->map)
