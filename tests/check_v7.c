@@ -11,7 +11,9 @@
  *  - the same files damaged (a chunk's data, its sizes, the chunk count,
  *    cut short, a loop of options sections): an error or a truncation
  *    said, the events before the damage delivered, never a crash, a hang
- *    or an allocation the size of a garbage number.
+ *    or an allocation the size of a garbage number;
+ *  - decoding in 2 to 4 threads (tracefile_set_jobs()): the same events in
+ *    the same order and the same end as in one, damaged files included.
  */
 #include <errno.h>
 #include <limits.h>
@@ -61,8 +63,8 @@ static int collect(const struct blk_event *ev, void *ctx)
 	return 0;
 }
 
-/* blkstack's reader: the return of tracefile_read(), the events in @l */
-static int read_ours(const char *path, struct evlist *l, uint64_t *truncated)
+/* blkstack's reader with @jobs threads: the return of tracefile_read(), the events in @l */
+static int read_jobs(const char *path, int jobs, struct evlist *l, uint64_t *truncated)
 {
 	const struct source_stats *st;
 	struct tracefile *f;
@@ -71,6 +73,7 @@ static int read_ours(const char *path, struct evlist *l, uint64_t *truncated)
 	f = tracefile_open(path, &err);
 	if (!f)
 		return err;
+	tracefile_set_jobs(f, jobs);
 	ret = tracefile_read(f, collect, l);
 	st = tracefile_stats(f);
 	*truncated = 0;
@@ -78,6 +81,11 @@ static int read_ours(const char *path, struct evlist *l, uint64_t *truncated)
 		*truncated += st->cpu[c].truncated;
 	tracefile_close(f);
 	return ret;
+}
+
+static int read_ours(const char *path, struct evlist *l, uint64_t *truncated)
+{
+	return read_jobs(path, 1, l, truncated);
 }
 
 struct oracle {
@@ -561,6 +569,44 @@ START_TEST(test_options_loop)
 }
 END_TEST
 
+/* Decoding in threads: the same events in the same order, the same end. */
+static void assert_jobs_same(const char *path)
+{
+	struct evlist one = { 0 };
+	uint64_t t1, tn;
+	int r1 = read_jobs(path, 1, &one, &t1);
+
+	for (int jobs = 2; jobs <= 4; jobs++) {
+		struct evlist n = { 0 };
+
+		ck_assert_int_eq(read_jobs(path, jobs, &n, &tn), r1);
+		ck_assert_uint_eq(tn, t1);
+		assert_same(&n, &one);
+		free(n.ev);
+	}
+	free(one.ev);
+}
+
+START_TEST(test_jobs_fixtures)
+{
+	assert_jobs_same(VM_V7);
+	assert_jobs_same(FIXTURES_DIR "/vm/6.1.0-56-amd64-ref-virtio.dat");
+	assert_jobs_same(FIXTURES_DIR "/vm/6.1.0-56-amd64-crypt.dat");
+}
+END_TEST
+
+START_TEST(test_jobs_made)
+{
+	make_v7(v6_path, v7_path, UNZIP_ZSTD, 1, DMG_NONE);
+	assert_jobs_same(v7_path);
+	assert_jobs_same(v6_path);
+	make_v7(v6_path, v7_path, UNZIP_ZSTD, 2, DMG_ZDATA);
+	assert_jobs_same(v7_path);
+	make_v7(v6_path, v7_path, UNZIP_ZSTD, 2, DMG_CUT);
+	assert_jobs_same(v7_path);
+}
+END_TEST
+
 static Suite *v7_suite(void)
 {
 	Suite *s = suite_create("v7");
@@ -573,6 +619,10 @@ static Suite *v7_suite(void)
 	tcase_add_loop_test(tc, test_made_equals_oracle_and_v6, 0, sizeof(made) / sizeof(made[0]));
 	tcase_add_loop_test(tc, test_damaged_chunks, 0, sizeof(damaged) / sizeof(damaged[0]));
 	tcase_add_test(tc, test_options_loop);
+	tcase_add_test(tc, test_jobs_made);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("jobs");
+	tcase_add_test(tc, test_jobs_fixtures);
 	suite_add_tcase(s, tc);
 	return s;
 }

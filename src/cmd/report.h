@@ -37,6 +37,8 @@
  * @slowest: --slowest N, 0 for none
  * @html: --html FILE.html, NULL if none
  * @access: --access
+ * @jobs: -j (with -i), threads decoding the recording; 0 for the default,
+ *	  the number of CPUs
  */
 struct report_params {
 	const char *input;
@@ -61,6 +63,7 @@ struct report_params {
 	unsigned long long slowest;
 	const char *html;
 	bool access;
+	int jobs;
 };
 
 /* --slowest at most: each is a whole tree kept in memory */

@@ -25,6 +25,7 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,7 @@ struct tracefile {
 	struct tracecmd_input **buffers;
 	int nbuffers;
 	int out_fd;
+	int jobs;		/* threads that may decode the mapped streams */
 	struct blk_event batch[256];
 	unsigned int nbatch;
 	int ret;
@@ -707,6 +709,267 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 	return 0;
 }
 
+/* ---- versions 6 and 7 on several cores: a thread per stream decodes -------- */
+
+/*
+ * Decoding (walking the pages, decompressing them, decoding each record)
+ * costs more than merging and following the I/O: with -j, each CPU stream
+ * is decoded by a thread into batches of events, which the caller's thread
+ * merges and hands to @fn exactly as the one-thread path does. The merge
+ * sees the same events of each stream in the same order, so its output is
+ * the same event for event; only how far each stream is read ahead
+ * differs. A stream's queue holds FEED_DEPTH batches, so memory stays at a
+ * few hundred KiB per stream whatever the file's length.
+ */
+#define FEED_BATCH	4096	/* events per batch */
+#define FEED_DEPTH	4	/* batches queued per stream */
+
+struct feed_batch {
+	unsigned int n;
+	struct blk_event ev[FEED_BATCH];
+};
+
+/* One stream: its decoder's state (the thread's), and the queue both share. */
+struct feed {
+	struct page_stream ps;
+	struct source_cpu_stats st;	/* the thread's, summed into the file's at the end */
+	bool in_page;			/* ps.walk holds a page not yet walked to its end */
+	/* under feeds.lock */
+	struct feed_batch *q[FEED_DEPTH];
+	unsigned int head, len;
+	bool end;			/* the thread has queued its last batch */
+	struct feed_batch *spare;	/* a batch handed back by the consumer */
+};
+
+struct feeds {
+	struct tracefile *f;
+	struct feed *feed;
+	int nfeeds, nthreads;
+	pthread_mutex_t lock;
+	pthread_cond_t space;		/* a queue has room, or stop */
+	pthread_cond_t data;		/* a queue has a batch, or ended */
+	bool stop;			/* the consumer gave up: threads leave */
+	int err;			/* a thread's -ENOMEM */
+};
+
+/* Decode records of @fd into @b until it is full or the stream ends. */
+static void feed_decode(struct tracefile *f, struct feed *fd, struct feed_batch *b)
+{
+	const struct datfile_stream *ds = fd->ps.pages.ds;
+
+	b->n = 0;
+	while (b->n < FEED_BATCH) {
+		const void *rec;
+		unsigned int size;
+		uint64_t ts;
+		int ret;
+
+		if (!fd->in_page) {
+			if (!stream_next_page(f, &fd->ps, &fd->st)) {
+				fd->ps.done = true;
+				return;
+			}
+			fd->in_page = true;
+		}
+		rec = pagewalk_next(&fd->ps.walk, &ts, &size);
+		if (!rec) {
+			if (fd->ps.walk.malformed)
+				fd->st.malformed++;
+			fd->in_page = false;
+			continue;
+		}
+		ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, &b->ev[b->n]);
+		if (ret == 0) {
+			fd->st.other++;
+		} else if (ret < 0) {
+			fd->st.malformed++;
+		} else {
+			fd->st.events++;
+			b->n++;
+		}
+	}
+}
+
+struct feed_thread {
+	struct feeds *fs;
+	int first;			/* the streams first, first + nthreads, ... */
+};
+
+static void *feed_thread_main(void *arg)
+{
+	struct feed_thread *t = arg;
+	struct feeds *fs = t->fs;
+
+	pthread_mutex_lock(&fs->lock);
+	for (;;) {
+		struct feed *fd = NULL;
+		struct feed_batch *b;
+		bool live = false;
+
+		/* a stream of this thread's that has room, else wait for room */
+		for (int i = t->first; i < fs->nfeeds; i += fs->nthreads) {
+			if (fs->feed[i].end)
+				continue;
+			live = true;
+			if (fs->feed[i].len < FEED_DEPTH) {
+				fd = &fs->feed[i];
+				break;
+			}
+		}
+		if (fs->stop || !live)
+			break;
+		if (!fd) {
+			pthread_cond_wait(&fs->space, &fs->lock);
+			continue;
+		}
+		b = fd->spare;
+		fd->spare = NULL;
+		pthread_mutex_unlock(&fs->lock);
+		if (!b)
+			b = malloc(sizeof(*b));
+		if (b)
+			feed_decode(fs->f, fd, b);
+		pthread_mutex_lock(&fs->lock);
+		if (!b) {
+			fs->err = -ENOMEM;
+			fs->stop = true;
+			pthread_cond_broadcast(&fs->data);
+			break;
+		}
+		fd->q[(fd->head + fd->len) % FEED_DEPTH] = b;
+		fd->len++;
+		fd->end = fd->ps.done;
+		pthread_cond_broadcast(&fs->data);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	return NULL;
+}
+
+/*
+ * The next batch of stream @i, waiting for its thread; NULL when the
+ * stream has ended (or the threads stopped). The batch given back last
+ * time becomes the stream's spare.
+ */
+static struct feed_batch *feed_take(struct feeds *fs, int i, struct feed_batch *done)
+{
+	struct feed *fd = &fs->feed[i];
+	struct feed_batch *b = NULL;
+
+	pthread_mutex_lock(&fs->lock);
+	if (done) {
+		if (!fd->spare)
+			fd->spare = done;
+		else
+			free(done);
+	}
+	while (!fd->len && !fd->end && !fs->stop)
+		pthread_cond_wait(&fs->data, &fs->lock);
+	if (fd->len) {
+		b = fd->q[fd->head];
+		fd->head = (fd->head + 1) % FEED_DEPTH;
+		fd->len--;
+		pthread_cond_broadcast(&fs->space);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	return b;
+}
+
+static int read_threaded(struct tracefile *f, struct page_stream *ps, struct merge *m,
+			 blk_event_fn fn, void *ctx)
+{
+	const struct datfile_layout *l = &f->layout;
+	struct feed_batch **cur = NULL;
+	struct feed_thread *threads = NULL;
+	pthread_t *tids = NULL;
+	struct feeds fs = { .f = f, .nfeeds = l->nstreams };
+	int started = 0, ret = 0, live;
+
+	fs.nthreads = f->jobs < l->nstreams ? f->jobs : l->nstreams;
+	fs.feed = calloc(fs.nfeeds, sizeof(*fs.feed));
+	cur = calloc(fs.nfeeds, sizeof(*cur));
+	threads = calloc(fs.nthreads, sizeof(*threads));
+	tids = calloc(fs.nthreads, sizeof(*tids));
+	if (!fs.feed || !cur || !threads || !tids) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (int i = 0; i < fs.nfeeds; i++)
+		fs.feed[i].ps = ps[i];
+	pthread_mutex_init(&fs.lock, NULL);
+	pthread_cond_init(&fs.space, NULL);
+	pthread_cond_init(&fs.data, NULL);
+	for (; started < fs.nthreads; started++) {
+		threads[started] = (struct feed_thread){ .fs = &fs, .first = started };
+		if (pthread_create(&tids[started], NULL, feed_thread_main, &threads[started])) {
+			ret = -EAGAIN;
+			goto out_join;
+		}
+	}
+	/* as read_mapped(), with whole batches in place of pages */
+	do {
+		live = 0;
+		for (int i = 0; i < fs.nfeeds; i++) {
+			while (!ps[i].done && !merge_stream_len(m, i)) {
+				cur[i] = feed_take(&fs, i, cur[i]);
+				if (!cur[i]) {
+					ps[i].done = true;
+					merge_reached(m, i, UINT64_MAX);
+					break;
+				}
+				for (unsigned int e = 0; e < cur[i]->n; e++) {
+					ret = merge_push(m, i, &cur[i]->ev[e]);
+					if (ret < 0)
+						goto out_join;
+				}
+			}
+			live += !ps[i].done;
+		}
+		ret = merge_drain(m, live == 0, fn, ctx);
+		if (ret < 0)
+			goto out_join;
+	} while (live);
+	if (fs.err)
+		ret = fs.err;
+out_join:
+	pthread_mutex_lock(&fs.lock);
+	fs.stop = true;
+	pthread_cond_broadcast(&fs.space);
+	pthread_mutex_unlock(&fs.lock);
+	for (int t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	pthread_cond_destroy(&fs.data);
+	pthread_cond_destroy(&fs.space);
+	pthread_mutex_destroy(&fs.lock);
+	/* the threads' accounting, and their streams' state for the caller to release */
+	for (int i = 0; i < fs.nfeeds; i++) {
+		struct feed *fd = &fs.feed[i];
+		struct source_cpu_stats *cs = cpu_stats(f, l->streams[i].cpu);
+
+		if (cs) {
+			cs->events += fd->st.events;
+			cs->other += fd->st.other;
+			cs->malformed += fd->st.malformed;
+			cs->missed += fd->st.missed;
+			cs->missed_unknown += fd->st.missed_unknown;
+			cs->pages += fd->st.pages;
+			cs->bytes += fd->st.bytes;
+		}
+		if (fd->ps.pages.corrupt)
+			f->corrupt = true;
+		ps[i].pages = fd->ps.pages;
+		for (unsigned int k = 0; k < fd->len; k++)
+			free(fd->q[(fd->head + k) % FEED_DEPTH]);
+		free(fd->spare);
+		free(cur[i]);
+	}
+out_free:
+	free(tids);
+	free(threads);
+	free(cur);
+	free(fs.feed);
+	return ret;
+}
+
 static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 {
 	const struct datfile_layout *l = &f->layout;
@@ -737,6 +1000,12 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 			goto out;
 		pagewalk_init(&ps[i].walk, long_size, l->big_endian);
 	}
+	if (f->jobs > 1 && l->nstreams > 1) {
+		ret = read_threaded(f, ps, m, fn, ctx);
+		if (ret < 0)
+			goto out;
+		goto done;
+	}
 	/* refill every stream that ran dry, release what is ordered, repeat */
 	do {
 		live = 0;
@@ -750,6 +1019,7 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 		if (ret < 0)
 			goto out;
 	} while (live);
+done:
 	/* what came before the damage has been delivered */
 	if (f->corrupt)
 		ret = -EBADMSG;
@@ -877,6 +1147,11 @@ int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx)
 	if (f->layout.ncpu > 0 && !cpu_stats(f, f->layout.ncpu - 1))
 		return -ENOMEM;
 	return read_mapped(f, fn, ctx);
+}
+
+void tracefile_set_jobs(struct tracefile *f, int jobs)
+{
+	f->jobs = jobs;
 }
 
 const struct source_stats *tracefile_stats(struct tracefile *f)
