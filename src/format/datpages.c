@@ -20,8 +20,12 @@
 
 #include "format/datpages.h"
 
-/* Hand back mapped bytes in steps this large: one madvise per 8 MiB walked. */
+/*
+ * Hand back mapped bytes in steps this large: one madvise per 8 MiB walked,
+ * or per 1 MiB of compressed chunks (some 10 MiB of pages).
+ */
 #define DROP_CHUNK (8ULL << 20)
+#define DROP_CHUNK_COMPRESSED (1ULL << 20)
 
 int datpages_init(struct datpages *p, const uint8_t *map, const struct datfile_layout *layout,
 		  const struct datfile_stream *ds)
@@ -172,10 +176,21 @@ void datpages_release(struct datpages *p)
 
 	start = (start + sys_page - 1) & ~(sys_page - 1);
 	end &= ~(sys_page - 1);
-	if (end > start && end - start >= DROP_CHUNK) {
+	if (end > start &&
+	    end - start >= (p->ds->compressed ? DROP_CHUNK_COMPRESSED : DROP_CHUNK)) {
 		madvise((void *)(p->map + start), end - start, MADV_DONTNEED);
 		p->dropped = end - p->ds->offset;
 	}
+}
+
+void datpages_forget(const struct datpages *p)
+{
+	uint64_t sys_page = (uint64_t)getpagesize();
+	uint64_t start = p->ds->offset & ~(sys_page - 1);
+	uint64_t end = (p->ds->offset + p->ds->avail) & ~(sys_page - 1);
+
+	if (end > start)
+		madvise((void *)(p->map + start), end - start, MADV_DONTNEED);
 }
 
 void datpages_destroy(struct datpages *p)

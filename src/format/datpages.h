@@ -86,6 +86,13 @@ int datpages_seek(struct datpages *p, uint64_t page);
  */
 void datpages_release(struct datpages *p);
 
+/**
+ * datpages_forget - hand back to the kernel every mapped byte of the
+ * stream, whatever was read of it (after a look at its start and end, or
+ * a walk of its chunk headers, that touched the whole of it)
+ */
+void datpages_forget(const struct datpages *p);
+
 /** datpages_destroy - release the walk's buffers; a zeroed walk is accepted */
 void datpages_destroy(struct datpages *p);
 

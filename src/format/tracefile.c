@@ -454,6 +454,9 @@ static void scan_markers(struct tracefile *f)
 					break;
 			}
 		}
+		/* the count walked every chunk header: the read maps them again as it goes */
+		if (dp.ds)
+			datpages_forget(&dp);
 		datpages_destroy(&dp);
 	}
 	if (m.err)
