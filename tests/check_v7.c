@@ -25,6 +25,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "check_dat.h"
 #include "check_files.h"
 #include "check_run.h"
 #include "format/datfile.h"
@@ -36,9 +37,7 @@
 #error "FIXTURES_DIR must name tests/fixtures"
 #endif
 
-#define RING	FIXTURES_DIR "/ring/6.18.44-fc-v657"
 #define VM_V7	FIXTURES_DIR "/vm/6.1.0-56-amd64-ref-virtio-v7.dat"
-#define PAGE	4096
 
 /* ---- events, as blkstack reads them and as libtracecmd does ---- */
 
@@ -163,49 +162,6 @@ static void assert_equals_oracle(const char *path)
 }
 
 /* ---- a v6 recording of the fixture pages, and v7 files made from it ---- */
-
-static void write_v6(const char *path)
-{
-	static const char *const events[] = { "block_bio_queue", "block_rq_complete" };
-	struct dat_text formats[2], header_page, header_event;
-	struct dat_system system = { "block", formats, 2 };
-	uint64_t spill_bytes[2];
-	FILE *spill[2], *out;
-	char p[PATH_MAX];
-
-	header_page.data = check_slurp(RING "/header_page", &header_page.len);
-	header_event.data = check_slurp(RING "/header_event", &header_event.len);
-	for (int i = 0; i < 2; i++) {
-		size_t len;
-		char *pages;
-
-		snprintf(p, sizeof(p), RING "/events/block/%s/format", events[i]);
-		formats[i].data = check_slurp(p, &formats[i].len);
-		snprintf(p, sizeof(p), RING "/cpu%d.raw", i);
-		pages = check_slurp(p, &len);
-		spill[i] = tmpfile();
-		ck_assert_ptr_nonnull(spill[i]);
-		ck_assert_uint_eq(fwrite(pages, 1, len, spill[i]), len);
-		spill_bytes[i] = len;
-		free(pages);
-	}
-	struct dat_source src = {
-		.page_size = PAGE, .header_page = header_page, .header_event = header_event,
-		.systems = &system, .nsystems = 1, .cmdlines = { "42 dd\n", 6 },
-		.clock = { "local global counter [mono]\n", 28 }, .ncpu = 2,
-		.spill = spill, .spill_bytes = spill_bytes,
-	};
-	out = fopen(path, "w+");
-	ck_assert_ptr_nonnull(out);
-	ck_assert_int_eq(datwrite_v6(out, &src), 0);
-	ck_assert_int_eq(fclose(out), 0);
-	free((char *)header_page.data);
-	free((char *)header_event.data);
-	for (int i = 0; i < 2; i++) {
-		free((char *)formats[i].data);
-		fclose(spill[i]);
-	}
-}
 
 struct buf {
 	uint8_t *d;
@@ -476,7 +432,7 @@ static void setup(void)
 	fd = mkstemp(v7_path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	write_v6(v6_path);
+	check_write_dat(v6_path, false, false);
 }
 
 static void teardown(void)

@@ -101,12 +101,13 @@ static int load_header(struct tep_handle *tep, struct cursor *c, const struct da
 	return 0;
 }
 
-/* The ftrace formats: only print, the events blkstack's markers are. */
-static int load_ftrace(struct tep_handle *tep, struct cursor *c)
+/*
+ * @n formats of @sys, each a u64 size and its text: those @want accepts
+ * (all when NULL) parsed, the others skipped.
+ */
+static int load_formats(struct tep_handle *tep, struct cursor *c, const char *sys, uint32_t n,
+			bool (*want)(const char *text, uint64_t size))
 {
-	static const char print[] = "name: print\n";
-	uint32_t n = get_u32(c);
-
 	for (uint32_t i = 0; i < n && !c->bad; i++) {
 		uint64_t size = get_u64(c);
 		const char *text;
@@ -114,34 +115,45 @@ static int load_ftrace(struct tep_handle *tep, struct cursor *c)
 		if (c->bad || size > c->len - c->pos)
 			return -EINVAL;
 		text = take(c, size);
-		if (memmem(text, size, print, sizeof(print) - 1))
-			tep_parse_event(tep, text, size, "ftrace");
+		if (!want || want(text, size))
+			tep_parse_event(tep, text, size, sys);
 	}
 	return c->bad ? -EINVAL : 0;
 }
 
+/* Of the ftrace formats, print: the events blkstack's markers are. */
+static bool is_print(const char *text, uint64_t size)
+{
+	static const char print[] = "name: print\n";
+
+	return memmem(text, size, print, sizeof(print) - 1) != NULL;
+}
+
+static int load_ftrace(struct tep_handle *tep, struct cursor *c)
+{
+	return load_formats(tep, c, "ftrace", get_u32(c), is_print);
+}
+
 /* The systems' formats: the wanted systems' parsed, the others skipped. */
+static bool want_none(const char *text, uint64_t size)
+{
+	(void)text;
+	(void)size;
+	return false;
+}
+
 static int load_events(struct tep_handle *tep, struct cursor *c)
 {
 	uint32_t nsys = get_u32(c);
+	int ret = 0;
 
-	for (uint32_t s = 0; s < nsys && !c->bad; s++) {
+	for (uint32_t s = 0; s < nsys && !c->bad && !ret; s++) {
 		const char *sys = get_str(c);
 		uint32_t n = get_u32(c);
-		bool wanted = sys && system_wanted(sys);
 
-		for (uint32_t i = 0; i < n && !c->bad; i++) {
-			uint64_t size = get_u64(c);
-			const char *text;
-
-			if (c->bad || size > c->len - c->pos)
-				return -EINVAL;
-			text = take(c, size);
-			if (wanted)
-				tep_parse_event(tep, text, size, sys);
-		}
+		ret = load_formats(tep, c, sys, n, sys && system_wanted(sys) ? NULL : want_none);
 	}
-	return c->bad ? -EINVAL : 0;
+	return ret ? ret : c->bad ? -EINVAL : 0;
 }
 
 struct tep_handle *datformats_load(const uint8_t *map, size_t len,

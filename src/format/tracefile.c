@@ -744,6 +744,8 @@ struct feed {
 	struct feed_batch *spare;	/* a batch handed back by the consumer */
 };
 
+struct feed_thread;
+
 struct feeds {
 	struct tracefile *f;
 	struct feed *feed;
@@ -753,7 +755,15 @@ struct feeds {
 	pthread_cond_t data;		/* a queue has a batch, or ended */
 	bool stop;			/* the consumer gave up: threads leave */
 	int err;			/* a thread's -ENOMEM */
+	/* the consumer's */
+	struct feed_batch **cur;	/* per stream, the batch being merged */
+	int err_seen;			/* @err, read under the lock */
+	struct feed_thread *threads;
+	pthread_t *tids;
+	int started;
 };
+
+static void feeds_stop(struct feeds *fs, struct page_stream *ps);
 
 /* Decode records of @fd into @b until it is full or the stream ends. */
 static void feed_decode(struct tracefile *f, struct feed *fd, struct feed_batch *b)
@@ -867,6 +877,7 @@ static struct feed_batch *feed_take(struct feeds *fs, int i, struct feed_batch *
 	}
 	while (!fd->len && !fd->end && !fs->stop)
 		pthread_cond_wait(&fs->data, &fs->lock);
+	fs->err_seen = fs->err;
 	if (fd->len) {
 		b = fd->q[fd->head];
 		fd->head = (fd->head + 1) % FEED_DEPTH;
@@ -877,76 +888,94 @@ static struct feed_batch *feed_take(struct feeds *fs, int i, struct feed_batch *
 	return b;
 }
 
-static int read_threaded(struct tracefile *f, struct page_stream *ps, struct merge *m,
-			 blk_event_fn fn, void *ctx)
+/* Start the threads on the streams of @ps; NULL with *@err on failure. */
+static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, int *err)
 {
 	const struct datfile_layout *l = &f->layout;
-	struct feed_batch **cur = NULL;
-	struct feed_thread *threads = NULL;
-	pthread_t *tids = NULL;
-	struct feeds fs = { .f = f, .nfeeds = l->nstreams };
-	int started = 0, ret = 0, live;
+	struct feeds *fs = calloc(1, sizeof(*fs));
 
-	fs.nthreads = f->jobs < l->nstreams ? f->jobs : l->nstreams;
-	fs.feed = calloc(fs.nfeeds, sizeof(*fs.feed));
-	cur = calloc(fs.nfeeds, sizeof(*cur));
-	threads = calloc(fs.nthreads, sizeof(*threads));
-	tids = calloc(fs.nthreads, sizeof(*tids));
-	if (!fs.feed || !cur || !threads || !tids) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	for (int i = 0; i < fs.nfeeds; i++)
-		fs.feed[i].ps = ps[i];
-	pthread_mutex_init(&fs.lock, NULL);
-	pthread_cond_init(&fs.space, NULL);
-	pthread_cond_init(&fs.data, NULL);
-	for (; started < fs.nthreads; started++) {
-		threads[started] = (struct feed_thread){ .fs = &fs, .first = started };
-		if (pthread_create(&tids[started], NULL, feed_thread_main, &threads[started])) {
-			ret = -EAGAIN;
-			goto out_join;
+	if (!fs)
+		goto fail;
+	fs->f = f;
+	fs->nfeeds = l->nstreams;
+	fs->nthreads = f->jobs < l->nstreams ? f->jobs : l->nstreams;
+	fs->feed = calloc(fs->nfeeds, sizeof(*fs->feed));
+	fs->cur = calloc(fs->nfeeds, sizeof(*fs->cur));
+	fs->threads = calloc(fs->nthreads, sizeof(*fs->threads));
+	fs->tids = calloc(fs->nthreads, sizeof(*fs->tids));
+	if (!fs->feed || !fs->cur || !fs->threads || !fs->tids)
+		goto fail;
+	for (int i = 0; i < fs->nfeeds; i++)
+		fs->feed[i].ps = ps[i];
+	pthread_mutex_init(&fs->lock, NULL);
+	pthread_cond_init(&fs->space, NULL);
+	pthread_cond_init(&fs->data, NULL);
+	for (; fs->started < fs->nthreads; fs->started++) {
+		struct feed_thread *t = &fs->threads[fs->started];
+
+		*t = (struct feed_thread){ .fs = fs, .first = fs->started };
+		if (pthread_create(&fs->tids[fs->started], NULL, feed_thread_main, t)) {
+			feeds_stop(fs, ps);
+			*err = -EAGAIN;
+			return NULL;
 		}
 	}
-	/* as read_mapped(), with whole batches in place of pages */
-	do {
-		live = 0;
-		for (int i = 0; i < fs.nfeeds; i++) {
-			while (!ps[i].done && !merge_stream_len(m, i)) {
-				cur[i] = feed_take(&fs, i, cur[i]);
-				if (!cur[i]) {
-					ps[i].done = true;
-					merge_reached(m, i, UINT64_MAX);
-					break;
-				}
-				for (unsigned int e = 0; e < cur[i]->n; e++) {
-					ret = merge_push(m, i, &cur[i]->ev[e]);
-					if (ret < 0)
-						goto out_join;
-				}
-			}
-			live += !ps[i].done;
+	return fs;
+fail:
+	if (fs) {
+		free(fs->tids);
+		free(fs->threads);
+		free(fs->cur);
+		free(fs->feed);
+		free(fs);
+	}
+	*err = -ENOMEM;
+	return NULL;
+}
+
+/*
+ * As stream_fill(), from the stream's thread: whole batches of events until
+ * the stream has some queued in the merge, or has ended.
+ */
+static int feed_fill(struct feeds *fs, struct merge *m, unsigned int i, struct page_stream *ps)
+{
+	while (!ps->done && !merge_stream_len(m, i)) {
+		fs->cur[i] = feed_take(fs, i, fs->cur[i]);
+		if (!fs->cur[i]) {
+			ps->done = true;
+			merge_reached(m, i, UINT64_MAX);
+			break;
 		}
-		ret = merge_drain(m, live == 0, fn, ctx);
-		if (ret < 0)
-			goto out_join;
-	} while (live);
-	if (fs.err)
-		ret = fs.err;
-out_join:
-	pthread_mutex_lock(&fs.lock);
-	fs.stop = true;
-	pthread_cond_broadcast(&fs.space);
-	pthread_mutex_unlock(&fs.lock);
-	for (int t = 0; t < started; t++)
-		pthread_join(tids[t], NULL);
-	pthread_cond_destroy(&fs.data);
-	pthread_cond_destroy(&fs.space);
-	pthread_mutex_destroy(&fs.lock);
-	/* the threads' accounting, and their streams' state for the caller to release */
-	for (int i = 0; i < fs.nfeeds; i++) {
-		struct feed *fd = &fs.feed[i];
-		struct source_cpu_stats *cs = cpu_stats(f, l->streams[i].cpu);
+		for (unsigned int e = 0; e < fs->cur[i]->n; e++) {
+			int ret = merge_push(m, i, &fs->cur[i]->ev[e]);
+
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return fs->err_seen;
+}
+
+/*
+ * Stop and join the threads, add their accounting to the file's, and hand
+ * their streams' state back to @ps for the caller to release.
+ */
+static void feeds_stop(struct feeds *fs, struct page_stream *ps)
+{
+	struct tracefile *f = fs->f;
+
+	pthread_mutex_lock(&fs->lock);
+	fs->stop = true;
+	pthread_cond_broadcast(&fs->space);
+	pthread_mutex_unlock(&fs->lock);
+	for (int t = 0; t < fs->started; t++)
+		pthread_join(fs->tids[t], NULL);
+	pthread_cond_destroy(&fs->data);
+	pthread_cond_destroy(&fs->space);
+	pthread_mutex_destroy(&fs->lock);
+	for (int i = 0; i < fs->nfeeds; i++) {
+		struct feed *fd = &fs->feed[i];
+		struct source_cpu_stats *cs = cpu_stats(f, f->layout.streams[i].cpu);
 
 		if (cs) {
 			cs->events += fd->st.events;
@@ -963,14 +992,13 @@ out_join:
 		for (unsigned int k = 0; k < fd->len; k++)
 			free(fd->q[(fd->head + k) % FEED_DEPTH]);
 		free(fd->spare);
-		free(cur[i]);
+		free(fs->cur[i]);
 	}
-out_free:
-	free(tids);
-	free(threads);
-	free(cur);
-	free(fs.feed);
-	return ret;
+	free(fs->tids);
+	free(fs->threads);
+	free(fs->cur);
+	free(fs->feed);
+	free(fs);
 }
 
 static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
@@ -979,6 +1007,7 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 	int long_size;
 	struct page_stream *ps;
 	struct merge *m = NULL;
+	struct feeds *fs = NULL;
 	int ret = 0, live;
 
 	long_size = tep_get_header_page_size(f->tep) == 4 ? 4 : 8;
@@ -1004,16 +1033,15 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 		pagewalk_init(&ps[i].walk, long_size, l->big_endian);
 	}
 	if (f->jobs > 1 && l->nstreams > 1) {
-		ret = read_threaded(f, ps, m, fn, ctx);
-		if (ret < 0)
+		fs = feeds_start(f, ps, &ret);
+		if (!fs)
 			goto out;
-		goto done;
 	}
 	/* refill every stream that ran dry, release what is ordered, repeat */
 	do {
 		live = 0;
 		for (int i = 0; i < l->nstreams; i++) {
-			ret = stream_fill(f, m, i, &ps[i]);
+			ret = fs ? feed_fill(fs, m, i, &ps[i]) : stream_fill(f, m, i, &ps[i]);
 			if (ret < 0)
 				goto out;
 			live += !ps[i].done;
@@ -1022,12 +1050,16 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 		if (ret < 0)
 			goto out;
 	} while (live);
-done:
+	if (fs) {
+		feeds_stop(fs, ps);
+		fs = NULL;
+	}
 	/* what came before the damage has been delivered */
 	if (f->corrupt)
 		ret = -EBADMSG;
-
 out:
+	if (fs)
+		feeds_stop(fs, ps);
 	for (int i = 0; ps && i < l->nstreams; i++)
 		datpages_destroy(&ps[i].pages);
 	free(ps);
