@@ -255,6 +255,21 @@ START_TEST(report_errors)
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat",
 				    "--amplification", "--btt"), CLI_USAGE_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "--amplification adds to the per-layer report"));
+	/* -j: threads decoding a recording, 1 to 1024, only with -i */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat"), CLI_RUN);
+	ck_assert_int_eq(p.jobs, 0);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "-j", "2"),
+			 CLI_RUN);
+	ck_assert_int_eq(p.jobs, 2);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--jobs=1"),
+			 CLI_RUN);
+	ck_assert_int_eq(p.jobs, 1);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "-j", "0"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "-j", "x"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-j", "2"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "goes with -i"));
 }
 END_TEST
 

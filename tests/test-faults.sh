@@ -11,6 +11,8 @@
 #     the data), CPU data offsets past the end of the file, a damaged event
 #     format: report, parse, top and convert exit 1 with a message naming
 #     the file, and convert presents no output as complete;
+#   - version 7 (trace-cmd convert, zstd): read as the original; cut, or a
+#     chunk's data or sizes damaged: exit 1 naming the file, no crash;
 #   - another architecture's long size: a 32-bit machine's recording reads
 #     as the original; pages unlike their header_page are skipped with a
 #     warning naming the file (exit 0);
@@ -233,6 +235,78 @@ else
 		fail "report of a damaged event format: $(cat "$TMPD/report.err")"
 	note "a damaged event format: exit 1, the file named as corrupt, no crash: ok"
 fi
+
+# trace-cmd's version 7 (zstd chunks), read by blkstack's own reader: the
+# same output as the v6 original; cut anywhere, exit 1 naming the file as
+# truncated or corrupt; a chunk's bytes or sizes damaged, exit 1 naming it
+# as corrupt, after the events before the damage
+trace-cmd convert -i "$TMPD/good.dat" -o "$TMPD/v7.dat" --file-version 7 --compression any \
+	>/dev/null 2>&1 || fail "trace-cmd convert --file-version 7 failed"
+readers "$TMPD/v7.dat" 0
+"$BLKSTACK" parse -i "$TMPD/good.dat" >"$TMPD/v6.txt"
+"$BLKSTACK" parse -i "$TMPD/v7.dat" >"$TMPD/v7.txt"
+cmp -s "$TMPD/v6.txt" "$TMPD/v7.txt" || fail "parse of the v7 copy differs from the v6 original"
+size=$(stat -c %s "$TMPD/v7.dat")
+for cut in 100 2000 $((size / 3)) $((size / 2)) $((size - 100)); do
+	head -c "$cut" "$TMPD/v7.dat" >"$TMPD/v7cut.dat"
+	readers "$TMPD/v7cut.dat" 1
+	grep -Eq "truncated|corrupt" "$TMPD/report.err" ||
+		fail "report of a v7 file cut at $cut bytes does not say what is wrong: $(cat "$TMPD/report.err")"
+done
+# the first chunk of cpu0's data (trace-cmd.dat.v7(5)): its header and its bytes
+cat >"$TMPD/v7chunk.py" <<'PY7'
+import struct, sys
+path, what = sys.argv[1], sys.argv[2]
+d = bytearray(open(path, "rb").read())
+p = d.index(b"\0", 10) + 1 + 2 + 4
+p = d.index(b"\0", p) + 1
+p = d.index(b"\0", p) + 1
+(off,) = struct.unpack_from("<Q", d, p)
+chunk = None
+while off and chunk is None:
+    _, flags, _, size = struct.unpack_from("<HHIQ", d, off)
+    assert not flags & 1, "compressed options"
+    q, end = off + 16, off + 16 + size
+    off = 0
+    while q < end:
+        oid, osz = struct.unpack_from("<HI", d, q)
+        o = q + 6
+        q = o + osz
+        if oid == 0:
+            (off,) = struct.unpack_from("<Q", d, o)
+            break
+        if oid == 3:
+            o += 8
+            o = d.index(b"\0", o) + 1
+            o = d.index(b"\0", o) + 1
+            _, ncpu = struct.unpack_from("<II", d, o)
+            o += 8
+            for i in range(ncpu):
+                cpu, coff, csize = struct.unpack_from("<IQQ", d, o)
+                o += 20
+                if csize and chunk is None:
+                    chunk = coff + 4
+if chunk is None:
+    sys.exit(3)
+zsize, usize = struct.unpack_from("<II", d, chunk)
+if what == "data":
+    # the start of its zstd frame: a damage that no decompressor can miss
+    for i in range(4):
+        d[chunk + 8 + i] ^= 0x5a
+elif what == "usize":
+    struct.pack_into("<I", d, chunk + 4, 0xfffff000)
+elif what == "zsize":
+    struct.pack_into("<I", d, chunk, 0x7fffffff)
+open(path, "wb").write(d)
+PY7
+for what in data usize zsize; do
+	cp "$TMPD/v7.dat" "$TMPD/v7bad.dat"
+	python3 "$TMPD/v7chunk.py" "$TMPD/v7bad.dat" "$what" || fail "cannot damage the v7 chunk ($what)"
+	readers "$TMPD/v7bad.dat" 1
+	grep -q "corrupt" "$TMPD/report.err" ||
+		fail "report of a v7 file with a damaged chunk ($what): $(cat "$TMPD/report.err")"
+done
+note "version 7 (zstd): read as the v6 original; cut or with a damaged chunk, exit 1 naming the file as truncated or corrupt, no crash: ok"
 
 # an empty recording: no I/O at all, for a time (-w) or during a command
 bs_run 0 empty record -d "$A_PDEV" -o "$TMPD/empty.dat" -w 0.5

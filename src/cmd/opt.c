@@ -151,6 +151,17 @@ enum cli_result opt_hz(const char *arg, unsigned int *hz, char *err, size_t errl
 	return CLI_RUN;
 }
 
+enum cli_result opt_jobs(const char *arg, int *jobs, char *err, size_t errlen)
+{
+	unsigned long long v;
+
+	if (parse_uint(arg, 1, 1024, &v))
+		return opt_error(err, errlen, "invalid -j '%s' (a number of threads, 1 to 1024)",
+				 arg);
+	*jobs = v;
+	return CLI_RUN;
+}
+
 enum cli_result opt_resolve(const char *arg, int *mode, char *err, size_t errlen)
 {
 	if (!strcmp(arg, "proc"))

@@ -90,4 +90,7 @@ enum cli_result opt_top(const char *arg, unsigned long long *top, char *err, siz
 /** opt_resolve - --resolve-paths proc|walk|none into an enum cli_resolve */
 enum cli_result opt_resolve(const char *arg, int *mode, char *err, size_t errlen);
 
+/** opt_jobs - -j N: threads decoding a recording, from 1 to 1024 */
+enum cli_result opt_jobs(const char *arg, int *jobs, char *err, size_t errlen);
+
 #endif /* BLKSTACK_OPT_H */

@@ -75,6 +75,8 @@ const char *cli_usage_report(void)
 	       " -w, --duration TIME     trace for TIME (10, 10s, 500ms, 2m); default: until\n"
 	       "                         Ctrl-C, or until COMMAND exits\n"
 	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       " -j, --jobs N            with -i: decode the recording's CPUs in up to N\n"
+	       "                         threads (default: the number of CPUs; 1: one)\n"
 	       "\n"
 	       "Tracking:\n"
 	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
@@ -136,6 +138,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "device",	  required_argument, NULL, 'd' },
 		{ "duration",	  required_argument, NULL, 'w' },
 		{ "buffer-size",  required_argument, NULL, 'b' },
+		{ "jobs",	  required_argument, NULL, 'j' },
 		{ "output",	  required_argument, NULL, 'o' },
 		{ "json",	  no_argument,	     NULL, OPT_JSON },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
@@ -168,7 +171,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	optind = 0;
 	opterr = 0;
 	/* "+": stop at the first non-option, so COMMAND's own options stay its own */
-	while ((c = getopt_long(argc, argv, "+:i:d:w:b:o:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:d:w:b:j:o:Dh", opts, NULL)) != -1) {
 		r = CLI_RUN;
 		switch (c) {
 		case 'i':
@@ -182,6 +185,9 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 			break;
 		case 'b':
 			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'j':
+			r = opt_jobs(optarg, &p->jobs, err, errlen);
 			break;
 		case 'o':
 			r = opt_file(optarg, &p->output, 'o', err, errlen);
@@ -321,6 +327,9 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->input && (p->ndevs || p->has_duration || p->command))
 		return opt_error(err, errlen,
 				 "-i reads a recording: -d, -w and a command are for live tracing");
+	if (p->jobs && !p->input)
+		return opt_error(err, errlen,
+				 "-j decodes a recording in threads: it goes with -i");
 	if (p->has_duration && p->command)
 		return opt_error(err, errlen, "-w and a command are mutually exclusive");
 	if (p->topology && !p->input)
@@ -418,6 +427,8 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		err_msg("out of memory");
 		return -1;
 	}
+	/* decoding in threads changes nothing of what the tracker is given */
+	tracefile_set_jobs(*fp, p->jobs ? p->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
 	if (run->pc) {
 		pc_run_dio_events(run, tracefile_has(*fp, PC_EV_DIO_BEGIN),
 				  tracefile_has(*fp, PC_EV_DIO_ITER));

@@ -43,6 +43,8 @@
  * @iostat: --iostat, iostat -x's table instead of the per-layer report
  * @hz: --hz, the traced kernel's CONFIG_HZ (0: not given)
  * @amplification: --amplification, add the amplification per layer
+ * @jobs: -j (with -i), threads decoding the recording; 0 for the default,
+ *	  the number of CPUs
  */
 struct report_params {
 	const char *input;
@@ -72,6 +74,7 @@ struct report_params {
 	bool iostat;
 	unsigned int hz;
 	bool amplification;
+	int jobs;
 };
 
 /* --slowest at most: each is a whole tree kept in memory */

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * datfile.c - where the ring-buffer pages are in a trace.dat version 6 file.
+ * datfile.c - where the ring-buffer pages are in a trace.dat file, version
+ * 6 or 7.
  *
  * Every read is bounds-checked against the mapping: a truncated or corrupt
- * file gives -EINVAL, never a read past the end.
+ * file gives -EINVAL, never a read past the end. A v7 file's options
+ * sections are chained by offsets that a damaged file can turn into a
+ * loop: their number is capped.
  */
 #include <byteswap.h>
 #include <endian.h>
@@ -11,100 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/datcursor.h"
 #include "format/datfile.h"
 
-/* Option ids of trace-cmd.dat.v6(5) that change where data is. */
+/* Option ids of trace-cmd.dat.v6(5) and v7(5) that change where data is. */
 #define OPT_DONE	0
 #define OPT_BUFFER	3
 #define OPT_CPUCOUNT	8
+#define OPT_HEADER_INFO	16	/* then FTRACE_EVENTS 17, EVENT_FORMATS 18 */
+#define OPT_BUFFER_TEXT	22
 
-struct cursor {
-	const uint8_t *base;
-	size_t len;
-	size_t pos;
-	bool swap;
-	bool bad;
-};
-
-static const void *take(struct cursor *c, size_t n)
-{
-	const void *p;
-
-	if (c->bad || n > c->len - c->pos) {
-		c->bad = true;
-		return NULL;
-	}
-	p = c->base + c->pos;
-	c->pos += n;
-	return p;
-}
-
-static uint64_t get_u64(struct cursor *c)
-{
-	const void *p = take(c, 8);
-	uint64_t v;
-
-	if (!p)
-		return 0;
-	memcpy(&v, p, 8);
-	return c->swap ? bswap_64(v) : v;
-}
-
-static uint32_t get_u32(struct cursor *c)
-{
-	const void *p = take(c, 4);
-	uint32_t v;
-
-	if (!p)
-		return 0;
-	memcpy(&v, p, 4);
-	return c->swap ? bswap_32(v) : v;
-}
-
-static uint16_t get_u16(struct cursor *c)
-{
-	const void *p = take(c, 2);
-	uint16_t v;
-
-	if (!p)
-		return 0;
-	memcpy(&v, p, 2);
-	return c->swap ? bswap_16(v) : v;
-}
-
-/* A NUL-terminated string inside the mapping. */
-static const char *get_str(struct cursor *c)
-{
-	const char *s = (const char *)c->base + c->pos;
-	const void *nul;
-
-	if (c->bad || c->pos >= c->len) {
-		c->bad = true;
-		return NULL;
-	}
-	nul = memchr(s, '\0', c->len - c->pos);
-	if (!nul) {
-		c->bad = true;
-		return NULL;
-	}
-	c->pos += (const char *)nul - s + 1;
-	return s;
-}
-
-static void skip(struct cursor *c, uint64_t n)
-{
-	if (n > c->len - c->pos)
-		c->bad = true;
-	else
-		c->pos += n;
-}
-
-static bool expect(struct cursor *c, const char *tag, size_t n)
-{
-	const void *p = take(c, n);
-
-	return p && memcmp(p, tag, n) == 0;
-}
+/* v7: a section's flags */
+#define SEC_FL_COMPRESS	1
+/* v7: more options sections than any writer makes: a loop in a damaged file */
+#define V7_MAX_SECTIONS	4096
 
 static int add_buffer(struct datfile_layout *l, const char *name)
 {
@@ -184,6 +107,7 @@ static int read_cpu_table(struct cursor *c, struct datfile_layout *l, int buffer
 		if (!size)
 			continue;
 		s = &l->streams[l->nstreams++];
+		memset(s, 0, sizeof(*s));
 		s->offset = off;
 		s->size = size;
 		s->cpu = cpu;
@@ -222,6 +146,313 @@ static int read_buffer(struct cursor *c, struct datfile_layout *l, int buffer,
 	return read_cpu_table(c, l, buffer);
 }
 
+/* ---- version 7: sections, found through the chain of options sections ---- */
+
+/* One CPU of a v7 BUFFER option. */
+struct v7_cpu {
+	uint32_t cpu;
+	uint64_t offset;
+	uint64_t size;
+};
+
+/* A v7 BUFFER option, copied out of its (maybe decompressed) section. */
+struct v7_buffer {
+	uint64_t offset;	/* its section header */
+	char *name;
+	uint32_t page_size;
+	uint32_t ncpu;
+	struct v7_cpu *cpus;
+};
+
+struct v7_state {
+	struct v7_buffer *bufs;
+	int nbufs;
+	bool latency;
+	uint64_t tail;		/* the end of the last options section */
+};
+
+static void v7_state_free(struct v7_state *st)
+{
+	for (int i = 0; i < st->nbufs; i++) {
+		free(st->bufs[i].name);
+		free(st->bufs[i].cpus);
+	}
+	free(st->bufs);
+}
+
+static int v7_buffer_option(struct cursor *o, struct v7_state *st)
+{
+	struct v7_buffer *b, *n;
+	const char *name;
+
+	n = realloc(st->bufs, (st->nbufs + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	st->bufs = n;
+	b = &n[st->nbufs];
+	memset(b, 0, sizeof(*b));
+	b->offset = get_u64(o);
+	name = get_str(o);
+	get_str(o);				/* its trace clock */
+	b->page_size = get_u32(o);
+	b->ncpu = get_u32(o);
+	/* each CPU takes 20 bytes: a count the option cannot hold is corrupt */
+	if (o->bad || b->ncpu > (o->len - o->pos) / 20)
+		return -EINVAL;
+	b->name = strdup(name);
+	b->cpus = calloc(b->ncpu ? b->ncpu : 1, sizeof(*b->cpus));
+	st->nbufs++;
+	if (!b->name || !b->cpus)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < b->ncpu; i++) {
+		b->cpus[i].cpu = get_u32(o);
+		b->cpus[i].offset = get_u64(o);
+		b->cpus[i].size = get_u64(o);
+	}
+	return o->bad ? -EINVAL : 0;
+}
+
+/*
+ * The options section whose header is at @off: the buffers and the CPU
+ * count it holds, and in *@next the offset of the next one (0: the last).
+ */
+static int v7_options_section(const struct cursor *file, uint64_t off, struct datfile_layout *l,
+			      struct v7_state *st, uint64_t *next)
+{
+	struct cursor c = *file, o;
+	void *plain = NULL;
+	uint16_t id, flags;
+	uint64_t size;
+	int ret = -EINVAL;
+
+	if (off >= c.len)
+		return -EINVAL;
+	c.pos = off;
+	id = get_u16(&c);
+	flags = get_u16(&c);
+	get_u32(&c);				/* its description's string id */
+	size = get_u64(&c);
+	if (c.bad || id != OPT_DONE || size > c.len - c.pos)
+		return -EINVAL;
+	if (c.pos + size > st->tail)
+		st->tail = c.pos + size;
+	if (flags & SEC_FL_COMPRESS) {
+		uint32_t zsize = get_u32(&c), usize = get_u32(&c);
+		const void *src = take(&c, zsize);
+		struct unzip *u;
+
+		if (!src || l->algo == UNZIP_NONE || usize > UNZIP_MAX_BLOCK)
+			return -EINVAL;
+		plain = malloc(usize ? usize : 1);
+		u = unzip_alloc(l->algo);
+		if (!plain || !u) {
+			unzip_free(u);
+			free(plain);
+			return -ENOMEM;
+		}
+		ret = unzip_block(u, src, zsize, plain, usize);
+		unzip_free(u);
+		if (ret < 0) {
+			free(plain);
+			return -EINVAL;
+		}
+		o = (struct cursor){ .base = plain, .len = usize, .swap = c.swap };
+	} else {
+		o = c;
+		if (size < o.len - o.pos)
+			o.len = o.pos + size;
+	}
+	for (;;) {
+		uint16_t oid = get_u16(&o);
+		uint32_t osize = get_u32(&o);
+		struct cursor d = o;
+
+		skip(&o, osize);
+		if (o.bad) {
+			ret = -EINVAL;
+			break;
+		}
+		d.len = d.pos + osize;
+		if (oid == OPT_DONE) {
+			*next = get_u64(&d);
+			ret = d.bad ? -EINVAL : 0;
+			break;
+		}
+		if (oid == OPT_CPUCOUNT && osize >= 4) {
+			l->ncpu = get_u32(&d);
+		} else if (oid >= OPT_HEADER_INFO && oid < OPT_HEADER_INFO + DATFILE_SEC_MAX &&
+			   osize >= 8) {
+			l->sections[oid - OPT_HEADER_INFO] = get_u64(&d);
+		} else if (oid == OPT_BUFFER) {
+			ret = v7_buffer_option(&d, st);
+			if (ret)
+				break;
+		} else if (oid == OPT_BUFFER_TEXT) {
+			st->latency = true;
+		}
+	}
+	free(plain);
+	return ret;
+}
+
+/* The CPUs of one buffer, as streams; the section header tells whether compressed. */
+static int v7_buffer_streams(const struct cursor *file, struct datfile_layout *l,
+			     const struct v7_buffer *b, int buffer)
+{
+	struct cursor c = *file;
+	struct datfile_stream *n;
+	uint16_t id, flags;
+
+	if (b->page_size != l->page_size)
+		return -ENOTSUP;	/* a buffer with its own page size: libtracecmd's */
+	if (b->offset >= c.len)
+		return -EINVAL;
+	c.pos = b->offset;
+	id = get_u16(&c);
+	flags = get_u16(&c);
+	if (c.bad || id != OPT_BUFFER)
+		return -EINVAL;
+	if ((flags & SEC_FL_COMPRESS) && l->algo == UNZIP_NONE)
+		return -EINVAL;
+	n = realloc(l->streams, (l->nstreams + b->ncpu + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	l->streams = n;
+	for (uint32_t i = 0; i < b->ncpu; i++) {
+		const struct v7_cpu *vc = &b->cpus[i];
+		struct datfile_stream *s;
+
+		if (!vc->size)
+			continue;
+		if (vc->cpu >= 65536)
+			return -EINVAL;
+		s = &l->streams[l->nstreams++];
+		memset(s, 0, sizeof(*s));
+		s->cpu = vc->cpu;
+		s->buffer = buffer;
+		s->size = vc->size;
+		s->offset = vc->offset;
+		if (flags & SEC_FL_COMPRESS) {
+			/* a chunk count, then the chunks, which the size counts */
+			struct cursor cc = *file;
+
+			s->compressed = true;
+			s->offset += 4;
+			if (vc->offset < cc.len) {
+				cc.pos = vc->offset;
+				s->nchunks = get_u32(&cc);
+			}
+			if (cc.bad || vc->offset >= cc.len) {
+				s->nchunks = 0;
+				s->avail = 0;
+				continue;
+			}
+		}
+		if (s->offset >= c.len)
+			s->avail = 0;
+		else
+			s->avail = s->size < c.len - s->offset ? s->size : c.len - s->offset;
+		if (!s->compressed)
+			s->avail -= s->avail % l->page_size;
+		if (vc->cpu >= (uint32_t)l->ncpu)
+			l->ncpu = vc->cpu + 1;
+	}
+	return 0;
+}
+
+/*
+ * What follows the last options section (trace-cmd writes its strings
+ * there, found by walking section headers) must be whole sections: blkstack
+ * reads none of them, but a file cut there is cut short all the same, and
+ * says so as libtracecmd does.
+ */
+static int v7_tail_whole(const struct cursor *file, uint64_t pos)
+{
+	struct cursor c = *file;
+
+	for (int n = 0; pos < c.len; n++) {
+		uint64_t size;
+		uint16_t id;
+
+		if (n == V7_MAX_SECTIONS)
+			return -EINVAL;
+		c.pos = pos;
+		id = get_u16(&c);
+		skip(&c, 6);
+		size = get_u64(&c);
+		/* a cut in a buffer's data is the streams' to tell (datfile_stream.avail) */
+		if (!c.bad && id == OPT_BUFFER)
+			return 0;
+		if (c.bad || size > c.len - c.pos)
+			return -EINVAL;
+		pos = c.pos + size;
+	}
+	return 0;
+}
+
+/* After the page size: the compression header, then the chain of options sections. */
+static int v7_parse(struct cursor *c, struct datfile_layout *l)
+{
+	struct v7_state st = { 0 };
+	const char *algo;
+	uint64_t off;
+	int ret, sections = 0;
+
+	algo = get_str(c);
+	get_str(c);				/* the algorithm's version */
+	off = get_u64(c);
+	if (c->bad)
+		return -EINVAL;
+	ret = unzip_algo_parse(algo, &l->algo);
+	if (ret)
+		return ret;
+	while (off) {
+		if (++sections > V7_MAX_SECTIONS) {
+			ret = -EINVAL;
+			goto out;
+		}
+		ret = v7_options_section(c, off, l, &st, &off);
+		if (ret)
+			goto out;
+	}
+	if (st.latency) {
+		ret = -ENOTSUP;
+		goto out;
+	}
+	ret = v7_tail_whole(c, st.tail);
+	if (ret)
+		goto out;
+	/* the top level first, then the instances, as in a v6 file */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < st.nbufs; i++) {
+			int b;
+
+			if ((st.bufs[i].name[0] == '\0') != (pass == 0))
+				continue;
+			if (pass == 0 && l->nbuffers) {
+				ret = -EINVAL;	/* two top-level buffers */
+				goto out;
+			}
+			if (pass == 1 && !l->nbuffers && add_buffer(l, "") < 0) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			b = add_buffer(l, st.bufs[i].name);
+			if (b < 0) {
+				ret = b;
+				goto out;
+			}
+			ret = v7_buffer_streams(c, l, &st.bufs[i], b);
+			if (ret)
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	v7_state_free(&st);
+	return ret;
+}
+
 int datfile_layout_parse(const void *map, size_t len, struct datfile_layout *out)
 {
 	static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -239,8 +470,9 @@ int datfile_layout_parse(const void *map, size_t len, struct datfile_layout *out
 	version = get_str(&c);
 	if (!version)
 		return -EINVAL;
-	if (strcmp(version, "6") != 0)
+	if (strcmp(version, "6") != 0 && strcmp(version, "7") != 0)
 		return -ENOTSUP;
+	out->version = version[0] - '0';
 	hdr = take(&c, 2);
 	if (!hdr || hdr[0] > 1 || (hdr[1] != 4 && hdr[1] != 8))
 		return -EINVAL;
@@ -250,17 +482,26 @@ int datfile_layout_parse(const void *map, size_t len, struct datfile_layout *out
 	out->page_size = get_u32(&c);
 	if (c.bad || out->page_size < 64 || out->page_size > (64U << 20))
 		return -EINVAL;
+	if (out->version == 7) {
+		ret = v7_parse(&c, out);
+		if (ret)
+			datfile_layout_free(out);
+		return ret;
+	}
 
 	/* the header sections: only their sizes matter here */
+	out->sections[DATFILE_SEC_HEADER] = c.pos;
 	if (!expect(&c, "header_page", 12))
 		return -EINVAL;
 	skip(&c, get_u64(&c));
 	if (!expect(&c, "header_event", 13))
 		return -EINVAL;
 	skip(&c, get_u64(&c));
+	out->sections[DATFILE_SEC_FTRACE] = c.pos;
 	n = get_u32(&c);			/* ftrace formats */
 	for (uint32_t i = 0; i < n && !c.bad; i++)
 		skip(&c, get_u64(&c));
+	out->sections[DATFILE_SEC_EVENTS] = c.pos;
 	n = get_u32(&c);			/* event systems */
 	for (uint32_t i = 0; i < n && !c.bad; i++) {
 		uint32_t events;

@@ -3,16 +3,21 @@
  * tracefile.c - reading trace.dat files.
  *
  * The event formats always come from libtracecmd. The events themselves,
- * for the common version 6 file, are read by mapping each CPU's pages and
+ * for version 6 and 7 files, are read by mapping each CPU's pages and
  * walking them with pagewalk, as the live path walks ring-buffer pages: an
  * allocated record per event (libtracecmd's way) costs more than the rest
- * of the work per event. Other versions (v7 sections, compression, latency
- * files) are read record by record through libtracecmd, in a child
- * process: libtracecmd (and trace-cmd itself) crashes on some damaged
- * compressed files, and a bad file must give a message, not a crash. The
- * child sends decoded events through a pipe. For the same reason the
- * headers of every trace.dat are parsed once in a child before they are
- * parsed here: libtraceevent crashes on some damaged event formats.
+ * of the work per event. A compressed v7 file holds each CPU's pages in
+ * chunks of a few pages, each compressed on its own: they are decompressed
+ * one chunk at a time per CPU, so memory stays at a chunk per CPU whatever
+ * the file's length (libtracecmd keeps every chunk it has decompressed,
+ * or writes the whole CPU's data to a temporary file). Other files
+ * (latency traces, unknown compressions) are read record by record through
+ * libtracecmd, in a child process: libtracecmd (and trace-cmd itself)
+ * crashes on some damaged files, and a bad file must give a message, not a
+ * crash. The child sends decoded events through a pipe. For the same
+ * reason the headers of every trace.dat are parsed once in a child before
+ * they are parsed here: libtraceevent crashes on some damaged event
+ * formats.
  *
  * A file made by "trace-cmd record -B NAME -e block" holds its events in a
  * buffer instance, not in the top-level buffer: every buffer is read.
@@ -20,6 +25,7 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,20 +38,25 @@
 #include "base/pcevent.h"
 #include "base/util.h"
 #include "format/datfile.h"
+#include "format/datformats.h"
+#include "format/datpages.h"
 #include "format/name-marker.h"
 #include "format/pagewalk.h"
 #include "format/tracefile.h"
+#include "format/unzip.h"
 #include "track/merge.h"
 #include "track/topo-record.h"
 
 struct tracefile {
-	struct tracecmd_input *handle;
+	struct tracecmd_input *handle;	/* the libtracecmd path's */
+	struct tep_handle *tep;		/* the mapped path's formats, datformats.c */
 	struct decoder *decoder;
 	struct source_stats st;
 	int cpu_cap;
 
-	/* v6 path: the mapped file and where its pages are */
+	/* v6 and v7 path: the mapped file and where its pages are */
 	bool mapped;
+	bool corrupt;		/* a chunk did not decompress: the read ends in -EBADMSG */
 	const uint8_t *map;
 	size_t map_len;
 	struct datfile_layout layout;
@@ -54,6 +65,7 @@ struct tracefile {
 	struct tracecmd_input **buffers;
 	int nbuffers;
 	int out_fd;
+	int jobs;		/* threads that may decode the mapped streams */
 	struct blk_event batch[256];
 	unsigned int nbatch;
 	int ret;
@@ -118,7 +130,7 @@ static int open_buffers(struct tracefile *f)
 	return 0;
 }
 
-/* Map the file and find its v6 pages; 0, -ENOTSUP (not v6), or -errno. */
+/* Map the file and find its pages; 0, -ENOTSUP (not v6 or v7 flyrecord), or -errno. */
 static int map_file(struct tracefile *f, const char *path)
 {
 	struct stat sb;
@@ -383,9 +395,9 @@ static void add_marker(struct tracefile *f, struct markers *m, const char *s, si
 		add_file_name(f, m, s + flen, n - flen);
 }
 
-/* The print events (trace_marker writes) of the page at @off of stream @ds. */
+/* The print events (trace_marker writes) of one page. */
 static void scan_page(struct tracefile *f, struct markers *m, struct pagewalk *w,
-		      const struct datfile_stream *ds, uint64_t off, const struct tep_event *print,
+		      const uint8_t *page, const struct tep_event *print,
 		      const struct tep_format_field *buf, bool swap)
 {
 	const uint8_t *rec;
@@ -393,7 +405,7 @@ static void scan_page(struct tracefile *f, struct markers *m, struct pagewalk *w
 	uint64_t ts;
 	uint16_t type;
 
-	if (pagewalk_load(w, f->map + ds->offset + off, f->layout.page_size) < 0)
+	if (pagewalk_load(w, page, f->layout.page_size) < 0)
 		return;
 	while ((rec = pagewalk_next(w, &ts, &size))) {
 		if (size < 2 || size <= (unsigned int)buf->offset)
@@ -408,7 +420,7 @@ static void scan_page(struct tracefile *f, struct markers *m, struct pagewalk *w
 
 static void scan_markers(struct tracefile *f)
 {
-	struct tep_handle *tep = tracecmd_get_tep(f->handle);
+	struct tep_handle *tep = f->tep;
 	struct tep_event *print = tep_find_event_by_name(tep, "ftrace", "print");
 	struct tep_format_field *buf = print ? tep_find_field(print, "buf") : NULL;
 	const struct datfile_layout *l = &f->layout;
@@ -419,17 +431,33 @@ static void scan_markers(struct tracefile *f)
 	if (!buf)
 		return;
 	for (int i = 0; i < l->nstreams; i++) {
-		const struct datfile_stream *ds = &l->streams[i];
-		uint64_t pages = ds->avail / l->page_size;
+		struct datpages dp;
+		const uint8_t *page;
 		struct pagewalk w;
+		uint64_t pages, n = 0;
 
-		pagewalk_init(&w, tep_get_header_page_size(tep) == 4 ? 4 : 8, l->big_endian);
-		for (uint64_t n = 0; n < pages; n++) {
-			/* the first pages, then the last ones */
-			if (n == MARKER_SCAN_PAGES && pages > 2 * MARKER_SCAN_PAGES)
-				n = pages - MARKER_SCAN_PAGES;
-			scan_page(f, &m, &w, ds, n * l->page_size, print, buf, swap);
+		if (datpages_init(&dp, f->map, l, &l->streams[i]) < 0) {
+			datpages_destroy(&dp);
+			m.err = -ENOMEM;
+			break;
 		}
+		pages = datpages_count(&dp);
+		pagewalk_init(&w, tep_get_header_page_size(tep) == 4 ? 4 : 8, l->big_endian);
+		while ((page = datpages_next(&dp))) {
+			scan_page(f, &m, &w, page, print, buf, swap);
+			/* the first pages, then the last ones */
+			if (++n == MARKER_SCAN_PAGES && pages > 2 * MARKER_SCAN_PAGES) {
+				n = pages - MARKER_SCAN_PAGES;
+				datpages_destroy(&dp);
+				if (datpages_init(&dp, f->map, l, &l->streams[i]) < 0 ||
+				    datpages_seek(&dp, n) < 0)
+					break;
+			}
+		}
+		/* the count walked every chunk header: the read maps them again as it goes */
+		if (dp.ds)
+			datpages_forget(&dp);
+		datpages_destroy(&dp);
 	}
 	if (m.err)
 		debug_msg("out of memory reading the markers of the recording");
@@ -453,13 +481,15 @@ const struct tracefile_name *tracefile_file_names(const struct tracefile *f, siz
  * libtraceevent crashes on some damaged event formats (a '[' in a field's
  * type, for one): parse the headers first in a child, which says through
  * a pipe that it lived through the parse (its exit status is not used:
- * valgrind and the sanitizers set their own). Returns 0 when they can be
- * parsed here (or fail to parse without a crash), -EBADMSG when they crash
- * their parser.
+ * valgrind and the sanitizers set their own). The child parses them as the
+ * parent then will: datformats_load() for a mapped file, libtracecmd
+ * otherwise. Returns 0 when they can be parsed here (or fail to parse
+ * without a crash), -EBADMSG when they crash their parser.
  */
-static int headers_parse_safely(const char *path)
+static int headers_parse_safely(struct tracefile *f, const char *path)
 {
 	struct tracecmd_input *h;
+	struct tep_handle *tep;
 	int fds[2], ret = 0;
 	char done = 0;
 	pid_t pid;
@@ -476,9 +506,14 @@ static int headers_parse_safely(const char *path)
 	if (pid == 0) {
 		close(fds[0]);
 		quiet_child();
-		h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (h)
-			tracecmd_close(h);
+		if (f->mapped) {
+			tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
+			tep_free(tep);
+		} else {
+			h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+			if (h)
+				tracecmd_close(h);
+		}
 		done = 1;
 		_exit(write_all(fds[1], &done, 1) < 0);
 	}
@@ -498,11 +533,6 @@ struct tracefile *tracefile_open(const char *path, int *err)
 
 	if (!util_debug)
 		tracecmd_set_loglevel(TEP_LOG_NONE);
-	/* first, before anything is allocated that the child would leave behind */
-	if (has_magic(path) && headers_parse_safely(path) < 0) {
-		*err = -EBADMSG;
-		return NULL;
-	}
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		*err = -ENOMEM;
@@ -517,6 +547,10 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		*err = ret;
 		goto fail;
 	}
+	if (has_magic(path) && headers_parse_safely(f, path) < 0) {
+		*err = -EBADMSG;
+		goto fail;
+	}
 	if (!f->mapped) {
 		ret = open_in_child(f, path);
 		if (ret < 0) {
@@ -525,17 +559,13 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		}
 		return f;
 	}
-	/* the v6 path needs only the headers: the data is read from the map */
-	errno = 0;
-	f->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!f->handle) {
-		if (errno == EACCES || errno == ENOMEM)
-			*err = -errno;
-		else
-			*err = -EBADMSG;
+	/* the mapped path needs only the formats it decodes: the data is read from the map */
+	f->tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
+	if (!f->tep) {
+		*err = ret == -ENOMEM ? -ENOMEM : -EBADMSG;
 		goto fail;
 	}
-	f->decoder = decoder_alloc(tracecmd_get_tep(f->handle));
+	f->decoder = decoder_alloc(f->tep);
 	if (!f->decoder) {
 		*err = errno == ENOMEM ? -ENOMEM : -ENODATA;
 		goto fail;
@@ -601,40 +631,49 @@ bool tracefile_has(const struct tracefile *f, unsigned int kind)
 	return kind > BLK_EV_NONE && kind < PC_EV_KIND_MAX && (f->has_kinds & (1ULL << kind));
 }
 
-/* ---- version 6: mapped pages, pagewalk, merge ---------------------------- */
+/* ---- versions 6 and 7: mapped pages, pagewalk, merge --------------------- */
 
 struct page_stream {
-	const struct datfile_stream *ds;
+	struct datpages pages;
 	struct pagewalk walk;
-	uint64_t next;		/* offset of the next page within the stream */
-	uint64_t dropped;	/* pages before this offset are released */
 	bool done;
 };
 
-/* Release mapped pages already decoded, so memory stays flat on long files. */
-#define DROP_CHUNK (8ULL << 20)
-
-static void stream_release(struct tracefile *f, struct page_stream *ps)
+/*
+ * Start on the next page of @ps that parses, with its accounting in @cs;
+ * false at the stream's end (its damage, if any, is in @ps->pages.corrupt).
+ */
+static bool stream_next_page(struct tracefile *f, struct page_stream *ps,
+			     struct source_cpu_stats *cs)
 {
-	uint64_t sys_page = (uint64_t)getpagesize();
-	uint64_t start = ps->ds->offset + ps->dropped;
-	uint64_t end = ps->ds->offset + ps->next;
+	uint32_t page_size = f->layout.page_size;
 
-	start = (start + sys_page - 1) & ~(sys_page - 1);
-	end &= ~(sys_page - 1);
-	if (end > start && end - start >= DROP_CHUNK) {
-		madvise((void *)(f->map + start), end - start, MADV_DONTNEED);
-		ps->dropped = end - ps->ds->offset;
+	for (;;) {
+		const uint8_t *page = datpages_next(&ps->pages);
+
+		if (!page)
+			return false;
+		datpages_release(&ps->pages);
+		if (pagewalk_load(&ps->walk, page, page_size) < 0) {
+			cs->malformed++;
+			continue;
+		}
+		cs->pages++;
+		cs->bytes += page_size;
+		if (ps->walk.missed > 0)
+			cs->missed += ps->walk.missed;
+		else if (ps->walk.missed < 0)
+			cs->missed_unknown++;
+		return true;
 	}
 }
 
-/* Decode the next page of @ps that holds block events; false at its end. */
+/* Decode the next pages of @ps until one holds block events, or its end. */
 static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 		       struct page_stream *ps)
 {
-	const struct datfile_stream *ds = ps->ds;
+	const struct datfile_stream *ds = ps->pages.ds;
 	struct source_cpu_stats *cs = cpu_stats(f, ds->cpu);
-	uint32_t page = f->layout.page_size;
 
 	if (!cs)
 		return -ENOMEM;
@@ -643,24 +682,13 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 		unsigned int size;
 		uint64_t ts;
 
-		if (ps->next + page > ds->avail) {
+		if (!stream_next_page(f, ps, cs)) {
 			ps->done = true;
+			if (ps->pages.corrupt)
+				f->corrupt = true;
 			merge_reached(m, idx, UINT64_MAX);
 			break;
 		}
-		if (pagewalk_load(&ps->walk, f->map + ds->offset + ps->next, page) < 0) {
-			cs->malformed++;
-			ps->next += page;
-			continue;
-		}
-		ps->next += page;
-		cs->pages++;
-		cs->bytes += page;
-		stream_release(f, ps);
-		if (ps->walk.missed > 0)
-			cs->missed += ps->walk.missed;
-		else if (ps->walk.missed < 0)
-			cs->missed_unknown++;
 		while ((rec = pagewalk_next(&ps->walk, &ts, &size))) {
 			/* decoded in place, into the merge's own slot */
 			struct blk_event *ev = merge_slot(m, idx);
@@ -684,15 +712,305 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 	return 0;
 }
 
+/* ---- versions 6 and 7 on several cores: a thread per stream decodes -------- */
+
+/*
+ * Decoding (walking the pages, decompressing them, decoding each record)
+ * costs more than merging and following the I/O: with -j, each CPU stream
+ * is decoded by a thread into batches of events, which the caller's thread
+ * merges and hands to @fn exactly as the one-thread path does. The merge
+ * sees the same events of each stream in the same order, so its output is
+ * the same event for event; only how far each stream is read ahead
+ * differs. A stream's queue holds FEED_DEPTH batches, so memory stays at a
+ * few hundred KiB per stream whatever the file's length.
+ */
+#define FEED_BATCH	4096	/* events per batch */
+#define FEED_DEPTH	4	/* batches queued per stream */
+
+struct feed_batch {
+	unsigned int n;
+	struct blk_event ev[FEED_BATCH];
+};
+
+/* One stream: its decoder's state (the thread's), and the queue both share. */
+struct feed {
+	struct page_stream ps;
+	struct source_cpu_stats st;	/* the thread's, summed into the file's at the end */
+	bool in_page;			/* ps.walk holds a page not yet walked to its end */
+	/* under feeds.lock */
+	struct feed_batch *q[FEED_DEPTH];
+	unsigned int head, len;
+	bool end;			/* the thread has queued its last batch */
+	struct feed_batch *spare;	/* a batch handed back by the consumer */
+};
+
+struct feed_thread;
+
+struct feeds {
+	struct tracefile *f;
+	struct feed *feed;
+	int nfeeds, nthreads;
+	pthread_mutex_t lock;
+	pthread_cond_t space;		/* a queue has room, or stop */
+	pthread_cond_t data;		/* a queue has a batch, or ended */
+	bool stop;			/* the consumer gave up: threads leave */
+	int err;			/* a thread's -ENOMEM */
+	/* the consumer's */
+	struct feed_batch **cur;	/* per stream, the batch being merged */
+	int err_seen;			/* @err, read under the lock */
+	struct feed_thread *threads;
+	pthread_t *tids;
+	int started;
+};
+
+static void feeds_stop(struct feeds *fs, struct page_stream *ps);
+
+/* Decode records of @fd into @b until it is full or the stream ends. */
+static void feed_decode(struct tracefile *f, struct feed *fd, struct feed_batch *b)
+{
+	const struct datfile_stream *ds = fd->ps.pages.ds;
+
+	b->n = 0;
+	while (b->n < FEED_BATCH) {
+		const void *rec;
+		unsigned int size;
+		uint64_t ts;
+		int ret;
+
+		if (!fd->in_page) {
+			if (!stream_next_page(f, &fd->ps, &fd->st)) {
+				fd->ps.done = true;
+				return;
+			}
+			fd->in_page = true;
+		}
+		rec = pagewalk_next(&fd->ps.walk, &ts, &size);
+		if (!rec) {
+			if (fd->ps.walk.malformed)
+				fd->st.malformed++;
+			fd->in_page = false;
+			continue;
+		}
+		ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, &b->ev[b->n]);
+		if (ret == 0) {
+			fd->st.other++;
+		} else if (ret < 0) {
+			fd->st.malformed++;
+		} else {
+			fd->st.events++;
+			b->n++;
+		}
+	}
+}
+
+struct feed_thread {
+	struct feeds *fs;
+	int first;			/* the streams first, first + nthreads, ... */
+};
+
+static void *feed_thread_main(void *arg)
+{
+	struct feed_thread *t = arg;
+	struct feeds *fs = t->fs;
+
+	pthread_mutex_lock(&fs->lock);
+	for (;;) {
+		struct feed *fd = NULL;
+		struct feed_batch *b;
+		bool live = false;
+
+		/* a stream of this thread's that has room, else wait for room */
+		for (int i = t->first; i < fs->nfeeds; i += fs->nthreads) {
+			if (fs->feed[i].end)
+				continue;
+			live = true;
+			if (fs->feed[i].len < FEED_DEPTH) {
+				fd = &fs->feed[i];
+				break;
+			}
+		}
+		if (fs->stop || !live)
+			break;
+		if (!fd) {
+			pthread_cond_wait(&fs->space, &fs->lock);
+			continue;
+		}
+		b = fd->spare;
+		fd->spare = NULL;
+		pthread_mutex_unlock(&fs->lock);
+		if (!b)
+			b = malloc(sizeof(*b));
+		if (b)
+			feed_decode(fs->f, fd, b);
+		pthread_mutex_lock(&fs->lock);
+		if (!b) {
+			fs->err = -ENOMEM;
+			fs->stop = true;
+			pthread_cond_broadcast(&fs->data);
+			break;
+		}
+		fd->q[(fd->head + fd->len) % FEED_DEPTH] = b;
+		fd->len++;
+		fd->end = fd->ps.done;
+		pthread_cond_broadcast(&fs->data);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	return NULL;
+}
+
+/*
+ * The next batch of stream @i, waiting for its thread; NULL when the
+ * stream has ended (or the threads stopped). The batch given back last
+ * time becomes the stream's spare.
+ */
+static struct feed_batch *feed_take(struct feeds *fs, int i, struct feed_batch *done)
+{
+	struct feed *fd = &fs->feed[i];
+	struct feed_batch *b = NULL;
+
+	pthread_mutex_lock(&fs->lock);
+	if (done) {
+		if (!fd->spare)
+			fd->spare = done;
+		else
+			free(done);
+	}
+	while (!fd->len && !fd->end && !fs->stop)
+		pthread_cond_wait(&fs->data, &fs->lock);
+	fs->err_seen = fs->err;
+	if (fd->len) {
+		b = fd->q[fd->head];
+		fd->head = (fd->head + 1) % FEED_DEPTH;
+		fd->len--;
+		pthread_cond_broadcast(&fs->space);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	return b;
+}
+
+/* Start the threads on the streams of @ps; NULL with *@err on failure. */
+static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, int *err)
+{
+	const struct datfile_layout *l = &f->layout;
+	struct feeds *fs = calloc(1, sizeof(*fs));
+
+	if (!fs)
+		goto fail;
+	fs->f = f;
+	fs->nfeeds = l->nstreams;
+	fs->nthreads = f->jobs < l->nstreams ? f->jobs : l->nstreams;
+	fs->feed = calloc(fs->nfeeds, sizeof(*fs->feed));
+	fs->cur = calloc(fs->nfeeds, sizeof(*fs->cur));
+	fs->threads = calloc(fs->nthreads, sizeof(*fs->threads));
+	fs->tids = calloc(fs->nthreads, sizeof(*fs->tids));
+	if (!fs->feed || !fs->cur || !fs->threads || !fs->tids)
+		goto fail;
+	for (int i = 0; i < fs->nfeeds; i++)
+		fs->feed[i].ps = ps[i];
+	pthread_mutex_init(&fs->lock, NULL);
+	pthread_cond_init(&fs->space, NULL);
+	pthread_cond_init(&fs->data, NULL);
+	for (; fs->started < fs->nthreads; fs->started++) {
+		struct feed_thread *t = &fs->threads[fs->started];
+
+		*t = (struct feed_thread){ .fs = fs, .first = fs->started };
+		if (pthread_create(&fs->tids[fs->started], NULL, feed_thread_main, t)) {
+			feeds_stop(fs, ps);
+			*err = -EAGAIN;
+			return NULL;
+		}
+	}
+	return fs;
+fail:
+	if (fs) {
+		free(fs->tids);
+		free(fs->threads);
+		free(fs->cur);
+		free(fs->feed);
+		free(fs);
+	}
+	*err = -ENOMEM;
+	return NULL;
+}
+
+/*
+ * As stream_fill(), from the stream's thread: whole batches of events until
+ * the stream has some queued in the merge, or has ended.
+ */
+static int feed_fill(struct feeds *fs, struct merge *m, unsigned int i, struct page_stream *ps)
+{
+	while (!ps->done && !merge_stream_len(m, i)) {
+		fs->cur[i] = feed_take(fs, i, fs->cur[i]);
+		if (!fs->cur[i]) {
+			ps->done = true;
+			merge_reached(m, i, UINT64_MAX);
+			break;
+		}
+		for (unsigned int e = 0; e < fs->cur[i]->n; e++) {
+			int ret = merge_push(m, i, &fs->cur[i]->ev[e]);
+
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return fs->err_seen;
+}
+
+/*
+ * Stop and join the threads, add their accounting to the file's, and hand
+ * their streams' state back to @ps for the caller to release.
+ */
+static void feeds_stop(struct feeds *fs, struct page_stream *ps)
+{
+	struct tracefile *f = fs->f;
+
+	pthread_mutex_lock(&fs->lock);
+	fs->stop = true;
+	pthread_cond_broadcast(&fs->space);
+	pthread_mutex_unlock(&fs->lock);
+	for (int t = 0; t < fs->started; t++)
+		pthread_join(fs->tids[t], NULL);
+	pthread_cond_destroy(&fs->data);
+	pthread_cond_destroy(&fs->space);
+	pthread_mutex_destroy(&fs->lock);
+	for (int i = 0; i < fs->nfeeds; i++) {
+		struct feed *fd = &fs->feed[i];
+		struct source_cpu_stats *cs = cpu_stats(f, f->layout.streams[i].cpu);
+
+		if (cs) {
+			cs->events += fd->st.events;
+			cs->other += fd->st.other;
+			cs->malformed += fd->st.malformed;
+			cs->missed += fd->st.missed;
+			cs->missed_unknown += fd->st.missed_unknown;
+			cs->pages += fd->st.pages;
+			cs->bytes += fd->st.bytes;
+		}
+		if (fd->ps.pages.corrupt)
+			f->corrupt = true;
+		ps[i].pages = fd->ps.pages;
+		for (unsigned int k = 0; k < fd->len; k++)
+			free(fd->q[(fd->head + k) % FEED_DEPTH]);
+		free(fd->spare);
+		free(fs->cur[i]);
+	}
+	free(fs->tids);
+	free(fs->threads);
+	free(fs->cur);
+	free(fs->feed);
+	free(fs);
+}
+
 static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 {
 	const struct datfile_layout *l = &f->layout;
 	int long_size;
 	struct page_stream *ps;
 	struct merge *m = NULL;
+	struct feeds *fs = NULL;
 	int ret = 0, live;
 
-	long_size = tep_get_header_page_size(tracecmd_get_tep(f->handle)) == 4 ? 4 : 8;
+	long_size = tep_get_header_page_size(f->tep) == 4 ? 4 : 8;
 	for (int i = 0; i < l->nstreams; i++) {
 		struct source_cpu_stats *cs = cpu_stats(f, l->streams[i].cpu);
 
@@ -709,14 +1027,21 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 		goto out;
 	}
 	for (int i = 0; i < l->nstreams; i++) {
-		ps[i].ds = &l->streams[i];
+		ret = datpages_init(&ps[i].pages, f->map, l, &l->streams[i]);
+		if (ret < 0)
+			goto out;
 		pagewalk_init(&ps[i].walk, long_size, l->big_endian);
+	}
+	if (f->jobs > 1 && l->nstreams > 1) {
+		fs = feeds_start(f, ps, &ret);
+		if (!fs)
+			goto out;
 	}
 	/* refill every stream that ran dry, release what is ordered, repeat */
 	do {
 		live = 0;
 		for (int i = 0; i < l->nstreams; i++) {
-			ret = stream_fill(f, m, i, &ps[i]);
+			ret = fs ? feed_fill(fs, m, i, &ps[i]) : stream_fill(f, m, i, &ps[i]);
 			if (ret < 0)
 				goto out;
 			live += !ps[i].done;
@@ -725,7 +1050,18 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 		if (ret < 0)
 			goto out;
 	} while (live);
+	if (fs) {
+		feeds_stop(fs, ps);
+		fs = NULL;
+	}
+	/* what came before the damage has been delivered */
+	if (f->corrupt)
+		ret = -EBADMSG;
 out:
+	if (fs)
+		feeds_stop(fs, ps);
+	for (int i = 0; ps && i < l->nstreams; i++)
+		datpages_destroy(&ps[i].pages);
 	free(ps);
 	merge_free(m);
 	return ret;
@@ -848,6 +1184,11 @@ int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx)
 	return read_mapped(f, fn, ctx);
 }
 
+void tracefile_set_jobs(struct tracefile *f, int jobs)
+{
+	f->jobs = jobs;
+}
+
 const struct source_stats *tracefile_stats(struct tracefile *f)
 {
 	return &f->st;
@@ -866,6 +1207,8 @@ void tracefile_close(struct tracefile *f)
 		tracecmd_close(f->buffers[i]);
 	if (f->handle)
 		tracecmd_close(f->handle);
+	if (f->tep)
+		tep_free(f->tep);
 	free(f->buffers);
 	datfile_layout_free(&f->layout);
 	if (f->map)

@@ -39,6 +39,16 @@ bool tracefile_has(const struct tracefile *f, unsigned int kind);
 int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx);
 
 /**
+ * tracefile_set_jobs - decode with up to @jobs threads, one per CPU stream
+ * of the file, beside the caller's thread that merges and calls the
+ * consumer (version 6 and 7 files; others are read by one child process)
+ * @f: the file, before tracefile_read()
+ * @jobs: 1 (the default) decodes in the caller's thread; the events
+ *	  reach the consumer in the same order whatever @jobs is
+ */
+void tracefile_set_jobs(struct tracefile *f, int jobs);
+
+/**
  * tracefile_open_error - say, naming @path, why tracefile_open() failed
  * with @err, and what to do
  */

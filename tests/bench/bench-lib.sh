@@ -340,17 +340,26 @@ count_events()
 # bench LABEL CMD...: best (lowest wall) of RUNS; prints "wall cpu rss_kb".
 bench()
 {
-	local label=$1 i best=
+	local label=$1 i all= pick
 
 	shift
 	for i in $(seq "$RUNS"); do
 		"$GNU_TIME" -f '%e %U %S %M' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/err" ||
 			{ cat "$WORK/err" >&2; die "$label failed"; }
 		note "$label run $i: $(cat "$WORK/time")"
-		best=$(printf '%s\n%s\n' "$best" "$(cat "$WORK/time")" | awk 'NF == 4' |
-			sort -n -k1,1 | head -1)
+		all=$(printf '%s\n%s\n' "$all" "$(cat "$WORK/time")" | awk 'NF == 4')
 	done
-	awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }' <<<"$best"
+	# the best run, or with BENCH_PICK=median the median one (by wall time)
+	pick=1
+	[ "${BENCH_PICK:-best}" != median ] || pick=$(((RUNS + 1) / 2))
+	sort -n -k1,1 <<<"$all" | sed -n "${pick}p" |
+		awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }'
+}
+
+# bench_pick: how bench() chose among the runs, for the header
+bench_pick()
+{
+	[ "${BENCH_PICK:-best}" = median ] && echo "median of $RUNS runs" || echo "best of $RUNS runs"
 }
 
 # bench_secs_runs "$@": the options "-t SECS -r RUNS" of the benchmarks that

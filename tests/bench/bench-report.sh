@@ -10,12 +10,19 @@
 # twice: for SECS and for SECS/4 seconds, so that peak memory can be
 # compared across trace lengths. Then, best of RUNS runs each:
 #
-#   blkstack report -i v6.dat -o /dev/null          (decode + merge + tracker + statistics)
+#   blkstack report -i v6.dat -o /dev/null          (decode + merge + tracker + statistics;
+#                                                    -j: the default, a thread per CPU)
+#   blkstack report -j 1 -i v6.dat -o /dev/null     (the same on one core)
 #   blkstack report -i v6.dat --json -o /dev/null
 #   blkstack report -i v6.dat --btt -o /dev/null    (btt's tables instead of the tracker)
 #   blkstack report -i v6.dat --iostat -o /dev/null (iostat -x's table instead)
+#   blkstack report -i v7.dat -o /dev/null          (the long trace converted by
+#                                                    trace-cmd convert --file-version 7, zstd)
 #   btt -i bt.dump                                  (after `blkparse -i - -d bt.dump`, not timed)
 #   btt -A -i bt.dump                               (every table, as report --btt prints)
+#
+# BENCH_PICK=median takes the median run instead of the best (the machine
+# is shared: the median says more than the luckiest run).
 #
 # A benchmark, not a test: it prints events per second, peak RSS and
 # ratios, and asserts nothing. Usage: bench-report.sh [-t SECS] [-r RUNS];
@@ -74,6 +81,9 @@ record()
 
 record long "$SECS"
 record short $(((SECS + 3) / 4))
+# trace-cmd record writes version 7 (zstd) by default: the same trace so
+trace-cmd convert -i "$WORK/long.dat" -o "$WORK/long7.dat" --file-version 7 --compression any \
+	>/dev/null 2>&1 || die "trace-cmd convert --file-version 7 failed"
 read -r iops ios <"$WORK/long.fio"
 
 # --- event counts (not timed) ------------------------------------------------
@@ -87,6 +97,7 @@ done
 
 for name in long short; do
 	printf -v "r_text_$name" %s "$(bench "report $name" "$BLKSTACK" report -i "$WORK/$name.dat" -o /dev/null)"
+	printf -v "r_j1_$name" %s "$(bench "report -j 1 $name" "$BLKSTACK" report -j 1 -i "$WORK/$name.dat" -o /dev/null)"
 	printf -v "r_json_$name" %s "$(bench "report --json $name" "$BLKSTACK" report --json -i "$WORK/$name.dat" -o /dev/null)"
 	# in $WORK: btt writes its per-device *_iops_fp.dat files to the directory it runs in
 	printf -v "r_btt_$name" %s "$(cd "$WORK" && bench "btt $name" btt -i "$WORK/$name.dump" -o "$WORK/btt-$name")"
@@ -94,24 +105,28 @@ for name in long short; do
 	printf -v "r_rios_$name" %s "$(bench "report --iostat $name" "$BLKSTACK" report --iostat -i "$WORK/$name.dat" -o /dev/null)"
 	printf -v "r_bttA_$name" %s "$(cd "$WORK" && bench "btt -A $name" btt -A -i "$WORK/$name.dump" -o "$WORK/bttA-$name")"
 done
+r_v7=$(bench "report v7 long" "$BLKSTACK" report -i "$WORK/long7.dat" -o /dev/null)
+r_v7_j1=$(bench "report -j 1 v7 long" "$BLKSTACK" report -j 1 -i "$WORK/long7.dat" -o /dev/null)
 
 bench_header
 echo "workload: fio 4k randrw 70/30 direct libaio qd4 on /dev/$DEV ($MM), loop over tmpfs, ${SECS}s, $iops IOPS, $ios I/Os"
 echo "the same run recorded by trace-cmd (v6) and by the blk tracer; btt reads the blk tracer's binary after blkparse -d"
-echo "best of $RUNS runs; long = ${SECS}s, short = $(((SECS + 3) / 4))s of the same workload"
+echo "$(bench_pick); long = ${SECS}s, short = $(((SECS + 3) / 4))s of the same workload; v7: long, converted (zstd, $(($(stat -c %s "$WORK/long7.dat") >> 20)) MiB)"
 echo
 {
-	printf '%s|%s|%s|%s|%s|%s\n' "tool" "trace" "events" "wall s" "max RSS MiB" "M events/s"
+	printf '%s|%s|%s|%s|%s|%s|%s\n' "tool" "trace" "events" "wall s" "cpu s" "max RSS MiB" "M events/s"
 	row()
 	{
 		local tool=$1 trace=$2 n=$3 r=$4
-		read -r wall _ rss <<<"$r"
-		awk -v t="$tool" -v i="$trace" -v n="$n" -v w="$wall" -v r="$rss" \
-			'BEGIN { printf "%s|%s|%d|%.2f|%.1f|%.2f\n", t, i, n, w, r / 1024, n / (w > 0 ? w : 0.01) / 1e6 }'
+		read -r wall cpu rss <<<"$r"
+		awk -v t="$tool" -v i="$trace" -v n="$n" -v w="$wall" -v c="$cpu" -v r="$rss" \
+			'BEGIN { printf "%s|%s|%d|%.2f|%.2f|%.1f|%.2f\n", t, i, n, w, c, r / 1024, n / (w > 0 ? w : 0.01) / 1e6 }'
 	}
 	for name in long short; do
 		n_tc=n_tc_$name n_bt=n_bt_$name rt=r_text_$name rj=r_json_$name rb=r_btt_$name
+		r1=r_j1_$name
 		row "blkstack report" "$name" "${!n_tc}" "${!rt}"
+		row "blkstack report -j 1" "$name" "${!n_tc}" "${!r1}"
 		row "blkstack report --json" "$name" "${!n_tc}" "${!rj}"
 		row "btt" "$name" "${!n_bt}" "${!rb}"
 		rbt=r_rbtt_$name rio=r_rios_$name rba=r_bttA_$name
@@ -119,6 +134,8 @@ echo
 		row "blkstack report --iostat" "$name" "${!n_tc}" "${!rio}"
 		row "btt -A" "$name" "${!n_bt}" "${!rba}"
 	done
+	row "blkstack report" "long v7" "$n_tc_long" "$r_v7"
+	row "blkstack report -j 1" "long v7" "$n_tc_long" "$r_v7_j1"
 } | column -t -s '|' -o '  '
 echo
 rate()
@@ -147,4 +164,10 @@ awk -v r="$(walls "$r_text_long")" -v b="$(walls "$r_rbtt_long")" -v i="$(walls 
 	printf "report --btt / report (long):    %.2fx time  (goal: <= 1.20x)\n", b / r
 	printf "report --iostat / report (long): %.2fx time  (goal: <= 1.20x)\n", i / r
 	printf "btt -A / report --btt (long):    %.1fx time\n", a / (b > 0 ? b : 0.01)
+}'
+awk -v bs="$(rate "$n_tc_long" "$r_text_long")" -v b1="$(rate "$n_tc_long" "$r_j1_long")" \
+	-v v7="$(rate "$n_tc_long" "$r_v7")" -v v71="$(rate "$n_tc_long" "$r_v7_j1")" \
+	-v n="$(nproc)" 'BEGIN {
+	printf "blkstack report -j %d / -j 1 (long): %.2fx  (goal on 2 cores: >= 1.6x)\n", n, bs / b1
+	printf "blkstack report v7 / v6 (long):  %.0f%% with -j %d, %.0f%% with -j 1  (goal: >= 70%%)\n", 100 * v7 / bs, n, 100 * v71 / b1
 }'

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * datformats.c - the event formats of a mapped trace.dat, only those
+ * blkstack decodes (see datformats.h for why not libtracecmd's open).
+ *
+ * Every count and size is read through the bounds-checked cursor: a
+ * damaged header gives -EINVAL. A v7 section may be compressed: it is
+ * decompressed whole, its stated size capped at UNZIP_MAX_BLOCK.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <event-parse.h>
+
+#include "base/pcevent.h"
+#include "format/datcursor.h"
+#include "format/datformats.h"
+#include "format/unzip.h"
+
+/* v7 section flags: compressed */
+#define SEC_FL_COMPRESS	1
+
+/* The systems whose formats the decoders look up. */
+static bool system_wanted(const char *sys)
+{
+	if (!strcmp(sys, "block"))
+		return true;
+	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++)
+		if (!strcmp(sys, pc_kind_system(k)))
+			return true;
+	return false;
+}
+
+/*
+ * The bytes of part @sec: for v6 from its offset to the end of the file
+ * (the parsers stop at their own end), for v7 its section's contents,
+ * decompressed into *@owned when compressed.
+ */
+static int section_open(const uint8_t *map, size_t len, const struct datfile_layout *l,
+			enum datfile_sec sec, struct cursor *c, void **owned)
+{
+	uint64_t off = l->sections[sec];
+	uint16_t id, flags;
+	uint64_t size;
+
+	*owned = NULL;
+	*c = (struct cursor){ .base = map, .len = len,
+			      .swap = l->big_endian != (__BYTE_ORDER == __BIG_ENDIAN) };
+	if (!off || off >= len)
+		return -EINVAL;
+	c->pos = off;
+	if (l->version == 6)
+		return 0;
+	id = get_u16(c);
+	flags = get_u16(c);
+	get_u32(c);				/* its description's string id */
+	size = get_u64(c);
+	if (c->bad || id != 16 + sec)
+		return -EINVAL;
+	if (flags & SEC_FL_COMPRESS) {
+		uint32_t zsize = get_u32(c), usize = get_u32(c);
+		const void *src = take(c, zsize);
+		struct unzip *u;
+		int ret;
+
+		if (!src || l->algo == UNZIP_NONE || usize > UNZIP_MAX_BLOCK)
+			return -EINVAL;
+		*owned = malloc(usize ? usize : 1);
+		u = unzip_alloc(l->algo);
+		if (!*owned || !u) {
+			unzip_free(u);
+			return -ENOMEM;
+		}
+		ret = unzip_block(u, src, zsize, *owned, usize);
+		unzip_free(u);
+		if (ret < 0)
+			return -EINVAL;
+		*c = (struct cursor){ .base = *owned, .len = usize, .swap = c->swap };
+		return 0;
+	}
+	if (size < c->len - c->pos)
+		c->len = c->pos + size;
+	return 0;
+}
+
+/* "header_page\0", its size and text: the page header's layout */
+static int load_header(struct tep_handle *tep, struct cursor *c, const struct datfile_layout *l)
+{
+	const char *text;
+	uint64_t size;
+
+	if (!expect(c, "header_page", 12))
+		return -EINVAL;
+	size = get_u64(c);
+	if (c->bad || size > c->len - c->pos)
+		return -EINVAL;
+	text = take(c, size);
+	if (tep_parse_header_page(tep, (char *)text, size, l->long_size))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * @n formats of @sys, each a u64 size and its text: those @want accepts
+ * (all when NULL) parsed, the others skipped.
+ */
+static int load_formats(struct tep_handle *tep, struct cursor *c, const char *sys, uint32_t n,
+			bool (*want)(const char *text, uint64_t size))
+{
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		uint64_t size = get_u64(c);
+		const char *text;
+
+		if (c->bad || size > c->len - c->pos)
+			return -EINVAL;
+		text = take(c, size);
+		if (!want || want(text, size))
+			tep_parse_event(tep, text, size, sys);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+/* Of the ftrace formats, print: the events blkstack's markers are. */
+static bool is_print(const char *text, uint64_t size)
+{
+	static const char print[] = "name: print\n";
+
+	return memmem(text, size, print, sizeof(print) - 1) != NULL;
+}
+
+static int load_ftrace(struct tep_handle *tep, struct cursor *c)
+{
+	return load_formats(tep, c, "ftrace", get_u32(c), is_print);
+}
+
+/* The systems' formats: the wanted systems' parsed, the others skipped. */
+static bool want_none(const char *text, uint64_t size)
+{
+	(void)text;
+	(void)size;
+	return false;
+}
+
+static int load_events(struct tep_handle *tep, struct cursor *c)
+{
+	uint32_t nsys = get_u32(c);
+	int ret = 0;
+
+	for (uint32_t s = 0; s < nsys && !c->bad && !ret; s++) {
+		const char *sys = get_str(c);
+		uint32_t n = get_u32(c);
+
+		ret = load_formats(tep, c, sys, n, sys && system_wanted(sys) ? NULL : want_none);
+	}
+	return ret ? ret : c->bad ? -EINVAL : 0;
+}
+
+struct tep_handle *datformats_load(const uint8_t *map, size_t len,
+				   const struct datfile_layout *l, int *err)
+{
+	struct tep_handle *tep = tep_alloc();
+	int ret = 0;
+
+	if (!tep) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	tep_set_file_bigendian(tep, l->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, __BYTE_ORDER == __BIG_ENDIAN ? TEP_BIG_ENDIAN :
+								    TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, l->long_size);
+	tep_set_page_size(tep, l->page_size);
+	tep_set_cpus(tep, l->ncpu);
+	for (int sec = 0; sec < DATFILE_SEC_MAX && !ret; sec++) {
+		struct cursor c;
+		void *owned;
+
+		/* a file without ftrace formats has no markers: not an error */
+		ret = section_open(map, len, l, sec, &c, &owned);
+		if (ret == -EINVAL && sec == DATFILE_SEC_FTRACE && !l->sections[sec])
+			ret = 0;
+		else if (!ret && sec == DATFILE_SEC_HEADER)
+			ret = load_header(tep, &c, l);
+		else if (!ret && sec == DATFILE_SEC_FTRACE)
+			ret = load_ftrace(tep, &c);
+		else if (!ret)
+			ret = load_events(tep, &c);
+		free(owned);
+	}
+	if (ret) {
+		tep_free(tep);
+		*err = ret;
+		return NULL;
+	}
+	return tep;
+}

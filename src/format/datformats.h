@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * datformats.h - the event formats of a mapped trace.dat (v6 or v7), read
+ * only as far as blkstack needs them.
+ *
+ * libtracecmd parses every header of a file on open: every event format of
+ * every system, the kernel's symbols, the printk formats and the command
+ * lines, which on a recording of all events takes longer than reading a
+ * million block events. blkstack decodes block, page-cache and marker
+ * events by field name and needs nothing else: the header page and those
+ * systems' formats. Reading them here also opens the v7 files whose
+ * compression the installed libtracecmd lacks (Debian's has no zlib).
+ */
+#ifndef BLKSTACK_DATFORMATS_H
+#define BLKSTACK_DATFORMATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/datfile.h"
+
+struct tep_handle;
+
+/**
+ * datformats_load - a libtraceevent handle with the formats blkstack decodes
+ * @map: the whole file
+ * @len: its size
+ * @l: its layout, from datfile_layout_parse()
+ * @err: on failure, -EINVAL (headers damaged or cut short) or -ENOMEM
+ *
+ * The handle has the file's byte order, long size, page size, CPU count
+ * and header page, the formats of the block system and of the page-cache
+ * systems (base/pcevent.h), and ftrace's print. A format that
+ * libtraceevent refuses is left out, as libtracecmd leaves it out.
+ * Returns the handle (free with tep_free()), or NULL.
+ */
+struct tep_handle *datformats_load(const uint8_t *map, size_t len,
+				   const struct datfile_layout *l, int *err);
+
+#endif /* BLKSTACK_DATFORMATS_H */

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * datpages.c - the ring-buffer pages of one CPU of a mapped trace.dat, in
+ * order, decompressing a v7 file's chunks one at a time.
+ *
+ * A compressed stream is a sequence of chunks, each a u32 compressed size,
+ * a u32 uncompressed size (whole pages) and the compressed bytes
+ * (trace-cmd.dat.v7(5)). Every size is checked against the mapping and
+ * against UNZIP_MAX_BLOCK before anything is read or allocated: a damaged
+ * file ends the walk with @corrupt set, never a read past the end or an
+ * allocation the size of a garbage number.
+ */
+#include <byteswap.h>
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "format/datpages.h"
+
+/*
+ * Hand back mapped bytes in steps this large: one madvise per 8 MiB walked,
+ * or per 1 MiB of compressed chunks (some 10 MiB of pages).
+ */
+#define DROP_CHUNK (8ULL << 20)
+#define DROP_CHUNK_COMPRESSED (1ULL << 20)
+
+int datpages_init(struct datpages *p, const uint8_t *map, const struct datfile_layout *layout,
+		  const struct datfile_stream *ds)
+{
+	memset(p, 0, sizeof(*p));
+	p->map = map;
+	p->layout = layout;
+	p->ds = ds;
+	if (ds->compressed) {
+		p->unzip = unzip_alloc(layout->algo);
+		if (!p->unzip)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static uint32_t rd32(const struct datpages *p, const uint8_t *at)
+{
+	uint32_t v;
+
+	memcpy(&v, at, 4);
+	return p->layout->big_endian != (__BYTE_ORDER == __BIG_ENDIAN) ? bswap_32(v) : v;
+}
+
+/*
+ * The header of the chunk at stream offset @off: 1 and its sizes, 0 past
+ * the last chunk or at the end of a truncated file, -1 damaged.
+ */
+static int chunk_header(struct datpages *p, uint64_t off, uint32_t nth, uint32_t *zsize,
+			uint32_t *usize)
+{
+	const struct datfile_stream *ds = p->ds;
+	const uint8_t *hdr = p->map + ds->offset + off;
+
+	if (nth >= ds->nchunks)
+		return 0;
+	/* the data ends before the chunk: cut short (counted at open), or damaged */
+	if (off + 8 > ds->avail || ds->avail - off - 8 < rd32(p, hdr)) {
+		if (ds->avail < ds->size)
+			return 0;
+		p->corrupt = true;
+		return -1;
+	}
+	*zsize = rd32(p, hdr);
+	*usize = rd32(p, hdr + 4);
+	if (*usize > UNZIP_MAX_BLOCK || *usize % p->layout->page_size) {
+		p->corrupt = true;
+		return -1;
+	}
+	return 1;
+}
+
+/* Decompress the next chunk; 1 done, 0 no more, -1 damaged. */
+static int chunk_load(struct datpages *p)
+{
+	uint32_t zsize, usize;
+	int ret = chunk_header(p, p->next, p->chunks_read, &zsize, &usize);
+
+	if (ret <= 0)
+		return ret;
+	if (usize > p->chunk_cap) {
+		uint8_t *n = realloc(p->chunk, usize);
+
+		if (!n) {
+			p->corrupt = true;	/* at most UNZIP_MAX_BLOCK: not the file's fault, but fatal */
+			return -1;
+		}
+		p->chunk = n;
+		p->chunk_cap = usize;
+	}
+	if (unzip_block(p->unzip, p->map + p->ds->offset + p->next + 8, zsize, p->chunk,
+			usize) < 0) {
+		p->corrupt = true;
+		return -1;
+	}
+	p->next += 8 + (uint64_t)zsize;
+	p->chunks_read++;
+	p->chunk_len = usize;
+	p->chunk_pos = 0;
+	return 1;
+}
+
+const uint8_t *datpages_next(struct datpages *p)
+{
+	uint32_t page = p->layout->page_size;
+	const uint8_t *pg;
+
+	if (!p->ds->compressed) {
+		if (p->next + page > p->ds->avail)
+			return NULL;
+		pg = p->map + p->ds->offset + p->next;
+		p->next += page;
+		return pg;
+	}
+	while (p->chunk_pos + page > p->chunk_len)
+		if (chunk_load(p) <= 0)
+			return NULL;
+	pg = p->chunk + p->chunk_pos;
+	p->chunk_pos += page;
+	return pg;
+}
+
+uint64_t datpages_count(const struct datpages *p)
+{
+	struct datpages w = *p;
+	uint64_t pages = 0;
+	uint32_t zsize, usize;
+
+	if (!p->ds->compressed)
+		return p->ds->avail / p->layout->page_size;
+	while (chunk_header(&w, w.next, w.chunks_read, &zsize, &usize) > 0) {
+		pages += usize / p->layout->page_size;
+		w.next += 8 + (uint64_t)zsize;
+		w.chunks_read++;
+	}
+	return pages;
+}
+
+int datpages_seek(struct datpages *p, uint64_t page)
+{
+	uint32_t psize = p->layout->page_size;
+	uint32_t zsize, usize;
+
+	if (!p->ds->compressed) {
+		p->next = page * psize;
+		return 0;
+	}
+	/* skip whole chunks by their headers, then decompress the one holding @page */
+	while (chunk_header(p, p->next, p->chunks_read, &zsize, &usize) > 0 &&
+	       usize / psize <= page) {
+		page -= usize / psize;
+		p->next += 8 + (uint64_t)zsize;
+		p->chunks_read++;
+	}
+	if (p->corrupt)
+		return -1;
+	if (chunk_load(p) < 0)
+		return -1;
+	p->chunk_pos = page * psize < p->chunk_len ? page * psize : p->chunk_len;
+	return 0;
+}
+
+void datpages_release(struct datpages *p)
+{
+	uint64_t sys_page = (uint64_t)getpagesize();
+	uint64_t start = p->ds->offset + p->dropped;
+	uint64_t end = p->ds->offset + p->next;
+
+	start = (start + sys_page - 1) & ~(sys_page - 1);
+	end &= ~(sys_page - 1);
+	if (end > start &&
+	    end - start >= (p->ds->compressed ? DROP_CHUNK_COMPRESSED : DROP_CHUNK)) {
+		madvise((void *)(p->map + start), end - start, MADV_DONTNEED);
+		p->dropped = end - p->ds->offset;
+	}
+}
+
+void datpages_forget(const struct datpages *p)
+{
+	uint64_t sys_page = (uint64_t)getpagesize();
+	uint64_t start = p->ds->offset & ~(sys_page - 1);
+	uint64_t end = (p->ds->offset + p->ds->avail) & ~(sys_page - 1);
+
+	if (end > start)
+		madvise((void *)(p->map + start), end - start, MADV_DONTNEED);
+}
+
+void datpages_destroy(struct datpages *p)
+{
+	unzip_free(p->unzip);
+	free(p->chunk);
+	memset(p, 0, sizeof(*p));
+}

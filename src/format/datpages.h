@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * datpages.h - the ring-buffer pages of one CPU of a mapped trace.dat, in
+ * order: straight from the mapping (version 6, uncompressed version 7), or
+ * decompressed one chunk at a time (compressed version 7).
+ *
+ * Memory stays at one chunk (trace-cmd writes ten pages a chunk) whatever
+ * the file's length: the chunk buffer is reused, and the mapped bytes
+ * already read are handed back to the kernel as the walk goes.
+ */
+#ifndef BLKSTACK_DATPAGES_H
+#define BLKSTACK_DATPAGES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/datfile.h"
+#include "format/unzip.h"
+
+/**
+ * struct datpages - where the walk of one stream is
+ * @map: the whole file
+ * @layout: its layout
+ * @ds: the stream walked
+ * @next: offset in the stream of the next page (uncompressed) or chunk
+ * @dropped: the stream's bytes before this offset were handed back
+ * @chunks_read: chunks decompressed so far
+ * @unzip: the decompression context (compressed streams)
+ * @chunk: the last chunk, decompressed
+ * @chunk_cap: its buffer's size
+ * @chunk_len: its bytes
+ * @chunk_pos: offset in it of the next page
+ * @corrupt: a chunk's header or data was damaged: the walk stopped there
+ */
+struct datpages {
+	const uint8_t *map;
+	const struct datfile_layout *layout;
+	const struct datfile_stream *ds;
+	uint64_t next;
+	uint64_t dropped;
+	uint32_t chunks_read;
+	struct unzip *unzip;
+	uint8_t *chunk;
+	size_t chunk_cap;
+	size_t chunk_len;
+	size_t chunk_pos;
+	bool corrupt;
+};
+
+/**
+ * datpages_init - start at the first page of @ds
+ * @p: the walk
+ * @map: the mapped file
+ * @layout: its layout, from datfile_layout_parse()
+ * @ds: one of its streams
+ * Returns 0 or -ENOMEM; release with datpages_destroy() either way.
+ */
+int datpages_init(struct datpages *p, const uint8_t *map, const struct datfile_layout *layout,
+		  const struct datfile_stream *ds);
+
+/**
+ * datpages_next - the next page of the stream (layout->page_size bytes)
+ * Returns the page, valid until the next call, or NULL at the end of the
+ * stream's data: its end, the end of what a truncated file holds, or
+ * damage (then @p->corrupt is set).
+ */
+const uint8_t *datpages_next(struct datpages *p);
+
+/**
+ * datpages_count - the pages the stream holds, without decompressing them
+ * (a walk of the chunk headers), for a walk that is at its start
+ */
+uint64_t datpages_count(const struct datpages *p);
+
+/**
+ * datpages_seek - go to page @page of a walk that is at its start (a
+ * compressed stream: to the chunk holding it, decompressed up to it)
+ * Returns 0, or -1 when the stream is damaged before it.
+ */
+int datpages_seek(struct datpages *p, uint64_t page);
+
+/**
+ * datpages_release - hand back to the kernel the mapped bytes already
+ * walked, once there are enough of them to be worth a system call
+ */
+void datpages_release(struct datpages *p);
+
+/**
+ * datpages_forget - hand back to the kernel every mapped byte of the
+ * stream, whatever was read of it (after a look at its start and end, or
+ * a walk of its chunk headers, that touched the whole of it)
+ */
+void datpages_forget(const struct datpages *p);
+
+/** datpages_destroy - release the walk's buffers; a zeroed walk is accepted */
+void datpages_destroy(struct datpages *p);
+
+#endif /* BLKSTACK_DATPAGES_H */
