@@ -470,7 +470,8 @@ check_stack() {
 	fi
 	# and in bytes: what each of the workload's programs queued at the top
 	# device in the whole window ("expect" lines without a device of their own)
-	for comm in $(awk '$1 == "expect" && NF == 6 && $3 != "-" { print $3 }' "$TMP/expect" | sort -u); do
+	awk '$1 == "expect" && NF == 6 && $3 != "-" { print $3 }' "$TMP/expect" | sort -u >"$TMP/$STACK.comms"
+	while read -r comm; do
 		exp_w=$(awk -v c="$comm" '$1 == "expect" && NF == 6 && $3 == c && $4 == "W" { n += $6 } END { print n * 2 }' "$TMP/expect")
 		exp_r=$(awk -v c="$comm" '$1 == "expect" && NF == 6 && $3 == c && $4 == "R" { n += $6 } END { print n * 2 }' "$TMP/expect")
 		for f in "$RES/blkparse.txt" "$RES/blkstack.txt" "$TMP/$STACK.parse"; do
@@ -482,7 +483,7 @@ check_stack() {
 				"$c: $comm queued $exp_w sectors written, $exp_r read at $top" \
 				"$c: $comm queued ${got% } sectors at $top, expected W $exp_w R $exp_r"
 		done
-	done
+	done <"$TMP/$STACK.comms"
 	check_report "$RES"
 	check_app "$RES"
 	check_pagecache "$RES"
