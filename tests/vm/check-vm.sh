@@ -60,10 +60,40 @@ STACK_ERRORS=0
 STACK=
 
 say() { echo "check-vm:${STACK:+ $STACK:} $*"; }
+# A failure that tests/vm/known-failures lists for this kernel series and
+# stack ("SERIES STACK MESSAGE-START"): a check that the default set keeps on
+# a stack where it fails on a known tracker defect. It is printed as KNOWN,
+# not counted; one that no longer fails is said, so that its line goes.
+KNOWN_SEEN=()
+known_failure() {
+	local series k s m
+	series=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"${STACK_KVER:-}")
+	while read -r k s m; do
+		[[ $k == "$series" && $s == "${STACK_NAME:-}" && $1 == "$m"* ]] || continue
+		KNOWN_SEEN+=("$k $s $m")
+		return 0
+	done < <(grep -v '^#' "$HERE/known-failures" 2>/dev/null)
+	return 1
+}
 fail() {
+	if known_failure "$*"; then
+		echo "check-vm:${STACK:+ $STACK:} KNOWN: $* (tests/vm/known-failures)"
+		return 0
+	fi
 	echo "check-vm:${STACK:+ $STACK:} FAIL: $*" >&2
 	ERRORS=$((ERRORS + 1))
 	STACK_ERRORS=$((STACK_ERRORS + 1))
+}
+# after a stack's checks: the known failures of this stack that did not happen
+known_unseen() {
+	local series k s m x seen
+	series=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"${STACK_KVER:-}")
+	while read -r k s m; do
+		[[ $k == "$series" && $s == "${STACK_NAME:-}" ]] || continue
+		seen=0
+		for x in "${KNOWN_SEEN[@]}"; do [[ $x != "$k $s $m" ]] || seen=1; done
+		((seen)) || say "note: the known failure '$m' did not happen: remove it from tests/vm/known-failures"
+	done < <(grep -v '^#' "$HERE/known-failures" 2>/dev/null)
 }
 pass() { say "ok: $*"; }
 # assert RESULT(1 true/0 false) OK_MESSAGE FAIL_MESSAGE
@@ -165,6 +195,9 @@ check_stack() {
 	local exp_w exp_r got trimmed f a b c ok
 	STACK=$(basename "$RES")
 	STACK_ERRORS=0
+	STACK_NAME=
+	STACK_KVER=
+	KNOWN_SEEN=()
 	DAT=$RES/trace.dat
 	TOPO=$RES/topo.txt
 	if [[ ! -s $RES/status ]]; then fail "no results in $RES"; return; fi
@@ -301,8 +334,10 @@ check_stack() {
 		for (x in virt) {
 			ndm++
 			# dm: striped and thin split at chunks and blocks, several
-			# targets at their boundaries; md raid0/4/5/6/10 at chunks
-			want_split = (dmname[x] in striped) || ntargets[dmname[x]] > 1 || mdlevel[x] ~ /^raid(0|4|5|6|10)$/
+			# targets at their boundaries.  md raid5 splits a read at its
+			# chunks, but only 6.12 says so with block_split (in 6.1
+			# chunk_aligned_read calls bio_split alone): not asked of md
+			want_split = (dmname[x] in striped) || ntargets[dmname[x]] > 1
 			printf "layer %s %s queue %d complete %d split %d want_split %d\n", x, devname[x], q[x], c[x], dmsplit[x], want_split
 		}
 		printf "ndm %d\n", ndm
@@ -487,6 +522,7 @@ check_stack() {
 	check_report "$RES"
 	check_app "$RES"
 	check_pagecache "$RES"
+	known_unseen
 }
 
 # What the workload's programs issued (app.txt: phase, device, command, pid,
@@ -787,7 +823,14 @@ per_cpu, off = {}, 0
 while off + 48 <= len(data):
     magic, _, _, _, _, _, _, _, cpu, _, pdu = struct.unpack_from("<IIQQIIIIIHH", data, off)
     if magic & 0xffffff00 != 0x65617400:
-        sys.exit("blktrace.bin: no blk_io_trace magic at offset %d" % off)
+        # zeros up to the next record: a relay sub-buffer's padding, seen
+        # once on 6.12 in the piped stream (524256 bytes); blkparse skips it
+        nxt = data.find(b"\x07\x74\x61\x65", off)
+        nxt = len(data) if nxt < 0 else nxt
+        if data[off:nxt].strip(b"\0"):
+            sys.exit("blktrace.bin: no blk_io_trace magic at offset %d" % off)
+        off = nxt
+        continue
     per_cpu.setdefault(cpu, []).append(data[off:off + 48 + pdu])
     off += 48 + pdu
 for cpu, recs in per_cpu.items():
