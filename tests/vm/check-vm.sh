@@ -61,7 +61,7 @@ STACK=
 
 say() { echo "check-vm:${STACK:+ $STACK:} $*"; }
 # A failure that tests/vm/known-failures lists for this kernel series and
-# stack ("SERIES STACK MESSAGE-START"): a check that the default set keeps on
+# stack ("SERIES STACK MESSAGE-START", a shell pattern): a check that the default set keeps on
 # a stack where it fails on a known tracker defect. It is printed as KNOWN,
 # not counted; one that no longer fails is said, so that its line goes.
 KNOWN_SEEN=()
@@ -69,7 +69,8 @@ known_failure() {
 	local series k s m
 	series=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"${STACK_KVER:-}")
 	while read -r k s m; do
-		[[ $k == "$series" && $s == "${STACK_NAME:-}" && $1 == "$m"* ]] || continue
+		# shellcheck disable=SC2053 # the message is a pattern on purpose
+		[[ $k == "$series" && $s == "${STACK_NAME:-}" && $1 == $m* ]] || continue
 		KNOWN_SEEN+=("$k $s $m")
 		return 0
 	done < <(grep -v '^#' "$HERE/known-failures" 2>/dev/null)
