@@ -6,6 +6,8 @@
  */
 #include <check.h>
 #include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -452,6 +454,26 @@ static void on_replay(const struct tk_io *io, void *ctx)
 			r->shape_ok = false;
 }
 
+/*
+ * Whether tests/fixtures/vm/known-defects ("FIXTURE TEST WHY" lines) leaves
+ * fixture NAME out of the replay ("tracker") for now, for a known defect.
+ */
+static bool known_defect(const char *name)
+{
+	char line[1024], fix[256], test[64];
+	bool found = false;
+	FILE *fp;
+
+	fp = fopen(FIXTURES_DIR "/vm/known-defects", "r");
+	if (!fp)
+		return false;
+	while (!found && fgets(line, sizeof(line), fp))
+		found = line[0] != '#' && sscanf(line, "%255s %63s", fix, test) == 2 &&
+			!strcmp(fix, name) && !strcmp(test, "tracker");
+	fclose(fp);
+	return found;
+}
+
 START_TEST(replay_vm_fixtures)
 {
 	DIR *dir = opendir(FIXTURES_DIR "/vm");
@@ -466,7 +488,7 @@ START_TEST(replay_vm_fixtures)
 		char path[4096];
 		int err;
 
-		if (!strstr(de->d_name, ".dat"))
+		if (!strstr(de->d_name, ".dat") || known_defect(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), FIXTURES_DIR "/vm/%s", de->d_name);
 		f = tracefile_open(path, &err);

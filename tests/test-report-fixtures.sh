@@ -11,12 +11,23 @@ set -euo pipefail
 : "${BLKSTACK:?}" "${FIXTURES:?}"
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed (apt-get install python3)"; exit 77; }
 
+# Fixtures left out of this test for now, each for a known tracker defect
+# that is being fixed: tests/fixtures/vm/known-defects, "FIXTURE TEST WHY".
+known_defect() { # FIXTURE: the line's reason, or fail
+	awk -v f="$1" '$1 == f && $2 == "report" { $1 = $2 = ""; sub(/^ +/, ""); print; found = 1 }
+		END { exit !found }' "$FIXTURES/vm/known-defects" 2>/dev/null
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
 n=0
 for dat in "$FIXTURES"/vm/*.dat; do
 	name=$(basename "$dat")
+	if why=$(known_defect "$name"); then
+		echo "skip $name: known defect: $why"
+		continue
+	fi
 	n=$((n + 1))
 	"$BLKSTACK" report -i "$dat" --json -o "$tmp/r.json" 2>"$tmp/err" ||
 		{ echo "FAIL $name: report failed: $(cat "$tmp/err")"; failed=1; continue; }
@@ -77,6 +88,7 @@ done
 # as that layer's own I/O, not as top-level I/O.
 for dat in "$FIXTURES"/vm/*.dat; do
 	name=$(basename "$dat")
+	known_defect "$name" >/dev/null && continue
 	topo=${dat%.dat}.topo
 	[ -r "$topo" ] || { echo "FAIL $name: no ${topo##*/} beside it"; failed=1; continue; }
 	"$BLKSTACK" report -i "$dat" --topology "$topo" -o "$tmp/t.txt" 2>"$tmp/err" &&
