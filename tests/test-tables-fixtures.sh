@@ -91,7 +91,9 @@ for line in open(tmp + "/top.txt"):
     m = re.match(r"^\+(\d+\.\d+)s$", line)
     if m:
         t = float(m.group(1))
-        length, last = t - last, t
+        # the last interval ends with the trace, less than a millisecond
+        # after the label before it may: its length is what the trace has left
+        length, last = (t - last if t > last else secs - last), t
         continue
     f = line.split()
     if len(f) == 23 and f[0] in total:

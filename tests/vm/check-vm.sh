@@ -22,6 +22,14 @@
 #     bytes conserved at each, >= 99% of top-level reads and writes matched,
 #     the leaves' btt phases (Q2G, G2I, I2D, Q2M, D2C, Q2C) over as many
 #     I/Os as btt on the guest's blktrace, with averages within 1% (or 5 us)
+#   - what the workload's programs issued (guest/workload.sh's app.txt, by
+#     pid): their data bytes queued at the top device, and blkstack report's
+#     top-level I/O count and bytes for each program equal to the bios that
+#     program queued at the top device; the report's top-level I/O count
+#     equal to the bios queued at the stack's top devices
+#   - /proc/diskstats over the window (guest/init's diskstats-armed.txt and
+#     -stopped.txt): at every layer the sectors read, written and discarded
+#     equal the report's bytes of that layer
 #   - the page cache (guest/pagecache.sh, after the window): files read cold
 #     by read(2), mmap and O_DIRECT and one written with fsync, under blkstack
 #     report --by dir: each file's disk bytes within one readahead window of
@@ -30,8 +38,10 @@
 #     kernel has iomap's event (6.1 has not: its bytes must be unattributed,
 #     not lost); blkstack's notes name exactly the events the kernel lacks
 #
-#   tests/vm/check-vm.sh                          boot ref-virtio and check it
-#   tests/vm/check-vm.sh --stack NAME|all [--out DIR]   boot those and check them
+#   tests/vm/check-vm.sh                          boot ref-virtio (6.1) and check it
+#   tests/vm/check-vm.sh --stack NAME|SET [--kernel K] [--out DIR]
+#                                                 boot those and check them (vm.sh's
+#                                                 stacks, sets and kernels)
 #   tests/vm/check-vm.sh RESULTS_DIR...           check existing results, no boot
 #
 # Environment: BLKSTACK (the host's binary for blkstack parse; default
@@ -51,10 +61,41 @@ STACK_ERRORS=0
 STACK=
 
 say() { echo "check-vm:${STACK:+ $STACK:} $*"; }
+# A failure that tests/vm/known-failures lists for this kernel series and
+# stack ("SERIES STACK MESSAGE-START", a shell pattern): a check that the default set keeps on
+# a stack where it fails on a known tracker defect. It is printed as KNOWN,
+# not counted; one that no longer fails is said, so that its line goes.
+KNOWN_SEEN=()
+known_failure() {
+	local series k s m
+	series=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"${STACK_KVER:-}")
+	while read -r k s m; do
+		# shellcheck disable=SC2053 # the message is a pattern on purpose
+		[[ $k == "$series" && $s == "${STACK_NAME:-}" && $1 == $m* ]] || continue
+		KNOWN_SEEN+=("$k $s $m")
+		return 0
+	done < <(grep -v '^#' "$HERE/known-failures" 2>/dev/null)
+	return 1
+}
 fail() {
+	if known_failure "$*"; then
+		echo "check-vm:${STACK:+ $STACK:} KNOWN: $* (tests/vm/known-failures)"
+		return 0
+	fi
 	echo "check-vm:${STACK:+ $STACK:} FAIL: $*" >&2
 	ERRORS=$((ERRORS + 1))
 	STACK_ERRORS=$((STACK_ERRORS + 1))
+}
+# after a stack's checks: the known failures of this stack that did not happen
+known_unseen() {
+	local series k s m x seen
+	series=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"${STACK_KVER:-}")
+	while read -r k s m; do
+		[[ $k == "$series" && $s == "${STACK_NAME:-}" ]] || continue
+		seen=0
+		for x in "${KNOWN_SEEN[@]}"; do [[ $x != "$k $s $m" ]] || seen=1; done
+		((seen)) || say "note: the known failure '$m' did not happen: remove it from tests/vm/known-failures"
+	done < <(grep -v '^#' "$HERE/known-failures" 2>/dev/null)
 }
 pass() { say "ok: $*"; }
 # assert RESULT(1 true/0 false) OK_MESSAGE FAIL_MESSAGE
@@ -78,18 +119,23 @@ trap 'rm -rf "$TMP"' EXIT
 # --- what to check -------------------------------------------------------------
 
 BOOT=
+KERNEL=
 OUT=${VM_CHECK_OUT:-$HERE/out/check}
 RESULTS=()
 while (($#)); do
 	case $1 in
 	--stack) BOOT=${2:?--stack needs a name}; shift 2 ;;
+	--kernel) KERNEL=${2:?--kernel needs a kernel}; shift 2 ;;
 	--out) OUT=${2:?--out needs a directory}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	-*) usage >&2; exit 1 ;;
 	*) RESULTS+=("$1"); shift ;;
 	esac
 done
-((${#RESULTS[@]})) || BOOT=${BOOT:-ref-virtio}
+if ((${#RESULTS[@]} == 0)) && [[ -z $BOOT ]]; then
+	BOOT=ref-virtio
+	KERNEL=${KERNEL:-6.1}
+fi
 
 command -v trace-cmd >/dev/null || { say "SKIP: trace-cmd is not installed"; exit 77; }
 command -v btt >/dev/null && command -v blkparse >/dev/null || { say "SKIP: btt and blkparse are not installed (apt-get install blktrace)"; exit 77; }
@@ -97,20 +143,16 @@ command -v python3 >/dev/null || { say "SKIP: python3 is not installed"; exit 77
 
 if [[ -n $BOOT ]]; then
 	rc=0
-	"$HERE/vm.sh" --stack "$BOOT" --out "$OUT" || rc=$?
+	rm -f "$OUT/.booted"
+	"$HERE/vm.sh" --stack "$BOOT" ${KERNEL:+--kernel "$KERNEL"} --out "$OUT" || rc=$?
 	case $rc in
 	0 | 1) ;; # on failure, check what came back: each stack says what failed
 	77) say "SKIP: the VM cannot run here (see vm.sh's reason above)"; exit 77 ;;
 	*) say "FAIL: vm.sh exited with $rc; results in $OUT" >&2; exit 1 ;;
 	esac
-	if [[ $BOOT == all ]]; then
-		for f in "$HERE"/stacks/[!_]*.sh; do
-			f=${f##*/}
-			RESULTS+=("$OUT/${f%.sh}")
-		done
-	else
-		RESULTS+=("$OUT/$BOOT")
-	fi
+	# vm.sh lists what it booted: KVER-STACK result directories
+	[[ -s $OUT/.booted ]] || { say "FAIL: vm.sh booted nothing; results in $OUT" >&2; exit 1; }
+	while read -r id; do RESULTS+=("$OUT/$id"); done <"$OUT/.booted"
 fi
 
 # --- helpers -------------------------------------------------------------------
@@ -134,11 +176,11 @@ action_counts() {
 	END { for (k in c) print k, c[k] }' "$1" | sort
 }
 
-# Sectors the top device TOP queued on behalf of "dd" in a blkparse-format
-# log, data only (no metadata, no discard): "W n" and "R n".
-dd_sectors() {
-	awk -v top="$2" '
-	$1 == top && $6 == "Q" && $NF == "[dd]" && $9 == "+" {
+# Sectors the top device TOP queued on behalf of COMM (dd, xfs_io) in a
+# blkparse-format log, data only (no metadata, no discard): "W n" and "R n".
+dd_sectors() { # LOG TOP COMM
+	awk -v top="$2" -v comm="[$3]" '
+	$1 == top && $6 == "Q" && $NF == comm && $9 == "+" {
 		rwbs = $7
 		if (rwbs ~ /^F[RWDNE]/) rwbs = substr(rwbs, 2)
 		if (rwbs ~ /M/) next
@@ -155,6 +197,9 @@ check_stack() {
 	local exp_w exp_r got trimmed f a b c ok
 	STACK=$(basename "$RES")
 	STACK_ERRORS=0
+	STACK_NAME=
+	STACK_KVER=
+	KNOWN_SEEN=()
 	DAT=$RES/trace.dat
 	TOPO=$RES/topo.txt
 	if [[ ! -s $RES/status ]]; then fail "no results in $RES"; return; fi
@@ -184,7 +229,21 @@ check_stack() {
 	# holders=... slaves=..." and "table NAME: start len target ..."), then the
 	# expected bytes (workload.sh --expect), then the report; device numbers
 	# in the report are "M,m".
-	bash "$HERE/guest/workload.sh" --expect >"$TMP/expect"
+	# the stack's name and kernel (results are KVER-STACK), and its phases
+	STACK_NAME=$(awk '$1 == "stack" { print $2 }' "$TOPO")
+	STACK_KVER=$(<"$RES/uname")
+	[[ -r $HERE/stacks/$STACK_NAME.sh ]] || { fail "unknown stack '$STACK_NAME' in topo.txt"; return; }
+	STACK_PHASES=$(
+		STACK_PHASES=
+		# shellcheck source=/dev/null
+		. "$HERE/stacks/$STACK_NAME.sh"
+		echo "$STACK_PHASES"
+	)
+	STACK_PHASES=$STACK_PHASES bash "$HERE/guest/workload.sh" --expect >"$TMP/expect" ||
+		{ fail "workload.sh --expect failed for $STACK_NAME"; return; }
+	# md arrays and dm devices are the virtual layers ("virt" below); the top
+	# device is the one mounted, and every virtual device without holders is
+	# a top device too (dm-snapshot: the snapshot beside its origin)
 	check=$(awk '
 	function kv(line, key,   re) {
 		re = " " key "=[^ ]*"
@@ -206,20 +265,30 @@ check_stack() {
 			if ($5 == "striped" || $5 == "thin") striped[tname] = 1
 			next
 		}
+		if ($1 == "mount") { mounted = $2; sub("^/dev/(mapper/)?", "", mounted); next }
 		if ($1 != "blk") next
 		name = kv($0, "name"); dev = kv($0, "dev"); sub(":", ",", dev)
 		devname[dev] = name; bydev[name] = dev
-		dmname[dev] = kv($0, "dm_name")
-		if (name ~ /^dm-/) {
-			dm[dev] = 1
-			if (kv($0, "holders") == "-") top = dev
+		dmname[dev] = kv($0, "dm_name"); bydm[dmname[dev]] = dev
+		mdlevel[dev] = kv($0, "md_level")
+		if (name ~ /^(dm-|md)/) {
+			virt[dev] = 1
+			if (kv($0, "holders") == "-") tops[dev] = 1
 			ns = split(kv($0, "slaves"), sl, ",")
 			for (k = 1; k <= ns; k++) slave[sl[k]] = 1
 		}
 		if (kv($0, "partition") != "0") { part[dev] = 1; pstart[dev] = kv($0, "start"); pparent[dev] = kv($0, "parent") }
 		next
 	}
-	FILENAME == ARGV[2] { expect[$1] = $3 " " $4; next }
+	FILENAME == ARGV[2] {
+		if ($1 == "phases") for (k = 2; k <= NF; k++) wantphase[$k] = 1
+		if ($1 == "fstrim") want_fstrim = 1
+		if ($1 == "expect") { nexp++; exp_line[nexp] = $0 }
+		next
+	}
+	FNR == 1 && FILENAME == ARGV[3] {
+		top = (mounted in bydm) ? bydm[mounted] : bydev[mounted]
+	}
 	# trace markers: "print: ...: bsk-phase NAME" (the ip is unresolved without kallsyms)
 	/ print: .* bsk-phase / { phase = $NF; phases[phase] = 1; next }
 	{
@@ -231,8 +300,8 @@ check_stack() {
 			# DEV RWBS SECTOR + NR <- (OLD) OLD_SECTOR
 			sec = $(i + 3); nr = $(i + 5); old = $(i + 7); gsub(/[()]/, "", old); osec = $(i + 8)
 			remaps++
-			if (old in dm && d in dm) dm2dm++
-			if (old in dm && !(d in dm)) { last_dm_disk = d; last_dm_sec = sec; last_dm_nr = nr }
+			if (old in virt && d in virt) v2v++
+			if (old in virt && !(d in virt)) { last_dm_disk = d; last_dm_sec = sec; last_dm_nr = nr }
 			if (old in part) {
 				p2d++
 				if (bydev[pparent[old]] != d) bad_parent++
@@ -240,15 +309,15 @@ check_stack() {
 				else if (last_dm_disk == d && last_dm_sec == osec && last_dm_nr == nr) pair++
 			}
 		} else if (ev == "block_split") {
-			if (d in dm) dmsplit[d]++
+			if (d in virt) dmsplit[d]++
 		} else if (ev == "block_bio_queue") {
 			q[d]++
-			if (d == top) {
+			if (d in tops) {
 				nr = $(i + 5); if ($(i + 4) != "+") nr = 0
 				op = op_of(rwbs, nr)
-				if (op == "F") flushes[phase " " comm]++
-				else if (!META) sectors[phase " " comm " " op] += nr
-				if (op == "D") discard[phase] += nr
+				if (op == "F") flushes[d " " phase " " comm]++
+				else if (!META) sectors[d " " phase " " comm " " op] += nr
+				if (op == "D") discard[d " " phase] += nr
 			}
 		} else if (ev == "block_rq_complete" || ev == "block_bio_complete") {
 			c[d]++
@@ -256,7 +325,7 @@ check_stack() {
 	}
 	END {
 		printf "remaps %d\n", remaps
-		printf "dm2dm %d\n", dm2dm
+		printf "dm2dm %d\n", v2v
 		printf "part2disk %d\n", p2d
 		printf "part2disk_bad_parent %d\n", bad_parent
 		printf "part2disk_bad_offset %d\n", bad_offset
@@ -264,29 +333,37 @@ check_stack() {
 		npart = 0
 		for (x in part) if (devname[x] in slave) npart++
 		printf "partitions %d\n", npart
-		for (x in dm) {
+		for (x in virt) {
 			ndm++
+			# dm: striped and thin split at chunks and blocks, several
+			# targets at their boundaries.  md raid5 splits a read at its
+			# chunks, but only 6.12 says so with block_split (in 6.1
+			# chunk_aligned_read calls bio_split alone): not asked of md
 			want_split = (dmname[x] in striped) || ntargets[dmname[x]] > 1
 			printf "layer %s %s queue %d complete %d split %d want_split %d\n", x, devname[x], q[x], c[x], dmsplit[x], want_split
 		}
 		printf "ndm %d\n", ndm
 		# disks under the stack: slaves themselves, or parents of slave partitions
 		for (x in devname) {
-			if (x in dm || x in part) continue
+			if (x in virt || x in part) continue
 			n = devname[x]; under = (n in slave)
 			for (p in part) if (devname[p] in slave && pparent[p] == n) under = 1
 			if (under) printf "layer %s %s queue %d complete %d split 0 want_split 0\n", x, n, q[x], c[x]
 		}
 		printf "top %s\n", top
-		for (k in expect) {
-			split(expect[k], e, " ")
-			if (k == "rm-min") printf "expect rm - D %d >= %d\n", discard["rm"], e[2] * 2
-			else if (k == "flush") printf "expect flush dd F %d == 1\n", flushes["flush dd"]
-			else printf "expect %s dd %s %d == %d\n", k, e[1], sectors[k " dd " e[1]], e[2] * 2
+		for (x in tops) printf "topdev %s\n", x
+		# "expect PHASE COMM OP CMP KIB [DM_NAME]"
+		for (k = 1; k <= nexp; k++) {
+			split(exp_line[k], e, " ")
+			d = (e[7] != "") ? bydm[e[7]] : top
+			if (e[4] == "D") got = discard[d " " e[2]]
+			else if (e[4] == "F") got = flushes[d " " e[2] " " e[3]]
+			else got = sectors[d " " e[2] " " e[3] " " e[4]]
+			printf "expect %s %s %s %s %d %s %d\n", d, e[2], e[3], e[4], got, e[5], (e[4] == "F") ? e[6] : e[6] * 2
 		}
-		printf "fstrim_sectors %d\n", sectors["fstrim fstrim D"]
-		n = split("raw-write raw-read direct-write direct-read buffered-write rm fstrim flush end", want, " ")
-		for (k = 1; k <= n; k++) if (!(want[k] in phases)) printf "missing_phase %s\n", want[k]
+		printf "want_fstrim %d\n", want_fstrim
+		printf "fstrim_sectors %d\n", sectors[top " fstrim fstrim D"]
+		for (k in wantphase) if (!(k in phases)) printf "missing_phase %s\n", k
 	}' "$TOPO" "$TMP/expect" "$REPORT")
 	while read -r line; do echo "check-vm: $STACK:   $line"; done <<<"$check"
 	echo "$check" >"$TMP/$STACK.check"
@@ -294,11 +371,11 @@ check_stack() {
 	val() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/$STACK.check"; }
 
 	top=$(val top)
-	[[ -n $top ]] || { fail "no top dm device in the topology"; return; }
+	[[ -n $top ]] || { fail "no mounted dm or md device in the topology"; return; }
 	ndm=$(val ndm)
-	assert $((ndm > 0)) "$ndm dm device(s)" "no dm device in the topology"
+	assert $((ndm > 0)) "$ndm dm/md device(s)" "no dm or md device in the topology"
 	if ((ndm > 1)); then
-		assert $(($(val dm2dm) > 0)) "dm -> dm remaps" "no remap from a dm device to another"
+		assert $(($(val dm2dm) > 0)) "dm/md -> dm/md remaps" "no remap from a dm/md device to another"
 	fi
 	if (($(val partitions) > 0)); then
 		assert $(($(val part2disk) > 0)) \
@@ -308,8 +385,8 @@ check_stack() {
 			"every partition -> disk remap lands on the parent disk at sector + start" \
 			"partition -> disk remaps with wrong disk or offset"
 		assert $(($(val dm2disk_then_part2disk) > 0)) \
-			"dm -> whole disk (partition-relative sector) followed by partition -> disk" \
-			"no dm -> disk remap followed by the matching partition -> disk remap"
+			"dm/md -> whole disk (partition-relative sector) followed by partition -> disk" \
+			"no dm/md -> disk remap followed by the matching partition -> disk remap"
 	fi
 	nstack=0
 	while read -r _ dev name _ nq _ nc _ ns _ ws; do
@@ -318,25 +395,27 @@ check_stack() {
 			"layer $name ($dev): $nq queue, $nc completion events"
 		if ((ws)); then
 			assert $((ns > 0)) "layer $name ($dev): $ns splits" \
-				"layer $name ($dev): no block_split, though its table has boundaries inside the workload's I/O"
+				"layer $name ($dev): no block_split, though its table or level has boundaries inside the workload's I/O"
 		fi
 	done < <(grep '^layer ' "$TMP/$STACK.check")
-	assert $((nstack > ndm)) "$nstack layers ($ndm dm, $((nstack - ndm)) disks)" "no disk under the dm devices"
+	assert $((nstack > ndm)) "$nstack layers ($ndm dm/md, $((nstack - ndm)) disks)" "no disk under the dm/md devices"
 
 	# bytes queued at the top device, per phase, against the workload's parameters
-	while read -r _ phase comm op got cmp want; do
+	while read -r _ dev phase comm op got cmp want; do
 		if [[ $cmp == ">=" ]]; then ok=$((got >= want)); else ok=$((got == want)); fi
 		assert "$ok" \
-			"top $top, $phase: $comm queued $got $op ($([[ $op == F ]] && echo flushes || echo sectors)) $cmp $want" \
-			"top $top, $phase: $comm queued $got $op ($([[ $op == F ]] && echo flushes || echo sectors)), expected $cmp $want"
+			"top $dev, $phase: $comm queued $got $op ($([[ $op == F ]] && echo flushes || echo sectors)) $cmp $want" \
+			"top $dev, $phase: $comm queued $got $op ($([[ $op == F ]] && echo flushes || echo sectors)), expected $cmp $want"
 	done < <(grep '^expect ' "$TMP/$STACK.check")
-	trimmed=$(sed -n 's/^.*: \([0-9]*\) bytes (.*) trimmed$/\1/p; s/^.*: \([0-9]*\) bytes trimmed$/\1/p' "$RES/workload.log" | head -n1)
-	if [[ -n $trimmed ]]; then
-		assert $(($(val fstrim_sectors) * 512 == trimmed)) \
-			"top $top, fstrim: discards queued = the $trimmed bytes fstrim reported" \
-			"top $top, fstrim: $(($(val fstrim_sectors) * 512)) bytes of discards queued, fstrim reported $trimmed"
-	else
-		fail "fstrim's report not found in workload.log"
+	if (($(val want_fstrim))); then
+		trimmed=$(sed -n 's/^.*: \([0-9]*\) bytes (.*) trimmed$/\1/p; s/^.*: \([0-9]*\) bytes trimmed$/\1/p' "$RES/workload.log" | head -n1)
+		if [[ -n $trimmed ]]; then
+			assert $(($(val fstrim_sectors) * 512 == trimmed)) \
+				"top $top, fstrim: discards queued = the $trimmed bytes fstrim reported" \
+				"top $top, fstrim: $(($(val fstrim_sectors) * 512)) bytes of discards queued, fstrim reported $trimmed"
+		else
+			fail "fstrim's report not found in workload.log"
+		fi
 	fi
 	if grep -q '^missing_phase' "$TMP/$STACK.check"; then fail "workload phases missing from the trace"; else pass "all workload phases marked"; fi
 
@@ -426,20 +505,136 @@ check_stack() {
 		pass "blkstack trace and blkstack parse of trace.dat agree: $a device/action pairs, $b events"
 		pass "blkparse agrees with them$( ((c == 0)) || echo ", less the $c events blktrace drops beyond the device's end:$(awk '$5 { printf " %s %d", $1, $5 }' "$TMP/$STACK.agree")")"
 	fi
-	# and in bytes: what dd queued at the top device in the whole window
-	exp_w=$(awk '$2 == "dd" && $3 == "W" { n += $4 } END { print n * 2 }' "$TMP/expect")
-	exp_r=$(awk '$2 == "dd" && $3 == "R" { n += $4 } END { print n * 2 }' "$TMP/expect")
-	for f in "$RES/blkparse.txt" "$RES/blkstack.txt" "$TMP/$STACK.parse"; do
-		got=$(dd_sectors "$f" "${top}" | tr '\n' ' ')
-		c=$(basename "$f"); c=${c/$STACK.parse/blkstack parse}
-		ok=0
-		[[ $got != "W $exp_w R $exp_r " ]] || ok=1
-		assert "$ok" \
-			"$c: dd queued $exp_w sectors written, $exp_r read at $top" \
-			"$c: dd queued ${got% } sectors at $top, expected W $exp_w R $exp_r"
-	done
+	# and in bytes: what each of the workload's programs queued at the top
+	# device in the whole window ("expect" lines without a device of their own)
+	awk '$1 == "expect" && NF == 6 && $3 != "-" { print $3 }' "$TMP/expect" | sort -u >"$TMP/$STACK.comms"
+	while read -r comm; do
+		exp_w=$(awk -v c="$comm" '$1 == "expect" && NF == 6 && $3 == c && $4 == "W" { n += $6 } END { print n * 2 }' "$TMP/expect")
+		exp_r=$(awk -v c="$comm" '$1 == "expect" && NF == 6 && $3 == c && $4 == "R" { n += $6 } END { print n * 2 }' "$TMP/expect")
+		for f in "$RES/blkparse.txt" "$RES/blkstack.txt" "$TMP/$STACK.parse"; do
+			got=$(dd_sectors "$f" "${top}" "$comm" | tr '\n' ' ')
+			c=$(basename "$f"); c=${c/$STACK.parse/blkstack parse}
+			ok=0
+			[[ $got != "W $exp_w R $exp_r " ]] || ok=1
+			assert "$ok" \
+				"$c: $comm queued $exp_w sectors written, $exp_r read at $top" \
+				"$c: $comm queued ${got% } sectors at $top, expected W $exp_w R $exp_r"
+		done
+	done <"$TMP/$STACK.comms"
 	check_report "$RES"
+	check_app "$RES"
 	check_pagecache "$RES"
+	known_unseen
+}
+
+# What the workload's programs issued (app.txt: phase, device, command, pid,
+# op, count, bytes) against the top device's queue events in blkstack
+# trace's log of the window (itself checked against blktrace and trace-cmd
+# above) and against blkstack report: each program's data bytes queued at
+# the top device are what it asked; the report counts, for that pid, as many
+# top-level I/Os and bytes as the bios it queued at the top device; the
+# report's top-level I/Os are the bios queued at the stack's top devices.
+# Then /proc/diskstats over the window: at every layer of the report, the
+# sectors read, written and discarded are the report's bytes (the kernel's
+# own accounting, apart from the tracepoints).
+check_app() {
+	local RES=$1
+	if [[ ! -s $RES/app.txt || ! -s $RES/diskstats-armed.txt || ! -s $RES/diskstats-stopped.txt ]]; then
+		fail "no app.txt or diskstats-*.txt: results from an older harness?"
+		return
+	fi
+	[[ -s $RES/report.json ]] || return 0 # check_report said why
+	if ! python3 - "$RES" "$TMP/$STACK.check" >"$TMP/$STACK.app" <<'PY'; then
+import json, sys
+from collections import defaultdict
+res, chk = sys.argv[1], sys.argv[2]
+report = json.load(open(res + "/report.json"))
+tops = {l.split()[1].replace(",", ":") for l in open(chk) if l.startswith("topdev ")}
+errors = []
+# queue events at the top devices in the guest's trace log, per pid
+q_ios, q_bytes, q_data, q_flush = defaultdict(int), defaultdict(int), defaultdict(int), defaultdict(int)
+top_ios = 0
+for line in open(res + "/blkstack.txt"):
+    f = line.split()
+    if len(f) < 8 or not f[0][0].isdigit() or f[5] != "Q":
+        continue
+    dev = f[0].replace(",", ":")
+    if dev not in tops:
+        continue
+    nr = int(f[9]) * 512 if len(f) > 9 and f[8] == "+" else 0
+    pid = int(f[4])
+    top_ios += 1
+    q_ios[pid] += 1
+    q_bytes[pid] += nr
+    if "M" not in f[6] and "D" not in f[6]:
+        q_data[dev, pid] += nr
+    if f[6].startswith("F") and nr == 0:
+        q_flush[dev, pid] += 1
+procs = {p["pid"]: p for p in report["processes"]}
+for line in open(res + "/app.txt"):
+    f = line.split()
+    if f[0] != "app":
+        continue
+    phase, dev, comm, pid, op, count, nbytes = f[1], f[2], f[3], int(f[4]), f[5], int(f[6]), int(f[7])
+    p = procs.get(pid, {"ios": 0, "bytes": 0})
+    print("app %s: %s (pid %d) asked %d %s, %d bytes; queued at %s %d bios (%d data bytes, %d in all);"
+          " report %d top-level I/Os, %d bytes" % (phase, comm, pid, count, op, nbytes, dev,
+          q_ios[pid], q_data[dev, pid], q_bytes[pid], p["ios"], p["bytes"]))
+    if q_data[dev, pid] != nbytes:
+        errors.append("%s: %s (pid %d) queued %d data bytes at %s, asked %d" %
+                      (phase, comm, pid, q_data[dev, pid], dev, nbytes))
+    # (fsync on a block device also writes back what the file system left
+    # dirty in the device's page cache: those are data bios of that pid)
+    if op == "F" and q_flush[dev, pid] != count:
+        errors.append("%s: %s (pid %d) queued %d empty flushes at %s, asked %d" %
+                      (phase, comm, pid, q_flush[dev, pid], dev, count))
+    if (p["ios"], p["bytes"]) != (q_ios[pid], q_bytes[pid]):
+        errors.append("%s: %s (pid %d): report %d top-level I/Os, %d bytes; it queued %d bios, %d bytes at the top" %
+                      (phase, comm, pid, p["ios"], p["bytes"], q_ios[pid], q_bytes[pid]))
+e2e = sum(o["ios"] for o in report["end_to_end"].values())
+print("top-level: report %d I/Os, %d bios queued at the top device(s) %s" % (e2e, top_ios, ",".join(sorted(tops))))
+if e2e != top_ios:
+    errors.append("report %d top-level I/Os, %d bios queued at the top device(s)" % (e2e, top_ios))
+
+# /proc/diskstats over the window: fields 6, 10, 17 are sectors read,
+# written, discarded
+def stats(path):
+    out = {}
+    for line in open(path):
+        f = line.split()
+        out["%s:%s" % (f[0], f[1])] = [int(x) for x in f[3:]] + [0] * 20
+    return out
+a, b = stats(res + "/diskstats-armed.txt"), stats(res + "/diskstats-stopped.txt")
+cols = {"read": 2, "write": 6, "discard": 13}
+for l in report["layers"]:
+    dev = l["dev"]
+    if dev not in a or dev not in b:
+        errors.append("%s: not in /proc/diskstats" % dev)
+        continue
+    got = {op: (b[dev][c] - a[dev][c]) * 512 for op, c in cols.items()}
+    want = {op: l["ops"].get(op, {}).get("bytes", 0) for op in cols}
+    print("diskstats %s (%s): read %d write %d discard %d bytes; report %d %d %d" %
+          (dev, l.get("name", "?"), got["read"], got["write"], got["discard"],
+           want["read"], want["write"], want["discard"]))
+    for op in cols:
+        # md accounts a discard when it ends, by the size left in the bio
+        # once raid5 has cut it to whole stripes (6.12 md-raid5: 446464
+        # bytes fewer than queued): not comparable
+        if op == "discard" and l.get("name", "").startswith("md"):
+            continue
+        if got[op] != want[op]:
+            errors.append("%s (%s) %s: /proc/diskstats %d bytes, report %d" %
+                          (dev, l.get("name", "?"), op, got[op], want[op]))
+for e in errors:
+    print("error " + e)
+sys.exit(1 if errors else 0)
+PY
+		sed -n 's/^\(app\|top-level\|diskstats\) /\1 /p' "$TMP/$STACK.app" | while read -r line; do say "  $line"; done
+		fail_lines "$TMP/$STACK.app" "app/diskstats: "
+		return
+	fi
+	sed -n 's/^\(app\|top-level\|diskstats\) /\1 /p' "$TMP/$STACK.app" | while read -r line; do say "  $line"; done
+	pass "what the workload's programs issued is what the report counts at the top; /proc/diskstats agrees with the report's bytes at every layer"
 }
 
 # The page-cache run of the guest (guest/pagecache.sh) on this kernel (6.1,
@@ -662,7 +857,14 @@ per_cpu, off = {}, 0
 while off + 48 <= len(data):
     magic, _, _, _, _, _, _, _, cpu, _, pdu = struct.unpack_from("<IIQQIIIIIHH", data, off)
     if magic & 0xffffff00 != 0x65617400:
-        sys.exit("blktrace.bin: no blk_io_trace magic at offset %d" % off)
+        # zeros up to the next record: a relay sub-buffer's padding, seen
+        # once on 6.12 in the piped stream (524256 bytes); blkparse skips it
+        nxt = data.find(b"\x07\x74\x61\x65", off)
+        nxt = len(data) if nxt < 0 else nxt
+        if data[off:nxt].strip(b"\0"):
+            sys.exit("blktrace.bin: no blk_io_trace magic at offset %d" % off)
+        off = nxt
+        continue
     per_cpu.setdefault(cpu, []).append(data[off:off + 48 + pdu])
     off += 48 + pdu
 for cpu, recs in per_cpu.items():
@@ -725,29 +927,36 @@ PY
 # moment, and a check can fail on one boot out of many (the failures of the
 # first boot stay in the output above, as FAIL lines). Its verdict is the
 # second boot's. VM_CHECK_RETRY=0 gives the first boot's verdict.
+# Only stacks of the set "all" (expected to pass) are booted again: those of
+# "next" fail on known tracker defects, and a second boot would say the same.
+in_set_all() { # SERIES STACK
+	awk -v k="$1" -v s="$2" '$1 == "all" && $2 == k && $3 == s { f = 1 } END { exit !f }' "$HERE/sets"
+}
 again=()
 for r in "${RESULTS[@]}"; do
 	check_stack "${r%/}"
-	if ((STACK_ERRORS)) && [[ -n $BOOT ]] && ((${VM_CHECK_RETRY:-1})); then
+	if ((STACK_ERRORS)) && [[ -n $BOOT ]] && ((${VM_CHECK_RETRY:-1})) &&
+		in_set_all "$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"$STACK_KVER")" "$STACK_NAME"; then
 		say "failed on its first boot ($STACK_ERRORS); it is booted once more"
 		ERRORS=$((ERRORS - STACK_ERRORS))
-		again+=("$STACK")
+		again+=("$STACK_KVER $STACK_NAME")
 	elif ((STACK_ERRORS)); then
 		say "FAILED ($STACK_ERRORS); results in $r"
 	else
 		say "PASS ($r)"
 	fi
 done
-for s in "${again[@]}"; do
+for a in "${again[@]}"; do
+	read -r k s <<<"$a"
 	STACK=
 	rc=0
-	"$HERE/vm.sh" --stack "$s" --out "$OUT/again" || rc=$?
-	((rc <= 1)) || { STACK=$s; fail "vm.sh exited with $rc on the second boot"; say "FAILED; results in $OUT/again"; continue; }
-	check_stack "$OUT/again/$s"
+	"$HERE/vm.sh" --stack "$s" --kernel "$k" --out "$OUT/again" || rc=$?
+	((rc <= 1)) || { STACK=$k-$s; fail "vm.sh exited with $rc on the second boot"; say "FAILED; results in $OUT/again"; continue; }
+	check_stack "$OUT/again/$k-$s"
 	if ((STACK_ERRORS)); then
-		say "FAILED ($STACK_ERRORS, on both boots); results in $OUT/$s and $OUT/again/$s"
+		say "FAILED ($STACK_ERRORS, on both boots); results in $OUT/$k-$s and $OUT/again/$k-$s"
 	else
-		say "PASS on a second boot, after failing on the first ($OUT/again/$s)"
+		say "PASS on a second boot, after failing on the first ($OUT/again/$k-$s)"
 	fi
 done
 STACK=

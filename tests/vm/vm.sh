@@ -1,19 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Boot Debian's own kernel under qemu (TCG) with a busybox initramfs, build a
-# named device-mapper stack on fresh disk images, record a fixed workload with
-# trace-cmd (and blktrace, and blkstack when src/blkstack is built) and bring the
-# results back.  This host's kernel has no device-mapper: the guest's has.
+# Boot Debian's own kernels under qemu (TCG) with a busybox initramfs, build a
+# named device-mapper / md stack on fresh disk images, record a fixed workload
+# with trace-cmd (and blktrace, and blkstack when src/blkstack is built) and
+# bring the results back.  This host's kernel has no device-mapper nor md: the
+# guest's has.
 #
-#   tests/vm/vm.sh [--stack NAME|all] [--out DIR] [--keep]
+#   tests/vm/vm.sh [--stack NAME|SET] [--kernel K] [--out DIR] [--jobs N] [--keep]
 #
-# Results: DIR/NAME/{status,trace.dat,topo.txt,uname,timing,console.log,...}
+# NAME is a stack (stacks/NAME.sh), SET a set of tests/vm/sets (all: the
+# default set, next: stacks whose checks still fail, every: both).  K is a
+# kernel series (6.1, 6.12), an ABI (6.12.117+deb12-amd64), a comma-separated
+# list of them, or "all" (each stack on every kernel it lists); default: a
+# set's own kernels, for one stack the first kernel it lists.
+# Results: DIR/KVER-NAME/{status,trace.dat,topo.txt,uname,timing,...}
 # Exit: 0 every stack ok, 1 a stack failed, 77 this host cannot run the VM.
-# Environment: VM_KVER (kernel ABI, e.g. 6.1.0-56-amd64; default: what
-# linux-image-amd64 depends on), VM_TIMEOUT (seconds per boot, default 300),
-# VM_ACCEL (tcg or kvm, default tcg), VM_CACHE (default tests/vm/cache),
-# VM_FILE_VERSION (trace.dat version written by trace-cmd in the guest: 6, the
-# default, uncompressed; or 7, compressed).
+# Environment: VM_KVER (as --kernel), VM_JOBS (as --jobs: guests booted at
+# once, default 2), VM_TIMEOUT (seconds per boot, default 300), VM_ACCEL (tcg
+# or kvm, default tcg), VM_CACHE (default tests/vm/cache), VM_FILE_VERSION
+# (trace.dat version written by trace-cmd in the guest: 6, the default,
+# uncompressed; or 7, compressed).
+set -euo pipefail
+
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -21,12 +29,19 @@ SRCDIR=$(cd "$HERE/../.." && pwd)
 CACHE=${VM_CACHE:-$HERE/cache}
 OUT=$HERE/out
 STACK=all
+KERNEL=${VM_KVER:-}
+JOBS=${VM_JOBS:-2}
 KEEP=0
 VM_TIMEOUT=${VM_TIMEOUT:-300}
 VM_ACCEL=${VM_ACCEL:-tcg}
 VM_FILE_VERSION=${VM_FILE_VERSION:-6}
 WORK=
-QEMU_PID=
+JOB_PIDS=()
+
+# The kernel series tests/vm knows, and the Debian package whose dependency
+# names each one's ABI (linux-image-amd64 is 6.1 on Debian 12).
+declare -A KMETA=([6.1]=linux-image-amd64 [6.12]=linux-image-6.12-amd64)
+KSERIES=(6.1 6.12)
 
 say() { echo "vm.sh: $*" >&2; }
 skip() {
@@ -40,7 +55,9 @@ fail() {
 
 usage() {
 	sed -n 's/^#   //p' "${BASH_SOURCE[0]}"
-	echo "stacks: all $(list_stacks | tr '\n' ' ')"
+	echo "stacks: $(list_stacks | tr '\n' ' ')"
+	echo "sets: $(list_sets | tr '\n' ' ')"
+	echo "kernels: ${KSERIES[*]}"
 }
 
 # Stack scripts starting with "_" are shared pieces, not stacks.
@@ -52,12 +69,64 @@ list_stacks() {
 	done
 }
 
-cleanup() {
-	local rc=$?
-	if [[ -n $QEMU_PID ]] && kill -0 "$QEMU_PID" 2>/dev/null; then
-		kill "$QEMU_PID" 2>/dev/null || true
-		wait "$QEMU_PID" 2>/dev/null || true
+# tests/vm/sets: "SET SERIES STACK" lines
+list_sets() { awk '!/^#/ && NF == 3 { print $1 }' "$HERE/sets" | sort -u; }
+
+# The series (6.1, 6.12) of a kernel ABI or series.
+kseries() { sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"$1"; }
+
+# "KERNEL STACK" lines to boot, from --stack and --kernel.  A set gives its
+# own kernel per stack (filtered by --kernel when given); a stack alone runs
+# on the first kernel it lists, or on those --kernel names that it lists.
+plan() {
+	local want=() k s ks
+	if [[ -n $KERNEL && $KERNEL != all ]]; then
+		IFS=, read -r -a want <<<"$KERNEL"
 	fi
+	in_want() { # SERIES: wanted by --kernel (or no --kernel)
+		local w
+		((${#want[@]})) || return 0
+		for w in "${want[@]}"; do [[ $(kseries "$w") == "$1" ]] && return 0; done
+		return 1
+	}
+	if grep -qE "^${STACK}[[:space:]]" "$HERE/sets" 2>/dev/null || [[ $STACK == every ]]; then
+		awk -v set="$STACK" '!/^#/ && NF == 3 && ($1 == set || set == "every") { print $2, $3 }' \
+			"$HERE/sets" | while read -r k s; do
+			in_want "$k" && echo "$k $s"
+		done
+		return 0
+	fi
+	[[ -r $HERE/stacks/$STACK.sh && $STACK != _* ]] ||
+		fail "unknown stack or set '$STACK' (stacks: $(list_stacks | tr '\n' ' '); sets: $(list_sets | tr '\n' ' '))"
+	ks=$(stack_kernels "$STACK")
+	for k in $ks; do
+		if [[ -z $KERNEL ]]; then
+			echo "$k $STACK"
+			return 0
+		fi
+		in_want "$k" && echo "$k $STACK"
+	done
+	return 0
+}
+
+# The kernel series a stack runs on (STACK_KERNELS, default every series).
+stack_kernels() {
+	(
+		STACK_KERNELS="${KSERIES[*]}"
+		# shellcheck source=/dev/null
+		. "$HERE/stacks/$1.sh"
+		echo "$STACK_KERNELS"
+	)
+}
+
+cleanup() {
+	local rc=$? p
+	for p in "${JOB_PIDS[@]}"; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
+	for p in "${JOB_PIDS[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
 	if [[ -n $WORK && -d $WORK ]]; then
 		if ((KEEP)); then say "kept $WORK"; else rm -rf "$WORK"; fi
 	fi
@@ -70,18 +139,15 @@ trap 'exit 143' TERM
 while (($#)); do
 	case $1 in
 	--stack) STACK=${2:?--stack needs a name}; shift 2 ;;
+	--kernel) KERNEL=${2:?--kernel needs a kernel}; shift 2 ;;
 	--out) OUT=${2:?--out needs a directory}; shift 2 ;;
+	--jobs) JOBS=${2:?--jobs needs a number}; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 1 ;;
 	esac
 done
-if [[ $STACK == all ]]; then
-	mapfile -t STACKS < <(list_stacks)
-else
-	[[ -r $HERE/stacks/$STACK.sh && $STACK != _* ]] || fail "unknown stack '$STACK' (have: $(list_stacks | tr '\n' ' '))"
-	STACKS=("$STACK")
-fi
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || fail "--jobs must be a positive number"
 
 # --- host tools --------------------------------------------------------------
 
@@ -91,7 +157,8 @@ declare -A PKG=(
 	[dmsetup]=dmsetup [mke2fs]=e2fsprogs [trace-cmd]=trace-cmd
 	[blktrace]=blktrace [blkparse]=blktrace [depmod]=kmod [modprobe]=kmod
 	[dpkg-deb]=dpkg [ldd]=libc-bin [gzip]=gzip [timeout]=coreutils
-	[flock]=util-linux [tar]=tar
+	[flock]=util-linux [tar]=tar [mdadm]=mdadm [mkfs.xfs]=xfsprogs
+	[xfs_io]=xfsprogs [xz]=xz-utils [zstd]=zstd
 )
 
 ensure_tools() {
@@ -118,25 +185,32 @@ ensure_tools() {
 
 # --- kernel --------------------------------------------------------------------
 
-# The kernel ABI that linux-image-amd64 points to, else the newest cached one.
+# The ABI of kernel K: K itself when it is an ABI (6.1.0-56-amd64), else the
+# package KMETA[K] depends on (linux-image-6.12-amd64 ->
+# linux-image-6.12.117+deb12-amd64), else the newest cached one of that series.
 resolve_kver() {
-	local k
-	if [[ -n ${VM_KVER:-} ]]; then
-		echo "$VM_KVER"
+	local asked=$1 series meta k
+	if [[ $asked == *-amd64 ]]; then
+		echo "$asked"
 		return
 	fi
-	k=$(apt-cache depends linux-image-amd64 2>/dev/null |
-		sed -n 's/^ *Depends: linux-image-\(.*-amd64\)$/\1/p' | head -n1) || true
+	series=$(kseries "$asked")
+	meta=${KMETA[$series]:-}
+	[[ -n $meta ]] || fail "unknown kernel '$asked' (have: ${KSERIES[*]}, or an ABI such as 6.1.0-56-amd64)"
+	deps() {
+		apt-cache depends "$meta" 2>/dev/null |
+			sed -n 's/^ *Depends: linux-image-\(.*-amd64\)$/\1/p' | grep -F "$series." | head -n1 || true
+	}
+	k=$(deps)
 	if [[ -z $k ]]; then
 		apt-get update -q >&2 || true
-		k=$(apt-cache depends linux-image-amd64 2>/dev/null |
-			sed -n 's/^ *Depends: linux-image-\(.*-amd64\)$/\1/p' | head -n1) || true
+		k=$(deps)
 	fi
 	if [[ -z $k ]]; then
 		k=$(find "$CACHE" -maxdepth 2 -name .complete -printf '%h\n' 2>/dev/null |
-			sed 's|.*/||' | sort -V | tail -n1)
+			sed 's|.*/||' | grep -F "$series." | sort -V | tail -n1) || true
 	fi
-	[[ -n $k ]] || skip "cannot tell which kernel to use: apt-cache knows no linux-image-amd64 and nothing is cached"
+	[[ -n $k ]] || skip "cannot tell which $series kernel to use: apt-cache knows no $meta and nothing is cached"
 	echo "$k"
 }
 
@@ -161,14 +235,12 @@ fetch_kernel() {
 	fi
 	flock -u 9
 	exec 9>&-
-	KROOT=$dir
-	VMLINUZ=$KROOT/boot/vmlinuz-$kver
-	[[ -r $VMLINUZ ]] || fail "$VMLINUZ missing in the cache: remove $dir and retry"
+	[[ -r $dir/boot/vmlinuz-$kver ]] || fail "$dir/boot/vmlinuz-$kver missing in the cache: remove $dir and retry"
 }
 
 # --- initramfs -----------------------------------------------------------------
 
-# Copy an executable and the shared libraries it needs into the initramfs.
+# Copy an executable and the shared libraries it needs into the initramfs IRD.
 copy_bin() {
 	local src=$1 dst=$2 lib
 	install -D -m 755 "$src" "$IRD$dst"
@@ -190,54 +262,60 @@ blkstack_binary() {
 	return 1
 }
 
-# Modules in load order, from modprobe's own dependency resolution.
-MODULES=(virtio_pci virtio_blk ahci sd_mod crc64_rocksoft_generic dm_mod
+# Modules every stack loads, in this order; a stack adds its own
+# (STACK_MODULES).  Each is listed in the initramfs as /vm/mod/NAME.order, the
+# files modprobe's own dependency resolution gives, decompressed (6.12's are
+# .ko.xz); a module built into the kernel has an empty list.
+BASE_MODULES=(virtio_pci virtio_blk ahci sd_mod crc64_rocksoft_generic dm_mod
 	dm_thin_pool dm_crypt xts aesni_intel ext4)
+EXTRA_MODULES=(nvme md_mod raid1 raid456 dm_snapshot xfs)
 
 build_initramfs() {
-	local kver=$1 m line p b
-	IRD=$WORK/initramfs
-	mkdir -p "$IRD"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,etc,vm/stacks,lib/modules}
+	local kver=$1 kroot=$CACHE/$1 m line p b ko
+	IRD=$WORK/initramfs-$kver
+	mkdir -p "$IRD"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,etc,vm/stacks,vm/mod,lib/modules}
 	install -m 755 "$(command -v busybox)" "$IRD/bin/busybox"
 	copy_bin "$(command -v busybox)" /bin/busybox
 	copy_bin "$(command -v bash)" /bin/bash
 	copy_bin "$(command -v dmsetup)" /sbin/dmsetup
 	copy_bin "$(command -v mke2fs)" /sbin/mke2fs
 	[[ ! -r /etc/mke2fs.conf ]] || cp /etc/mke2fs.conf "$IRD/etc/"
+	copy_bin "$(command -v mdadm)" /sbin/mdadm
+	copy_bin "$(command -v mkfs.xfs)" /sbin/mkfs.xfs
+	copy_bin "$(command -v xfs_io)" /usr/sbin/xfs_io
 	copy_bin "$(command -v trace-cmd)" /usr/bin/trace-cmd
 	copy_bin "$(command -v blktrace)" /usr/sbin/blktrace
 	copy_bin "$(command -v blkparse)" /usr/bin/blkparse
-	BLKSTACK_BIN=
-	if b=$(blkstack_binary); then
-		BLKSTACK_BIN=$b
-		say "including blkstack from $b"
-		copy_bin "$b" /usr/local/bin/blkstack
-	else
-		say "src/blkstack is not built: the guest will skip blkstack trace"
+	if [[ -n $BLKSTACK_BIN ]]; then
+		copy_bin "$BLKSTACK_BIN" /usr/local/bin/blkstack
 	fi
-	: >"$IRD/vm/modules.order"
-	for m in "${MODULES[@]}"; do
-		modprobe -d "$KROOT" -S "$kver" --show-depends "$m" ||
+	for m in "${BASE_MODULES[@]}" "${EXTRA_MODULES[@]}"; do
+		modprobe -d "$kroot" -S "$kver" --show-depends "$m" >"$WORK/$kver.$m.deps" ||
 			fail "module $m not found in $kver"
-	done | while read -r line; do
-		[[ $line == insmod\ * ]] || continue
-		p=${line#insmod }
-		p=${p%% *}
-		p=/lib/modules/$kver/${p#"$KROOT"/lib/modules/"$kver"/}
-		if ! grep -qxF "$p" "$IRD/vm/modules.order"; then
-			echo "$p" >>"$IRD/vm/modules.order"
-			install -D -m 644 "$KROOT$p" "$IRD$p"
-		fi
+		: >"$IRD/vm/mod/$m.order"
+		while read -r line; do
+			[[ $line == insmod\ * ]] || continue
+			p=${line#insmod }
+			p=${p%% *}
+			p=/lib/modules/$kver/${p#"$kroot"/lib/modules/"$kver"/}
+			ko=${p%.xz}
+			ko=${ko%.zst}
+			echo "$ko" >>"$IRD/vm/mod/$m.order"
+			[[ ! -e $IRD$ko ]] || continue
+			mkdir -p "$(dirname "$IRD$ko")"
+			case $p in
+			*.xz) xz -dc "$kroot$p" >"$IRD$ko" ;;
+			*.zst) zstd -q -dc "$kroot$p" >"$IRD$ko" ;;
+			*) install -m 644 "$kroot$p" "$IRD$ko" ;;
+			esac
+		done <"$WORK/$kver.$m.deps"
 	done
+	printf '%s\n' "${BASE_MODULES[@]}" >"$IRD/vm/mod/base.list"
 	install -m 755 "$HERE/guest/init" "$IRD/init"
-	install -m 644 "$HERE/guest/lib.sh" "$HERE/guest/workload.sh" "$HERE/guest/pagecache.sh" \
-		"$IRD/vm/"
-	# the page-cache run maps a file: busybox has no tool that does
-	"${CC:-cc}" -O2 -Wall -o "$WORK/mmapread" "$HERE/guest/mmapread.c" ||
-		fail "cannot build guest/mmapread.c"
+	install -m 644 "$HERE"/guest/*.sh "$IRD/vm/"
 	copy_bin "$WORK/mmapread" /vm/mmapread
 	install -m 644 "$HERE"/stacks/*.sh "$IRD/vm/stacks/"
-	(cd "$IRD" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$WORK/initrd.gz"
+	(cd "$IRD" && find . | busybox cpio -o -H newc 2>/dev/null) | gzip -1 >"$WORK/initrd-$kver.gz"
 }
 
 # --- disk images ---------------------------------------------------------------
@@ -261,10 +339,14 @@ write_mbr() {
 
 # --- one stack -----------------------------------------------------------------
 
+# Boot stack STACK on kernel KVER; results in OUT/KVER-STACK.  Run in a
+# subshell of its own (several may run at once): TERM kills its qemu.
 run_stack() {
-	local stack=$1 dest=$OUT/$1 dir=$WORK/$1 bus d name size start idx=0 img rc t0 t1
+	local kver=$1 stack=$2 id=$1-$2 dest dir bus d name size start dbus idx=0 sata=0 img rc t0 t1
 	local -a STACK_DISKS=() qemu=()
-	local STACK_BUS=
+	local STACK_BUS='' qemu_pid=''
+	dest=$OUT/$id
+	dir=$WORK/$id
 	# the stack script is plain assignments plus functions: safe to source here
 	# shellcheck source=/dev/null
 	. "$HERE/stacks/$stack.sh"
@@ -272,6 +354,7 @@ run_stack() {
 	mkdir -p "$dir"
 	rm -rf "$dest"
 	mkdir -p "$dest"
+	trap '[[ -z $qemu_pid ]] || kill "$qemu_pid" 2>/dev/null; exit 143' TERM
 
 	case $VM_ACCEL in
 	tcg) qemu+=(-accel "tcg,thread=multi" -cpu max) ;;
@@ -280,18 +363,24 @@ run_stack() {
 	esac
 	qemu+=(-machine q35 -smp 2 -m 1024 -nodefaults -display none -no-reboot
 		-monitor none -serial "file:$dir/console.log"
-		-kernel "$VMLINUZ" -initrd "$WORK/initrd.gz"
+		-kernel "$CACHE/$kver/boot/vmlinuz-$kver" -initrd "$WORK/initrd-$kver.gz"
 		-append "console=ttyS0 panic=-1 loglevel=4 bsk.stack=$stack bsk.fver=$VM_FILE_VERSION")
 	for d in "${STACK_DISKS[@]}"; do
-		read -r name size start <<<"$d"
+		dbus=
+		read -r name size start dbus <<<"$d"
+		dbus=${dbus:-$bus}
 		img=$dir/$name.img
 		truncate -s "${size}M" "$img"
 		[[ $start == 0 ]] || write_mbr "$img" "$start" $((size * 2048)) $((0x42534b00 + idx))
 		qemu+=(-drive "file=$img,if=none,id=$name,format=raw,cache=unsafe,discard=unmap")
-		case $bus in
+		case $dbus in
 		virtio) qemu+=(-device "virtio-blk-pci,drive=$name,serial=bsk-$name") ;;
-		sata) qemu+=(-device "ide-hd,drive=$name,bus=ide.$idx,serial=bsk-$name") ;;
-		*) fail "$stack: unknown bus $bus" ;;
+		sata)
+			# AHCI port = the disk's index among the SATA disks (guest/lib.sh)
+			qemu+=(-device "ide-hd,drive=$name,bus=ide.$sata,serial=bsk-$name")
+			sata=$((sata + 1)) ;;
+		nvme) qemu+=(-device "nvme,drive=$name,serial=bsk-$name") ;;
+		*) fail "$stack: unknown bus $dbus" ;;
 		esac
 		idx=$((idx + 1))
 	done
@@ -300,60 +389,100 @@ run_stack() {
 		-device "virtio-blk-pci,drive=out,serial=bsk-out")
 
 	{
-		echo "kernel $KVER"
+		echo "kernel $kver"
 		echo "accel $VM_ACCEL"
+		echo "jobs $JOBS"
 		qemu-system-x86_64 --version | head -n1
 		trace-cmd --version 2>/dev/null | grep -m1 version
 		echo "blkstack ${BLKSTACK_BIN:-not built}"
 	} >"$dest/host.txt"
-	say "$stack: booting $(basename "$VMLINUZ") ($VM_ACCEL, timeout ${VM_TIMEOUT}s)"
+	say "$id: booting ($VM_ACCEL, timeout ${VM_TIMEOUT}s)"
 	t0=$(date +%s.%N)
 	timeout -k 5 "$VM_TIMEOUT" qemu-system-x86_64 "${qemu[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
-	QEMU_PID=$!
+	qemu_pid=$!
 	rc=0
-	wait "$QEMU_PID" || rc=$?
-	QEMU_PID=
+	wait "$qemu_pid" || rc=$?
+	qemu_pid=
 	t1=$(date +%s.%N)
 	cp "$dir/console.log" "$dest/console.log" 2>/dev/null || true
 	if ((rc == 124 || rc == 137)); then
-		say "$stack: console log tail:"
+		say "$id: console log tail:"
 		tail -n 30 "$dir/console.log" >&2 || true
-		say "$stack: FAIL: guest did not power off within ${VM_TIMEOUT}s"
+		say "$id: FAIL: guest did not power off within ${VM_TIMEOUT}s"
 		return 1
 	elif ((rc != 0)); then
 		cat "$dir/qemu.log" >&2
-		say "$stack: FAIL: qemu exited with status $rc"
+		say "$id: FAIL: qemu exited with status $rc"
 		return 1
 	fi
 	if ! tar -xf "$dir/out.img" -C "$dest" 2>/dev/null || [[ ! -s $dest/status ]]; then
 		tail -n 30 "$dir/console.log" >&2 || true
-		say "$stack: FAIL: the guest wrote no results"
+		say "$id: FAIL: the guest wrote no results"
 		return 1
 	fi
+	rm -f "$dir"/*.img
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "wall %.1f\n", b - a }' >>"$dest/timing"
 	if [[ $(<"$dest/status") != ok ]]; then
 		tail -n 20 "$dest/console.log" >&2 || true
-		say "$stack: FAIL: $(<"$dest/status"); dmesg in $dest/dmesg.txt"
+		say "$id: FAIL: $(<"$dest/status"); dmesg in $dest/dmesg.txt"
 		return 1
 	fi
-	say "$stack: ok ($(tr '\n' ' ' <"$dest/timing")) -> $dest"
+	say "$id: ok ($(tr '\n' ' ' <"$dest/timing")) -> $dest"
 }
 
 # --- main ----------------------------------------------------------------------
 
 [[ $(uname -m) == x86_64 ]] || skip "needs an x86_64 host (qemu-system-x86_64 and an amd64 kernel)"
+mapfile -t PLAN < <(plan)
+((${#PLAN[@]})) || fail "nothing to boot: stack or set '$STACK' on kernel '${KERNEL:-default}'"
 ensure_tools
 qemu-system-x86_64 -machine q35 -accel help >/dev/null 2>&1 || skip "qemu-system-x86_64 does not run here"
 if [[ $VM_ACCEL == kvm && ! -w /dev/kvm ]]; then skip "VM_ACCEL=kvm but /dev/kvm is not usable"; fi
-KVER=$(resolve_kver)
-fetch_kernel "$KVER"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/blkstack-vm.XXXXXX")
-build_initramfs "$KVER"
-failed=()
-for s in "${STACKS[@]}"; do
-	run_stack "$s" || failed+=("$s")
+BLKSTACK_BIN=
+if b=$(blkstack_binary); then
+	BLKSTACK_BIN=$b
+	say "including blkstack from $b"
+else
+	say "src/blkstack is not built: the guest will skip blkstack trace"
+fi
+# the page-cache run maps a file: busybox has no tool that does
+"${CC:-cc}" -O2 -Wall -o "$WORK/mmapread" "$HERE/guest/mmapread.c" ||
+	fail "cannot build guest/mmapread.c"
+# series -> ABI, each kernel fetched and its initramfs built once
+declare -A KVER=()
+for p in "${PLAN[@]}"; do
+	read -r k _ <<<"$p"
+	[[ -z ${KVER[$k]:-} ]] || continue
+	# an ABI named by --kernel, else the series' current one
+	a=$k
+	for w in ${KERNEL//,/ }; do [[ $w != *-amd64 || $(kseries "$w") != "$k" ]] || a=$w; done
+	KVER[$k]=$(resolve_kver "$a")
+	fetch_kernel "${KVER[$k]}"
+	build_initramfs "${KVER[$k]}"
 done
+# Boot up to JOBS guests at once; each job's status in WORK/ID.rc
+ids=()
+for p in "${PLAN[@]}"; do
+	read -r k s <<<"$p"
+	while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
+	id=${KVER[$k]}-$s
+	ids+=("$id")
+	(
+		rc=0
+		run_stack "${KVER[$k]}" "$s" || rc=$?
+		echo "$rc" >"$WORK/$id.rc"
+	) &
+	JOB_PIDS+=($!)
+done
+wait "${JOB_PIDS[@]}" 2>/dev/null || true
+JOB_PIDS=()
+failed=()
+for id in "${ids[@]}"; do
+	[[ $(cat "$WORK/$id.rc" 2>/dev/null) == 0 ]] || failed+=("$id")
+done
+printf '%s\n' "${ids[@]}" >"$OUT/.booted"
 ((${#failed[@]} == 0)) || fail "stack(s) failed: ${failed[*]}"
-say "all ok: ${STACKS[*]} (kernel $KVER) in $OUT"
+say "all ok: ${ids[*]} in $OUT"

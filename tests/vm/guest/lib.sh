@@ -10,7 +10,7 @@ SERIAL_PREFIX=bsk-
 log() { echo "blkstack-vm: $*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-# Index of disk NAME in STACK_DISKS ("name size_mib part_start").
+# Index of disk NAME in STACK_DISKS ("name size_mib part_start [bus]").
 disk_index() {
 	local i n
 	for i in "${!STACK_DISKS[@]}"; do
@@ -20,11 +20,29 @@ disk_index() {
 	die "disk '$1' is not declared by stack $STACK"
 }
 
-disk_field() { # NAME FIELD(1=size 2=part_start)
+disk_field() { # NAME FIELD(1=size 2=part_start 3=bus)
 	local i f
 	i=$(disk_index "$1")
 	read -r -a f <<<"${STACK_DISKS[$i]}"
-	echo "${f[$2]}"
+	echo "${f[$2]:-}"
+}
+
+# The bus of disk NAME: its own, else the stack's (STACK_BUS).
+disk_bus() {
+	local b
+	b=$(disk_field "$1" 3)
+	echo "${b:-$STACK_BUS}"
+}
+
+# Index of disk NAME among the stack's SATA disks: its AHCI port (vm.sh).
+sata_port() {
+	local i n p=0
+	for i in "${!STACK_DISKS[@]}"; do
+		read -r n _ <<<"${STACK_DISKS[$i]}"
+		[[ $n == "$1" ]] && { echo "$p"; return 0; }
+		[[ $(disk_bus "$n") != sata ]] || p=$((p + 1))
+	done
+	die "disk '$1' is not declared by stack $STACK"
 }
 
 # Kernel name (vdb, sda) of the disk whose virtio serial is SERIAL.
@@ -34,6 +52,22 @@ virtio_by_serial() {
 		[[ -e $s ]] || continue
 		if [[ $(<"$s") == "$1" ]]; then
 			s=${s%/serial}
+			echo "${s##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# Kernel name (nvme0n1) of the namespace of the NVMe controller whose serial
+# is SERIAL (qemu pads it with spaces).
+nvme_by_serial() {
+	local s v
+	for s in /sys/block/nvme*/device/serial; do
+		[[ -e $s ]] || continue
+		v=$(tr -d ' \n' <"$s")
+		if [[ $v == "$1" ]]; then
+			s=${s%/device/serial}
 			echo "${s##*/}"
 			return 0
 		fi
@@ -60,18 +94,20 @@ sata_by_port() {
 # (identity and size): a harness that formats disks must never guess.
 disk_name() {
 	local name=$1 idx k want have
-	idx=$(disk_index "$name")
-	case $STACK_BUS in
+	case $(disk_bus "$name") in
 	virtio) k=$(virtio_by_serial "$SERIAL_PREFIX$name") ||
 		die "no virtio disk with serial $SERIAL_PREFIX$name" ;;
+	nvme) k=$(nvme_by_serial "$SERIAL_PREFIX$name") ||
+		die "no NVMe disk with serial $SERIAL_PREFIX$name" ;;
 	sata)
+		idx=$(sata_port "$name")
 		k=$(sata_by_port "$idx") || die "no SATA disk on port $idx"
 		# libata passes the qemu serial through VPD page 0x80 when present
 		if [[ -r /sys/block/$k/device/vpd_pg80 ]] &&
 			! grep -qa "$SERIAL_PREFIX$name" "/sys/block/$k/device/vpd_pg80"; then
 			die "SATA port $idx ($k) does not carry serial $SERIAL_PREFIX$name"
 		fi ;;
-	*) die "unknown bus $STACK_BUS" ;;
+	*) die "unknown bus $(disk_bus "$name")" ;;
 	esac
 	want=$(($(disk_field "$name" 1) * 2048))
 	have=$(<"/sys/block/$k/size")
@@ -108,6 +144,19 @@ dm_create() {
 	# a uuid, as LVM ("LVM-...") and cryptsetup ("CRYPT-...") set one
 	dmsetup --noudevsync create "$name" -u "BSK-$name" --table "$table"
 	[[ -b /dev/mapper/$name ]] || die "/dev/mapper/$name missing after create"
+}
+
+# Create md array /dev/NAME without udev: "md_create NAME LEVEL CHUNK_KIB|- DEV...".
+# --assume-clean: no resync runs behind the workload; no bitmap (none is the
+# default at this size anyway): md's own writes are its superblock updates.
+md_create() {
+	local name=$1 level=$2 chunk=$3 opts=()
+	shift 3
+	[[ $chunk == - ]] || opts+=(--chunk="$chunk")
+	log "mdadm --create /dev/$name --level=$level ${opts[*]}: $*"
+	mdadm --create "/dev/$name" --run --assume-clean --metadata=1.2 --bitmap=none \
+		--level="$level" "${opts[@]}" --raid-devices=$# "$@" </dev/null >&2
+	[[ -b /dev/$name ]] || die "/dev/$name missing after mdadm --create"
 }
 
 # Set the I/O scheduler of each stack disk ("none" on virtio, "mq-deadline" on SATA).
@@ -160,6 +209,7 @@ dump_topology() {
 		fi
 		echo -n " holders=$(list_dir "$d/holders") slaves=$(list_dir "$d/slaves")"
 		echo -n " dm_name=$(read_or_dash "$d/dm/name") dm_uuid=$(read_or_dash "$d/dm/uuid")"
+		echo -n " md_level=$(read_or_dash "$d/md/level")"
 		sched=$(read_or_dash "$d/queue/scheduler")
 		sched=${sched#*\[}
 		echo -n " scheduler=${sched%%]*}"
@@ -168,6 +218,15 @@ dump_topology() {
 		echo " serial=$(disk_serial "$n")"
 	done
 	dmsetup table | sed 's/^/table /'
+	# md arrays: level, chunk, members (/proc/mdstat) and rmw_level (raid4/5/6)
+	for d in /sys/block/md*/md; do
+		[[ -e $d ]] || continue
+		n=${d%/md}
+		n=${n##*/}
+		echo "md $n level=$(read_or_dash "$d/level") chunk_size=$(read_or_dash "$d/chunk_size")" \
+			"raid_disks=$(read_or_dash "$d/raid_disks") rmw_level=$(read_or_dash "$d/rmw_level")" \
+			"members=$(list_dir "/sys/block/$n/slaves")"
+	done
 	grep " $MNT " /proc/mounts | sed 's/^/mount /' || true
 }
 
