@@ -6,6 +6,8 @@
  */
 #include <check.h>
 #include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -564,23 +566,30 @@ START_TEST(parity_raid_stripe_io)
 	tracker_set_role(t, SDA, TK_ROLE_LOWER);
 	tracker_set_role(t, SDB, TK_ROLE_LOWER);
 	feed(BLK_EV_BIO_QUEUE, DM(9), 0, 8, "WS");	/* ext4's superblock, at sector 0 */
+	remap(SDB, 8, 8, DM(9), 0, "WS");		/* its block, stripe 0 at member 8 */
+	remap(SDA, 8, 8, DM(9), 0, "WS");		/* its stripe's parity, at 8 too */
 	feed(BLK_EV_BIO_QUEUE, DM(9), 1024, 8, "WS");	/* the write */
 	remap(SDB, 2048, 8, DM(9), 1024, "R");		/* rmw: the old data */
 	remap(SDA, 2048, 8, DM(9), 0, "R");		/* rmw: the old parity */
 	leaf_io(SDB, 2048, 8, "R");
 	leaf_io(SDA, 2048, 8, "R");
 	remap(SDB, 2048, 8, DM(9), 1024, "WS");	/* the new data: the write's */
-	remap(SDA, 2048, 8, DM(9), 0, "WS");		/* the new parity */
+	remap(SDA, 2048, 8, DM(9), 0, "WS");		/* the new parity, another stripe */
 	leaf_io(SDB, 2048, 8, "WS");
 	leaf_io(SDA, 2048, 8, "WS");
 	feed(BLK_EV_BIO_COMPLETE, DM(9), 1024, 8, "WS");
 	ck_assert_uint_eq(tracker_counters(t)->ios_top, 1);	/* the superblock is in flight */
 	ck_assert_uint_eq(tracker_counters(t)->ios_caused, 1);	/* the old data */
 	ck_assert_uint_eq(tracker_counters(t)->ios_layer, 2);	/* the parity pair */
+	leaf_io(SDB, 8, 8, "WS");
+	leaf_io(SDA, 8, 8, "WS");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 0, 8, "WS");
+	ck_assert_uint_eq(tracker_counters(t)->ios_top, 2);
 	for (int i = 0; i < ntrees; i++) {
 		check_tree_shape(&trees[i]);
 		if (trees[i].io.top) {
-			ck_assert_int_eq(trees[i].io.nrecs, 2);	/* md0 and the data disk */
+			/* md0 and the data disk, and for the superblock its parity */
+			ck_assert_int_eq(trees[i].io.nrecs, trees[i].recs[0].sector ? 2 : 3);
 			ck_assert(trees[i].io.matched);
 		}
 	}

@@ -34,7 +34,8 @@
  *    bios is I/O that layer issued (md's stripe I/O, dm's own flushes):
  *    never a new top-level I/O. A parity RAID names the array sector of a
  *    block, or 0 for parity: a read of a block a pending write covers is
- *    that write's read-modify-write; sector 0 is matched to nothing.
+ *    that write's read-modify-write; sector 0 is matched to a bio at the
+ *    array's start only for the member sector of that bio's stripe.
  *  - The class of a tree (top-level, or issued by a layer) comes from the
  *    roles of its root's device (tracker_set_role()), so it never depends
  *    on which event came first.
@@ -75,6 +76,7 @@ struct node {
 	bool split_rest;	/* the remainder of a bio split at this device */
 	bool rq_merged;		/* its request was merged into another */
 	bool linked;		/* entered by its layer's release, no remap: linked by sectors */
+	uint64_t stripe0;	/* parity RAID: member sector + 1 of its stripe at array sector 0 */
 	uint8_t flags;		/* enum blk_flag bits as it entered the device */
 	uint64_t start, end;	/* sectors; start moves on partial completion */
 	uint32_t sectors;
@@ -944,8 +946,19 @@ static struct node *remap_source(struct tdev *src, const struct blk_event *ev,
 	struct node *n;
 
 	*cause = NULL;
-	if ((src->roles & TK_ROLE_PARITY) && !ev->aux_sector && ev->nr_sector)
-		return NULL;
+	if ((src->roles & TK_ROLE_PARITY) && !ev->aux_sector && ev->nr_sector) {
+		/*
+		 * Sector 0 names the array's first block and every stripe's
+		 * parity. A stripe's blocks lie at one member sector: a bio at
+		 * the array's start takes the remaps of its own stripe only,
+		 * the first one it gets telling which member sector that is.
+		 */
+		n = find_containing(src, 0, ev->nr_sector, ev->op);
+		if (!n || (n->stripe0 && n->stripe0 != ev->sector + 1))
+			return NULL;
+		n->stripe0 = ev->sector + 1;
+		return n;
+	}
 	n = find_containing(src, ev->aux_sector, ev->nr_sector, ev->op);
 	if (n)
 		return n;
@@ -1092,9 +1105,15 @@ static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_
 	struct node *n = find_by_end(d, ev->sector + ev->nr_sector, ev->op);
 
 	if (!n) {
-		/* a piece of a split bio that stayed whole (on_split) completed */
+		/*
+		 * A piece of a bio split at the top of a stack, which stayed
+		 * whole (on_split), completed; md on 6.1 splits at its chunks
+		 * with no split event at all: a piece of a bio in flight at a
+		 * layer that sends its I/O down is such a piece too.
+		 */
 		n = find_containing(d, ev->sector, ev->nr_sector, ev->op);
-		if (!n || !n->splits || !ev->nr_sector || n->end == ev->sector + ev->nr_sector)
+		if (!n || !(n->splits || dev_upper(d)) || !ev->nr_sector ||
+		    n->end == ev->sector + ev->nr_sector)
 			t->cnt.unmatched_complete++;
 		return;
 	}
