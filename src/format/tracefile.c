@@ -765,8 +765,13 @@ struct feeds {
 
 static void feeds_stop(struct feeds *fs, struct page_stream *ps);
 
-/* Decode records of @fd into @b until it is full or the stream ends. */
-static void feed_decode(struct tracefile *f, struct feed *fd, struct feed_batch *b)
+/*
+ * Decode records of @fd into @b until it is full or the stream ends, with
+ * @dec, the thread's own decoder (a decoder memoizes rwbs strings: shared
+ * by threads, it gave reports that changed from run to run).
+ */
+static void feed_decode(struct tracefile *f, struct decoder *dec, struct feed *fd,
+			struct feed_batch *b)
 {
 	const struct datfile_stream *ds = fd->ps.pages.ds;
 
@@ -791,7 +796,7 @@ static void feed_decode(struct tracefile *f, struct feed *fd, struct feed_batch 
 			fd->in_page = false;
 			continue;
 		}
-		ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, &b->ev[b->n]);
+		ret = decoder_decode(dec, rec, size, ts, ds->cpu, &b->ev[b->n]);
 		if (ret == 0) {
 			fd->st.other++;
 		} else if (ret < 0) {
@@ -806,6 +811,7 @@ static void feed_decode(struct tracefile *f, struct feed *fd, struct feed_batch 
 struct feed_thread {
 	struct feeds *fs;
 	int first;			/* the streams first, first + nthreads, ... */
+	struct decoder *dec;		/* its own: a decoder's memo is not shared */
 };
 
 static void *feed_thread_main(void *arg)
@@ -841,7 +847,7 @@ static void *feed_thread_main(void *arg)
 		if (!b)
 			b = malloc(sizeof(*b));
 		if (b)
-			feed_decode(fs->f, fd, b);
+			feed_decode(fs->f, t->dec, fd, b);
 		pthread_mutex_lock(&fs->lock);
 		if (!b) {
 			fs->err = -ENOMEM;
@@ -913,8 +919,15 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 	for (; fs->started < fs->nthreads; fs->started++) {
 		struct feed_thread *t = &fs->threads[fs->started];
 
-		*t = (struct feed_thread){ .fs = fs, .first = fs->started };
+		*t = (struct feed_thread){ .fs = fs, .first = fs->started,
+					   .dec = decoder_alloc(f->tep) };
+		if (!t->dec) {
+			feeds_stop(fs, ps);
+			*err = -ENOMEM;
+			return NULL;
+		}
 		if (pthread_create(&fs->tids[fs->started], NULL, feed_thread_main, t)) {
+			decoder_free(t->dec);
 			feeds_stop(fs, ps);
 			*err = -EAGAIN;
 			return NULL;
@@ -968,8 +981,10 @@ static void feeds_stop(struct feeds *fs, struct page_stream *ps)
 	fs->stop = true;
 	pthread_cond_broadcast(&fs->space);
 	pthread_mutex_unlock(&fs->lock);
-	for (int t = 0; t < fs->started; t++)
+	for (int t = 0; t < fs->started; t++) {
 		pthread_join(fs->tids[t], NULL);
+		decoder_free(fs->threads[t].dec);
+	}
 	pthread_cond_destroy(&fs->data);
 	pthread_cond_destroy(&fs->space);
 	pthread_mutex_destroy(&fs->lock);
