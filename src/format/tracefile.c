@@ -645,7 +645,7 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 
 		if (ps->next + page > ds->avail) {
 			ps->done = true;
-			merge_reached(m, idx, UINT64_MAX);
+			merge_end(m, idx);
 			break;
 		}
 		if (pagewalk_load(&ps->walk, f->map + ds->offset + ps->next, page) < 0) {
