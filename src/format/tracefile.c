@@ -101,6 +101,19 @@ static struct source_cpu_stats *cpu_stats(struct tracefile *f, int cpu)
 	return &f->st.cpu[cpu];
 }
 
+/* A CPU's records are in time order, a day apart at most in a real recording. */
+#define TIME_JUMP_MAX_NS (86400ULL * 1000000000ULL)
+
+/* Count a record's time that goes backwards or jumps far ahead on its CPU. */
+static void time_check(struct source_cpu_stats *cs, uint64_t ts)
+{
+	if (cs->last_ts && ts < cs->last_ts)
+		cs->time_back++;
+	else if (cs->last_ts && ts - cs->last_ts > TIME_JUMP_MAX_NS)
+		cs->time_jumps++;
+	cs->last_ts = ts;
+}
+
 static int open_buffers(struct tracefile *f)
 {
 	int n = tracecmd_buffer_instances(f->handle);
@@ -588,6 +601,17 @@ bool tracefile_damage_said(const char *path, struct tracefile *f, int read_ret,
 			done ? "; the events before the cut were " : "", done ? done : "");
 		damaged = true;
 	}
+	/* times out of order: said, not fatal (the merge keeps each CPU in order) */
+	for (int c = 0; c < st->ncpu; c++) {
+		if (st->cpu[c].time_back)
+			warn_msg("'%s' is damaged: on cpu%d, trace time goes backwards (%llu times); "
+				 "times and rates are not to be trusted", path, c,
+				 (unsigned long long)st->cpu[c].time_back);
+		if (st->cpu[c].time_jumps)
+			warn_msg("'%s' is damaged: on cpu%d, trace time jumps ahead by more than a "
+				 "day (%llu times); times and rates are not to be trusted", path, c,
+				 (unsigned long long)st->cpu[c].time_jumps);
+	}
 	/* pages that do not parse as the header_page describes them: said, not fatal */
 	for (int c = 0; c < st->ncpu; c++)
 		if (st->cpu[c].malformed)
@@ -668,6 +692,7 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 
 			if (!ev)
 				return -ENOMEM;
+			time_check(cs, ts);
 			ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, ev);
 			if (ret == 0) {
 				cs->other++;
@@ -760,6 +785,7 @@ static int on_record(struct tracecmd_input *h __attribute__((unused)), struct te
 		cs->missed += rec->missed_events;
 	else if (rec->missed_events < 0)
 		cs->missed_unknown++;
+	time_check(cs, rec->ts);
 	ret = decoder_decode(f->decoder, rec->data, rec->size, rec->ts, rec->cpu,
 			     &f->batch[f->nbatch]);
 	if (ret == 0) {
