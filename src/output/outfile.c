@@ -47,6 +47,15 @@ int outfile_open(struct outfile *o, const char *path)
 	return 0;
 }
 
+/* A .partial nothing could be written to tells nobody anything: remove it. */
+static void drop_if_empty(const char *tmp)
+{
+	struct stat st;
+
+	if (tmp && stat(tmp, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(tmp);
+}
+
 int outfile_commit(struct outfile *o)
 {
 	int err = 0;
@@ -69,6 +78,8 @@ int outfile_commit(struct outfile *o)
 	o->fp = NULL;
 	if (!err && rename(o->tmp, o->path))
 		err = -errno;
+	if (err)
+		drop_if_empty(o->tmp);
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;
@@ -82,7 +93,22 @@ void outfile_abort(struct outfile *o)
 	else if (o->fp)
 		fflush(o->fp);
 	o->fp = NULL;
+	drop_if_empty(o->tmp);
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;
+}
+
+int outfile_write_error(int ret)
+{
+	int e = errno;
+
+	if (ret != -EIO)
+		return ret;
+	switch (e) {
+	case ENOSPC: case EDQUOT: case EFBIG: case EPIPE: case EROFS: case ENXIO:
+		return -e;
+	default:
+		return -EIO;
+	}
 }

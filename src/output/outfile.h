@@ -30,7 +30,18 @@ int outfile_open(struct outfile *o, const char *path);
  */
 int outfile_commit(struct outfile *o);
 
-/** outfile_abort - close and keep what was written under the .partial name */
+/**
+ * outfile_abort - close and keep what was written under the .partial name;
+ * an empty .partial (nothing could be written: a full disk) is removed
+ */
 void outfile_abort(struct outfile *o);
+
+/**
+ * outfile_write_error - the cause of a failed write: @ret, unless it is the
+ * bare -EIO the formatters return for stdio's error flag (which keeps no
+ * errno); then errno when it is an error a write gives (-ENOSPC for a full
+ * disk or /dev/full), else -EIO. Call it right after the write failed.
+ */
+int outfile_write_error(int ret);
 
 #endif /* BLKSTACK_OUTFILE_H */
