@@ -229,11 +229,30 @@ static int send_msg(int fd, uint8_t type, const void *a, size_t alen, const void
 	return 0;
 }
 
+/*
+ * Why libtracecmd could not open a trace.dat. It allocates what the file
+ * claims (a v7 section's size, a compressed chunk's): ENOMEM while memory
+ * is still there to allocate is a corrupt claim, not the machine's state.
+ */
+static int open_failure(void)
+{
+	int e = errno;
+	void *p;
+
+	if (e == EACCES)
+		return -EACCES;
+	if (e != ENOMEM)
+		return -EBADMSG;
+	p = malloc(64 << 20);
+	free(p);
+	return p ? -EBADMSG : -ENOMEM;
+}
+
 static int open_records(struct tracefile *f, const char *path)
 {
 	f->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!f->handle)
-		return (errno == EACCES || errno == ENOMEM) ? -errno : -EBADMSG;
+		return open_failure();
 	f->decoder = decoder_alloc(tracecmd_get_tep(f->handle));
 	if (!f->decoder)
 		return errno == ENOMEM ? -ENOMEM : -ENODATA;
@@ -542,10 +561,7 @@ struct tracefile *tracefile_open(const char *path, int *err)
 	errno = 0;
 	f->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!f->handle) {
-		if (errno == EACCES || errno == ENOMEM)
-			*err = -errno;
-		else
-			*err = -EBADMSG;
+		*err = open_failure();
 		goto fail;
 	}
 	f->decoder = decoder_alloc(tracecmd_get_tep(f->handle));
