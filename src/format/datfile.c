@@ -259,7 +259,7 @@ int datfile_layout_parse(const void *map, size_t len, struct datfile_layout *out
 		return -EINVAL;
 	skip(&c, get_u64(&c));
 	n = get_u32(&c);			/* ftrace formats */
-	for (uint32_t i = 0; i < n && !c.bad; i++)
+	for (uint32_t i = 0; i < n && !c.bad; i++, out->nformats++)
 		skip(&c, get_u64(&c));
 	n = get_u32(&c);			/* event systems */
 	for (uint32_t i = 0; i < n && !c.bad; i++) {
@@ -267,7 +267,7 @@ int datfile_layout_parse(const void *map, size_t len, struct datfile_layout *out
 
 		get_str(&c);
 		events = get_u32(&c);
-		for (uint32_t j = 0; j < events && !c.bad; j++)
+		for (uint32_t j = 0; j < events && !c.bad; j++, out->nformats++)
 			skip(&c, get_u64(&c));
 	}
 	skip(&c, get_u32(&c));			/* kallsyms */

@@ -41,6 +41,7 @@ struct datfile_stream {
  * @buffer_names: their names, "" for the top level
  * @streams: every CPU of every buffer that has data
  * @nstreams: how many
+ * @nformats: event formats the headers hold (ftrace's and every system's)
  */
 struct datfile_layout {
 	bool big_endian;
@@ -51,6 +52,7 @@ struct datfile_layout {
 	char **buffer_names;
 	struct datfile_stream *streams;
 	int nstreams;
+	uint64_t nformats;
 };
 
 /**

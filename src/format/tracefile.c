@@ -481,21 +481,34 @@ const struct tracefile_name *tracefile_file_names(const struct tracefile *f, siz
 	return *n ? f->names : NULL;
 }
 
+/* Event formats libtraceevent parsed whole (a failed one may be kept, flagged). */
+static int32_t formats_parsed(struct tracecmd_input *h)
+{
+	struct tep_handle *tep = tracecmd_get_tep(h);
+	int32_t n = 0;
+
+	for (int i = 0; i < tep_get_events_count(tep); i++)
+		n += !(tep_get_event(tep, i)->flags & TEP_EVENT_FL_FAILED);
+	return n;
+}
+
 /*
  * libtraceevent crashes on some damaged event formats (a '[' in a field's
  * type, for one): parse the headers first in a child, which says through
  * a pipe that it lived through the parse (its exit status is not used:
- * valgrind and the sanitizers set their own). Returns 0 when they can be
+ * valgrind and the sanitizers set their own), and how many formats parsed
+ * (@parsed; -1 when the headers did not open). Returns 0 when they can be
  * parsed here (or fail to parse without a crash), -EBADMSG when they crash
  * their parser.
  */
-static int headers_parse_safely(const char *path)
+static int headers_parse_safely(const char *path, int32_t *parsed)
 {
 	struct tracecmd_input *h;
 	int fds[2], ret = 0;
 	char done = 0;
 	pid_t pid;
 
+	*parsed = -1;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return 0;	/* no child to try in: parse here, as before */
 	fflush(NULL);
@@ -509,13 +522,15 @@ static int headers_parse_safely(const char *path)
 		close(fds[0]);
 		quiet_child();
 		h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		if (h)
+		if (h) {
+			*parsed = formats_parsed(h);
 			tracecmd_close(h);
+		}
 		done = 1;
-		_exit(write_all(fds[1], &done, 1) < 0);
+		_exit(write_all(fds[1], &done, 1) < 0 || write_all(fds[1], parsed, sizeof(*parsed)));
 	}
 	close(fds[1]);
-	if (read_all(fds[0], &done, 1) != 1 || !done)
+	if (read_all(fds[0], &done, 1) != 1 || !done || read_all(fds[0], parsed, sizeof(*parsed)) != 1)
 		ret = -EBADMSG;
 	close(fds[0]);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -523,15 +538,33 @@ static int headers_parse_safely(const char *path)
 	return ret;
 }
 
+/*
+ * libtraceevent leaks what it allocated for a format text it fails to
+ * parse. A v6 file is read here from its pages, with its formats parsed
+ * again here: when the child found a format that does not parse, the file
+ * is read by libtracecmd in a child instead, so that the leak ends with it
+ * and cannot accumulate in a process that opens many files (markers and
+ * the recorded stack are then not read: the file is damaged anyway).
+ */
+static void unmap_file(struct tracefile *f)
+{
+	datfile_layout_free(&f->layout);
+	munmap((void *)f->map, f->map_len);
+	f->map = NULL;
+	f->map_len = 0;
+	f->mapped = false;
+}
+
 struct tracefile *tracefile_open(const char *path, int *err)
 {
 	struct tracefile *f;
+	int32_t parsed = -1;
 	int ret;
 
 	if (!util_debug)
 		tracecmd_set_loglevel(TEP_LOG_NONE);
 	/* first, before anything is allocated that the child would leave behind */
-	if (has_magic(path) && headers_parse_safely(path) < 0) {
+	if (has_magic(path) && headers_parse_safely(path, &parsed) < 0) {
 		*err = -EBADMSG;
 		return NULL;
 	}
@@ -549,6 +582,8 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		*err = ret;
 		goto fail;
 	}
+	if (f->mapped && parsed >= 0 && (uint64_t)parsed < f->layout.nformats)
+		unmap_file(f);
 	if (!f->mapped) {
 		ret = open_in_child(f, path);
 		if (ret < 0) {
