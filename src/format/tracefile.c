@@ -350,6 +350,8 @@ static int open_in_child(struct tracefile *f, const char *path)
  * after the events: near the start and the end of their CPU's pages
  */
 #define MARKER_SCAN_PAGES	64
+/* the most text of a stack read from markers */
+#define MARKER_TOPOLOGY_MAX	(1U << 20)
 
 struct markers {
 	char *text;		/* the stack's lines */
@@ -359,6 +361,9 @@ struct markers {
 
 static void add_topology_line(struct markers *m, const char *s, size_t n)
 {
+	/* a stack is a few KiB of text: more is damage, and its parse is quadratic */
+	if (m->len + n + 1 > MARKER_TOPOLOGY_MAX)
+		return;
 	if (m->len + n + 1 > m->cap) {
 		size_t c = (m->len + n + 1) * 2;
 		char *t = realloc(m->text, c);
