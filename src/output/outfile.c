@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "output/outfile.h"
@@ -99,16 +100,21 @@ void outfile_abort(struct outfile *o)
 	o->path = o->tmp = NULL;
 }
 
-int outfile_write_error(int ret)
+int outfile_write_error(const struct outfile *o, int ret)
 {
-	int e = errno;
+	struct statvfs vfs;
+	struct stat st;
+	int fd;
 
-	if (ret != -EIO)
+	if (ret != -EIO || !o->fp || !ferror(o->fp))
 		return ret;
-	switch (e) {
-	case ENOSPC: case EDQUOT: case EFBIG: case EPIPE: case EROFS: case ENXIO:
-		return -e;
-	default:
-		return -EIO;
-	}
+	fd = fileno(o->fp);
+	if (fd < 0 || fstat(fd, &st))
+		return ret;
+	if (S_ISREG(st.st_mode))
+		return fstatvfs(fd, &vfs) == 0 && (!vfs.f_bavail || !vfs.f_bfree) ? -ENOSPC : ret;
+	/* a device or a pipe: an empty write fails as the real one did (/dev/full) */
+	if (write(fd, "", 0) < 0 && errno != EAGAIN && errno != EINTR)
+		return -errno;
+	return ret;
 }

@@ -37,11 +37,12 @@ int outfile_commit(struct outfile *o);
 void outfile_abort(struct outfile *o);
 
 /**
- * outfile_write_error - the cause of a failed write: @ret, unless it is the
- * bare -EIO the formatters return for stdio's error flag (which keeps no
- * errno); then errno when it is an error a write gives (-ENOSPC for a full
- * disk or /dev/full), else -EIO. Call it right after the write failed.
+ * outfile_write_error - the cause of a failed write to @o: @ret, unless it
+ * is the bare -EIO the formatters return for stdio's error flag (which
+ * keeps no errno, and library calls after the write clobber errno); then
+ * what the destination says: -ENOSPC for a full filesystem or /dev/full,
+ * the error of an empty write to a device or pipe, else -EIO.
  */
-int outfile_write_error(int ret);
+int outfile_write_error(const struct outfile *o, int ret);
 
 #endif /* BLKSTACK_OUTFILE_H */
