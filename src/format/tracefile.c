@@ -878,6 +878,7 @@ static int read_from_child(struct tracefile *f, blk_event_fn fn, void *ctx)
 {
 	struct blk_event batch[256];
 	int32_t err = -EBADMSG;
+	uint64_t last = 0;
 	uint8_t type;
 	int status;
 
@@ -889,7 +890,17 @@ static int read_from_child(struct tracefile *f, blk_event_fn fn, void *ctx)
 			    read_all(f->in_fd, batch, n * sizeof(batch[0])) != 1)
 				break;
 			for (uint32_t i = 0; i < n; i++) {
-				int ret = fn(&batch[i], ctx);
+				int ret;
+
+				/*
+				 * libtracecmd merges CPUs by time, but a damaged CPU's
+				 * own records can go backwards (counted in time_back):
+				 * kept in order, as the merge of the v6 path keeps them
+				 */
+				if (batch[i].ts < last)
+					batch[i].ts = last;
+				last = batch[i].ts;
+				ret = fn(&batch[i], ctx);
 
 				if (ret < 0)
 					return ret;
