@@ -81,9 +81,15 @@ enum msg_type {
 	MSG_END,		/* int32 error of the walk */
 };
 
+/*
+ * The most CPUs a file may claim (datfile.c's bound too): a count beyond is
+ * damage, and would size the per-CPU table by the file's word (2^31 CPUs).
+ */
+#define TRACEFILE_MAX_CPUS 65536
+
 static struct source_cpu_stats *cpu_stats(struct tracefile *f, int cpu)
 {
-	if (cpu < 0)
+	if (cpu < 0 || cpu >= TRACEFILE_MAX_CPUS)
 		return NULL;
 	if (cpu >= f->cpu_cap) {
 		int cap = cpu + 16;
@@ -295,6 +301,8 @@ static void __attribute__((noreturn)) child_main(struct tracefile *f, const char
 			if (decoder_has(f->decoder, k))
 				kinds |= 1ULL << k;
 		ncpu = tep_get_cpus(tracecmd_get_tep(f->handle));
+		if (ncpu > TRACEFILE_MAX_CPUS)
+			err = -EBADMSG;
 	}
 	if (send_msg(fd, MSG_OPENED, &err, sizeof(err), &kinds, sizeof(kinds)) ||
 	    write_all(fd, &ncpu, sizeof(ncpu)))
@@ -336,6 +344,8 @@ static int open_in_child(struct tracefile *f, const char *path)
 	    read_all(f->in_fd, &f->has_kinds, sizeof(f->has_kinds)) != 1 ||
 	    read_all(f->in_fd, &ncpu, sizeof(ncpu)) != 1)
 		return -EBADMSG;	/* the child died opening it */
+	if (!err && ncpu > TRACEFILE_MAX_CPUS)
+		return -EBADMSG;
 	if (!err && ncpu > 0 && !cpu_stats(f, ncpu - 1))
 		return -ENOMEM;
 	return err;
@@ -834,7 +844,7 @@ static int on_record(struct tracecmd_input *h __attribute__((unused)), struct te
 	int ret;
 
 	if (!cs) {
-		f->ret = -ENOMEM;
+		f->ret = rec->cpu >= TRACEFILE_MAX_CPUS ? -EBADMSG : -ENOMEM;
 		return -1;
 	}
 	if (rec->missed_events > 0)
@@ -865,6 +875,8 @@ static int read_records(struct tracefile *f)
 	int ncpu = tep_get_cpus(tracecmd_get_tep(f->handle));
 
 	f->ret = 0;
+	if (ncpu > TRACEFILE_MAX_CPUS)
+		return -EBADMSG;
 	if (ncpu > 0 && !cpu_stats(f, ncpu - 1))
 		return -ENOMEM;
 	tracecmd_iterate_events_multi(f->buffers, f->nbuffers, on_record, f);
@@ -912,7 +924,7 @@ static int read_from_child(struct tracefile *f, blk_event_fn fn, void *ctx)
 			if (read_all(f->in_fd, &cpu, sizeof(cpu)) != 1 ||
 			    read_all(f->in_fd, &cs, sizeof(cs)) != 1)
 				break;
-			if (cpu >= 0 && cpu < 65536 && cpu_stats(f, cpu))
+			if (cpu_stats(f, cpu))
 				f->st.cpu[cpu] = cs;
 		} else if (type == MSG_END) {
 			if (read_all(f->in_fd, &err, sizeof(err)) != 1)
