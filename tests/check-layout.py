@@ -8,8 +8,9 @@
 #    its folder use (the "may use" column of the table there: an arrow up
 #    the stages, such as a reader including a command's header);
 #  - the modules (x.c and x.h together) include each other in a circle;
-#  - an include names a file that does not exist, or a file of src/ sits
-#    in no folder of the table.
+#  - an include names a file that does not exist, a file of src/ sits in
+#    no folder of the table, or is not in src/Makefile.am (the tarball of
+#    make dist would lack it).
 # The table in src/README.md is the one source of the rules, so the
 # documentation and the check cannot drift apart. Exit 0 or 1.
 import os
@@ -48,6 +49,9 @@ for folder, uses in rules.items():
     for u in uses - set(rules):
         fail(f"src/README.md lets {folder}/ use {u}/, which is not a folder of the table")
 
+with open(os.path.join(src, "Makefile.am"), encoding="utf-8") as f:
+    listed = set(re.findall(r"[\w./-]+\.[ch]\b", f.read()))
+
 # module ("track/tracker") -> set of modules it includes
 graph = {}
 include_re = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -61,6 +65,8 @@ for dirpath, _, names in os.walk(src):
         if folder not in rules:
             fail(f"src/{rel} is in no folder of src/README.md's table")
             continue
+        if rel not in listed:
+            fail(f"src/{rel} is not listed in src/Makefile.am")
         mod = os.path.splitext(rel)[0]
         deps = graph.setdefault(mod, set())
         with open(path, encoding="utf-8") as f:

@@ -73,7 +73,7 @@ static const uint8_t golden_split[] = {
 	0x01, 0x00, 0x00, 0x00,	/* sequence 1 */
 	0xe0, 0x5d, 0x9f, 0x3b, 0x00, 0x00, 0x00, 0x00,	/* time 1000300000 ns */
 	0xe8, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* sector 1000 */
-	0x00, 0x00, 0x00, 0x00,	/* bytes 0 */
+	0x00, 0x80, 0x00, 0x00,	/* bytes 32768: the piece, up to the new sector */
 	0x0d, 0x00, 0x02, 0x00,	/* action 0x0002000d */
 	0x4d, 0x00, 0x00, 0x00,	/* pid 77 */
 	0x00, 0x00, 0xd0, 0x0f,	/* device 253,0 */
@@ -206,11 +206,19 @@ START_TEST(encode_golden)
 	n = btrec_encode_event(&ev, ev.dev, false, 2, buf);
 	check_bytes(buf, n, golden_remap, sizeof(golden_remap), "remap");
 
-	/* block_split has no size: no bytes; the new sector in the payload */
+	/*
+	 * block_split has no size: the block layer's piece runs up to the new
+	 * sector; the new sector goes in the payload
+	 */
 	ev = mk(BLK_EV_SPLIT, 253, 0, 1, 300000, 77, "W", 1000, 0, "kworker/u4:1");
 	ev.aux_sector = 1064;
 	n = btrec_encode_event(&ev, ev.dev, false, 1, buf);
 	check_bytes(buf, n, golden_split, sizeof(golden_split), "split");
+	/* dm's split names the remainder (new == sector), of unknown size:
+	 * one sector, so that blkparse shows a read as R, as blktrace's does */
+	ev.aux_sector = 1000;
+	btrec_encode_event(&ev, ev.dev, false, 1, buf);
+	ck_assert_uint_eq(buf[24] | buf[25] << 8 | buf[26] << 16 | (uint32_t)buf[27] << 24, 512);
 
 	/* an unplug names no device: recorded under the one given */
 	ev = mk(BLK_EV_UNPLUG, 0, 0, 0, 400000, 1234, NULL, 0, 0, "dd");

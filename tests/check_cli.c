@@ -11,6 +11,7 @@
 #include "cmd/opt.h"
 #include "cmd/parse.h"
 #include "cmd/record.h"
+#include "cmd/diff.h"
 #include "cmd/report.h"
 #include "cmd/top.h"
 #include "cmd/topology.h"
@@ -226,6 +227,83 @@ START_TEST(report_errors)
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat",
 				    "--topology", "s.topo"), CLI_RUN);
 	ck_assert_str_eq(p.topology, "s.topo");
+	/* btt's tables, text or JSON; not with the page-cache tables */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--btt",
+				    "--json"), CLI_RUN);
+	ck_assert(p.btt && p.json);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--btt", "--by", "file"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--btt reports btt's tables"));
+	ck_assert_ptr_nonnull(strstr(cli_usage_report(), "--btt"));
+	/* iostat's table; --hz goes with it */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--iostat",
+				    "--hz=1000"), CLI_RUN);
+	ck_assert(p.iostat);
+	ck_assert_uint_eq(p.hz, 1000);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--hz", "250"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--hz goes with --iostat"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--iostat", "--hz", "fast"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--iostat", "--btt"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "mutually exclusive"));
+	/* amplification adds to the per-layer report, text or JSON */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat",
+				    "--amplification", "--json"), CLI_RUN);
+	ck_assert(p.amplification);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat",
+				    "--amplification", "--btt"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--amplification adds to the per-layer report"));
+}
+END_TEST
+
+START_TEST(report_time_options)
+{
+	struct report_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--slowest",
+				    "5", "--html=r.html", "--json"), CLI_RUN);
+	ck_assert_uint_eq(p.slowest, 5);
+	ck_assert_str_eq(p.html, "r.html");
+	ck_assert(!p.page_cache);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report"), CLI_RUN);
+	ck_assert_uint_eq(p.slowest, 0);
+	ck_assert_ptr_null(p.html);
+	/* --by flag is a per-layer table: it needs no page-cache events */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--by", "flag"),
+			 CLI_RUN);
+	ck_assert_int_eq(p.by, CLI_BY_FLAG);
+	ck_assert(!p.page_cache);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "file", "--html",
+				    "x.html"), CLI_RUN);
+	ck_assert(p.page_cache);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--slowest", "0"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "invalid --slowest '0'"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--slowest", "100001"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--slowest", "3", "--by",
+				    "file"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "not with --by"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "flag", "--top", "3"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--top goes with --by file"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "flag",
+				    "--page-cache"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--by", "flags"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "file, dir, process or flag"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--html="), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--html needs a file name"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--slowest", "2", "--folded"),
+			 CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "--access"),
+			 CLI_RUN);
+	ck_assert(p.access);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "--access", "--by", "dir"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--access add to the per-layer report"));
 }
 END_TEST
 
@@ -317,6 +395,22 @@ START_TEST(top_options)
 	ck_assert_str_eq(p.output, "top.txt");
 	ck_assert_int_eq(p.buffer_kb, 64);
 	ck_assert(p.debug);
+	ck_assert(!p.access);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "--access", "2"), CLI_RUN);
+	ck_assert(p.access);
+	ck_assert_uint_eq(p.interval_ns, 2000000000ULL);
+	ck_assert(!p.extended);
+	/* -x: iostat's columns; --hz only with it */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "-x", "--hz", "1000", "5"), CLI_RUN);
+	ck_assert(p.extended);
+	ck_assert_uint_eq(p.hz, 1000);
+	ck_assert_uint_eq(p.interval_ns, 5000000000ULL);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "--extended"), CLI_RUN);
+	ck_assert(p.extended);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "--hz=250"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--hz goes with -x"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "-x", "--hz", "7"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(cli_usage_top(), "--extended"));
 }
 END_TEST
 
@@ -363,6 +457,26 @@ START_TEST(top_help)
 }
 END_TEST
 
+START_TEST(diff_options)
+{
+	struct diff_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "a.dat", "b.dat"), CLI_RUN);
+	ck_assert_str_eq(p.a, "a.dat");
+	ck_assert_str_eq(p.b, "b.dat");
+	ck_assert(!p.json);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "--json", "-o", "d.json", "a.dat",
+				    "b.dat"), CLI_RUN);
+	ck_assert(p.json);
+	ck_assert_str_eq(p.output, "d.json");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "a.dat"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "two recordings"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "a", "b", "c"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "--help"), CLI_HELP);
+	ck_assert_ptr_nonnull(strstr(cli_usage_diff(), "blkstack-diff(8)"));
+}
+END_TEST
+
 START_TEST(convert_options)
 {
 	struct convert_params p;
@@ -401,6 +515,13 @@ START_TEST(convert_options)
 	ck_assert_str_eq(p.output, "-");
 	ck_assert_str_eq(cli_convert_format_name(CONVERT_JSONL), "jsonl");
 	ck_assert_str_eq(cli_convert_format_name(CONVERT_BLKTRACE), "blktrace");
+	/* btt's data files go into a directory */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-i", "in.dat", "--to",
+				    "btt-data", "-o", "dir"), CLI_RUN);
+	ck_assert_int_eq(p.format, CONVERT_BTT_DATA);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_convert, &p, "convert", "-i", "in.dat", "--to",
+				    "btt-data"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "into the directory -o DIR"));
 }
 END_TEST
 
@@ -470,6 +591,8 @@ int main(void)
 	tc = tcase_create("report");
 	tcase_add_test(tc, report_options);
 	tcase_add_test(tc, report_errors);
+	tcase_add_test(tc, report_time_options);
+	tcase_add_test(tc, diff_options);
 	tcase_add_test(tc, topology_options);
 	tcase_add_test(tc, record_options);
 	suite_add_tcase(s, tc);

@@ -266,6 +266,125 @@ START_TEST(direct_io)
 END_TEST
 
 /*
+ * A direct write that reads metadata first, as on 6.18 (ext4 on loop1p1):
+ *   dd iomap_dio_rw_begin: dev 259:1 ino 0xc offset 0xe00000 length 0x100000
+ *   dd mm_filemap_add_to_page_cache: dev 259:1 ino 1 ofs=12288 order=0
+ *   dd block_bio_remap: 7,1 WS 100354 + 2048 <- (259,1) 98306
+ *   dd block_bio_queue: 7,1 WS 100354 + 2048 [dd]
+ * and over dm-crypt, where the insert is into the block device's own page
+ * cache (its inode number is the device). The insert must not take the
+ * write away from the file (it went to "unattributed", or "raw").
+ */
+START_TEST(direct_write_after_insert)
+{
+	const uint32_t b = MKDEV(259, 0), d = MKDEV(254, 0);
+
+	pcev(PC_EV_DIO_BEGIN, 600, b, 12, 0xe00000, 0);
+	pcev(PC_EV_ADD, 600, b, 1, 3, 1);
+	remap(600, MKDEV(7, 1), 100354, b, 98306);
+	queue(600, "dd", MKDEV(7, 1), 100354, 2048, BLK_OP_WRITE, BLK_F_SYNC);
+	pcev(PC_EV_DIO_END, 600, b, 12, 0xf00000, 0);
+	ck_assert_uint_eq(file(b, 12)->tot.write_bytes, 2048 * 512);
+	ck_assert_uint_eq(file(b, 12)->tot.direct_bytes, 2048 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_UNATTRIBUTED)->write_bytes, 0);
+
+	/* xfs on dm-0: the block device's own page (its inode is 254:0) */
+	pcev(PC_EV_DIO_BEGIN, 601, d, 77, 0, 0);
+	pcev(PC_EV_ADD, 601, MKDEV(0, 5), d, 16, 1);
+	queue(601, "fio", d, 9000, 2048, BLK_OP_WRITE, BLK_F_SYNC);
+	pcev(PC_EV_DIO_END, 601, d, 77, 0x100000, 0);
+	ck_assert_uint_eq(file(d, 77)->tot.write_bytes, 2048 * 512);
+	ck_assert_uint_eq(file(d, 77)->tot.direct_bytes, 2048 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_RAW)->write_bytes, 0);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_METADATA)->write_bytes, 0);
+}
+END_TEST
+
+/*
+ * A direct read that reads an extent block first: the read of the page it
+ * inserted is metadata, the reads after it are the file's.
+ */
+START_TEST(direct_read_after_insert)
+{
+	const uint32_t d = MKDEV(254, 0);
+
+	pcev(PC_EV_DIO_BEGIN, 610, d, 78, 0, 0);
+	pcev(PC_EV_ADD, 610, MKDEV(0, 5), d, 16, 1);
+	queue(610, "fio", d, 128, 8, BLK_OP_READ, BLK_F_META);
+	queue(610, "fio", d, 20000, 256, BLK_OP_READ, BLK_F_SYNC);
+	pcev(PC_EV_DIO_END, 610, d, 78, 0x20000, 0);
+	ck_assert_uint_eq(file(d, 78)->tot.read_bytes, 256 * 512);
+	ck_assert_uint_eq(file(d, 78)->tot.direct_bytes, 256 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_METADATA)->read_bytes, 8 * 512);
+
+	/* the same without REQ_META: the inserted page's read is still not the file's */
+	pcev(PC_EV_DIO_BEGIN, 611, d, 79, 0, 0);
+	pcev(PC_EV_ADD, 611, MKDEV(0, 5), d, 24, 1);
+	queue(611, "fio", d, 192, 8, BLK_OP_READ, 0);
+	queue(611, "fio", d, 30000, 128, BLK_OP_READ, BLK_F_SYNC);
+	pcev(PC_EV_DIO_END, 611, d, 79, 0x10000, 0);
+	ck_assert_uint_eq(file(d, 79)->tot.read_bytes, 128 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_METADATA)->read_bytes, 16 * 512);
+}
+END_TEST
+
+/*
+ * A direct read at the end of the file has iomap_dio_rw_begin but no
+ * iomap_dio_complete (__iomap_dio_rw returns early); the fsync that follows
+ * in the same task writes another file, which must keep its writes.
+ */
+START_TEST(direct_read_at_eof_then_fsync)
+{
+	const uint32_t a = MKDEV(7, 0);
+
+	pcev(PC_EV_DIO_BEGIN, 630, a, 50, 0, 0);
+	queue(630, "python3", a, 3000, 2048, BLK_OP_READ, BLK_F_SYNC);
+	pcev(PC_EV_DIO_END, 630, a, 50, 0x100000, 0);
+	pcev(PC_EV_DIO_BEGIN, 630, a, 50, 0x100000, 0);	/* at EOF: no end */
+	pcev(PC_EV_WB_MARK, 630, a, 51, 0, 1);
+	queue(630, "python3", a, 7000, 392, BLK_OP_WRITE, BLK_F_SYNC);
+	ck_assert_uint_eq(file(a, 50)->tot.read_bytes, 2048 * 512);
+	ck_assert_uint_eq(file(a, 50)->tot.direct_bytes, 2048 * 512);
+	ck_assert_uint_eq(file(a, 50)->tot.write_bytes, 0);
+	ck_assert_uint_eq(file(a, 51)->tot.write_bytes, 392 * 512);
+	ck_assert_uint_eq(file(a, 51)->tot.direct_bytes, 0);
+}
+END_TEST
+
+/*
+ * A kernel without iomap_dio_rw_begin (6.1): iomap_iter with IOMAP_DIRECT,
+ * one per extent, marks the task's direct I/O; buffered iomap_iter (xfs)
+ * and the task's next buffered read end it.
+ */
+START_TEST(direct_io_from_iomap_iter)
+{
+	const uint32_t a = MKDEV(7, 0);
+	struct blk_event it = { .kind = PC_EV_DIO_ITER, .pid = 620, .dev = a, .aux_sector = 40,
+				.count = PC_IOMAP_DIRECT | 1 };
+
+	feed(&it);
+	queue(620, "dd", a, 4096, 2048, BLK_OP_WRITE, BLK_F_SYNC);
+	feed(&it);
+	queue(620, "dd", a, 6144, 2048, BLK_OP_WRITE, BLK_F_SYNC);
+	ck_assert_uint_eq(file(a, 40)->tot.write_bytes, 4096 * 512);
+	ck_assert_uint_eq(file(a, 40)->tot.direct_bytes, 4096 * 512);
+
+	/* a buffered read of another file: its lookup ends the window */
+	pcev(PC_EV_GET_PAGES, 620, a, 41, 0, 1);
+	queue(620, "dd", a, 8192, 8, BLK_OP_READ, 0);
+	ck_assert_uint_eq(file(a, 40)->tot.read_bytes, 0);
+
+	/* buffered iomap_iter: no direct I/O */
+	it.count = 1;
+	it.aux_sector = 42;
+	feed(&it);
+	queue(620, "dd", a, 9000, 8, BLK_OP_WRITE, 0);
+	ck_assert_ptr_null(file(a, 42));
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_UNATTRIBUTED)->write_bytes, 8 * 512);
+}
+END_TEST
+
+/*
  * ext4 on a partition: its bio is remapped to the disk, then queued there
  * ("A 7,1 2056 <- (259,0) 8", "Q 7,1 2056"). The partition is the
  * filesystem's device; the tracker's tree starts at the remap.
@@ -548,6 +667,10 @@ int main(void)
 	tcase_add_test(tc, flusher_writes_several_inodes);
 	tcase_add_test(tc, fsync_writes);
 	tcase_add_test(tc, direct_io);
+	tcase_add_test(tc, direct_write_after_insert);
+	tcase_add_test(tc, direct_read_after_insert);
+	tcase_add_test(tc, direct_io_from_iomap_iter);
+	tcase_add_test(tc, direct_read_at_eof_then_fsync);
 	tcase_add_test(tc, partition);
 	tcase_add_test(tc, split_pieces_keep_the_file);
 	tcase_add_test(tc, stacked_device_counted_once);

@@ -152,6 +152,26 @@ START_TEST(first_name_kept)
 }
 END_TEST
 
+/*
+ * fanotify's news of a last unlink: a named file becomes deleted, keeping
+ * its name; an unnamed one stays unnamed (no name to mark).
+ */
+START_TEST(deleted_later)
+{
+	bool deleted = true;
+
+	ck_assert_int_eq(pathres_set(pr, 1, 7, "/m/dir/gone.bin", false), 0);
+	ck_assert_str_eq(pathres_lookup(pr, 1, 7, &deleted), "/m/dir/gone.bin");
+	ck_assert(!deleted);
+	pathres_set_deleted(pr, 1, 7);
+	ck_assert_str_eq(pathres_lookup(pr, 1, 7, &deleted), "/m/dir/gone.bin");
+	ck_assert(deleted);
+	pathres_set_deleted(pr, 1, 8);
+	ck_assert_ptr_null(pathres_lookup(pr, 1, 8, NULL));
+	ck_assert_uint_eq(pathres_count(pr), 1);
+}
+END_TEST
+
 static uint64_t ino_of(const char *rel)
 {
 	char path[512];
@@ -239,6 +259,7 @@ int main(void)
 	tcase_add_test(tc, open_files_and_maps);
 	tcase_add_test(tc, every_process);
 	tcase_add_test(tc, first_name_kept);
+	tcase_add_test(tc, deleted_later);
 	tcase_add_test(tc, walk);
 	tcase_add_test(tc, walk_cancelled);
 	suite_add_tcase(s, tc);

@@ -65,6 +65,7 @@ static void setup(void)
 		{ "writeback", "sb_mark_inode_writeback" },
 		{ "iomap", "iomap_dio_rw_begin" },
 		{ "iomap", "iomap_dio_complete" },
+		{ "iomap", "iomap_iter" },
 	};
 
 	tep = tep_alloc();
@@ -285,6 +286,20 @@ START_TEST(direct_io_events)
 	out = decode(ev);
 	ck_assert_uint_eq(out.kind, PC_EV_DIO_END);
 	ck_assert_int_eq(out.error, -5);
+
+	/* iomap_iter: its flags (IOMAP_DIRECT) and the length of the mapping */
+	ev = start("iomap", "iomap_iter", 5);
+	set(ev, "dev", KDEV_MKDEV(7, 0));
+	set(ev, "ino", 0x8004);
+	set(ev, "pos", 0x20000);
+	set(ev, "length", 0x30000);
+	set(ev, "flags", PC_IOMAP_DIRECT | 1);
+	out = decode(ev);
+	ck_assert_uint_eq(out.kind, PC_EV_DIO_ITER);
+	ck_assert_uint_eq(pc_ev_ino(&out), 0x8004);
+	ck_assert_uint_eq(out.sector, 0x20000);
+	ck_assert_uint_eq(out.bytes, 0x30000);
+	ck_assert_uint_eq(out.count, PC_IOMAP_DIRECT | 1);
 }
 END_TEST
 

@@ -173,6 +173,59 @@ START_TEST(waterfall_follows_last_piece)
 }
 END_TEST
 
+/*
+ * Waterfall rows follow the path, not the device: a disk reached under two
+ * layers is a row under each (a mirror leg under md under dm must not be a
+ * top row; issue 12, item 2). The layer tree takes the parent that sent the
+ * most data, not the last one, and keeps every parent (items 3; issue 17, 7).
+ */
+START_TEST(waterfall_rows_and_parents_by_path)
+{
+	struct tk_rec via_part[3] = {
+		{ .dev = DM0, .parent = -1, .op = BLK_OP_WRITE, .sectors = 8, .q = 1, .down = 2,
+		  .up = 50, .c = 51 },
+		{ .dev = SDA1, .parent = 0, .parent_dev = DM0, .depth = 1, .kind = TK_LAYER_REMAP,
+		  .op = BLK_OP_WRITE, .sectors = 8, .q = 2, .down = 2, .up = 50, .c = 50 },
+		{ .dev = SDA, .parent = 1, .parent_dev = SDA1, .depth = 2,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_WRITE, .sectors = 8, .q = 2, .qev = 3,
+		  .g = 4, .d = 5, .down = 5, .up = 50, .c = 50 },
+	};
+	/* dm's empty flush, sent straight to the disk */
+	struct tk_rec flush[2] = {
+		{ .dev = DM0, .parent = -1, .op = BLK_OP_WRITE, .flags = BLK_F_PREFLUSH,
+		  .q = 100, .down = 101, .up = 150, .c = 151 },
+		{ .dev = SDA, .parent = 0, .parent_dev = DM0, .depth = 1,
+		  .kind = TK_LAYER_REQUEST, .op = BLK_OP_WRITE, .flags = BLK_F_PREFLUSH,
+		  .q = 101, .qev = 102, .g = 103, .c = 150 },
+	};
+	const struct st_layer *l;
+	const struct st_e2e *e;
+
+	feed(via_part, 3, true, 7, "fio");
+	for (int i = 0; i < 3; i++)
+		feed(flush, 2, true, 7, "jbd2");
+	l = stats_layer(st, SDA);
+	ck_assert_uint_eq(l->parent, SDA1);	/* 1 bio of data, against 3 empty ones */
+	ck_assert_uint_eq(l->nparents, 2);
+	ck_assert_uint_eq(l->parents[1].dev, DM0);
+	ck_assert_uint_eq(l->parents[1].bios, 3);
+	ck_assert_uint_eq(l->parents[1].data_bios, 0);
+	/* the flushes are flushes: their waterfall is apart from the write's */
+	e = &st->e2e[ST_WRITE];
+	ck_assert_uint_eq(e->ios, 1);
+	ck_assert_uint_eq(e->nshares, 3);
+	ck_assert_int_eq(e->shares[0].parent, -1);
+	ck_assert_int_eq(e->shares[1].parent, 0);
+	ck_assert_int_eq(e->shares[2].parent, 1);
+	ck_assert_uint_eq(e->shares[2].dev, SDA);
+	e = &st->e2e[ST_FLUSH];
+	ck_assert_uint_eq(e->ios, 3);
+	ck_assert_uint_eq(e->nshares, 2);
+	ck_assert_uint_eq(e->shares[1].dev, SDA);
+	ck_assert_int_eq(e->shares[1].parent, 0);	/* a row of its own, under dm */
+}
+END_TEST
+
 START_TEST(merged_bio_and_layer_issued)
 {
 	struct tk_rec merged = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
@@ -234,10 +287,45 @@ START_TEST(inserted_request_phases)
 END_TEST
 
 /*
- * btt follows bios from their queue event: a bio split at the disk (both
- * pieces), and a flush request no bio was queued for, are in the layer's
- * counts and latencies but not in its btt phases; an empty preflush bio,
- * never issued itself, has no D2C and no Q2C.
+ * I2D once per request issued as itself: not for a bio merged into a
+ * request (M), nor for a request the scheduler merged into another, whose
+ * own D never came (btt finds no D at its start: issue 12, item 5).
+ */
+START_TEST(i2d_once_per_issued_request)
+{
+	struct tk_rec started = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
+				  .op = BLK_OP_WRITE, .sectors = 8, .q = 100, .qev = 100,
+				  .g = 110, .i = 120, .d = 200, .c = 300 };
+	struct tk_rec merged = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
+				 .op = BLK_OP_WRITE, .sectors = 8, .q = 130, .qev = 130,
+				 .merge = TK_MERGE_BACK, .m = 131, .i = 120, .d = 200, .c = 300 };
+	struct tk_rec absorbed = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
+				   .op = BLK_OP_WRITE, .sectors = 8, .q = 140, .qev = 140,
+				   .g = 141, .i = 150, .m = 160, .d = 200, .c = 300,
+				   .rq_merged = true };
+	const struct st_layer_op *o;
+
+	feed(&started, 1, true, 3, "fio");
+	feed(&merged, 1, true, 3, "fio");
+	feed(&absorbed, 1, true, 3, "fio");
+	o = &stats_layer(st, SDA)->op[ST_WRITE];
+	ck_assert_uint_eq(o->i2d.count, 1);
+	ck_assert_uint_eq(o->i2d.sum, 80);
+	ck_assert_uint_eq(o->q2g.count, 2);	/* both requests were started */
+	ck_assert_uint_eq(o->g2i.count, 2);	/* and both inserted */
+	/* the merged bio, and the absorbed request's bio: btt sees an M at its start */
+	ck_assert_uint_eq(o->q2m.count, 2);
+	ck_assert_uint_eq(o->q2m.sum, 1 + 20);
+	ck_assert_uint_eq(o->d2c.count, 3);	/* every bio completed with its request */
+}
+END_TEST
+
+/*
+ * btt follows bios with data from their queue event: each piece of a bio
+ * split at the disk starts a request (Q2G from the bio's Q) but has no D2C
+ * or Q2C; a flush request no bio was queued for, and an empty preflush bio
+ * (a "flush" at every layer), are in the layer's counts and latencies but
+ * not in its btt phases (btt compared on a real trace in test-agree-btt).
  */
 START_TEST(btt_phases_leave_out_splits_and_unqueued)
 {
@@ -258,29 +346,27 @@ START_TEST(btt_phases_leave_out_splits_and_unqueued)
 				.g = 1001, .d = 1002, .c = 1100 };
 	/* an empty preflush bio: queued, got a request, never issued itself */
 	struct tk_rec preflush = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
-				   .op = BLK_OP_WRITE, .q = 2000, .qev = 2000, .g = 2001,
-				   .c = 2500 };
+				   .op = BLK_OP_WRITE, .flags = BLK_F_PREFLUSH, .q = 2000,
+				   .qev = 2000, .g = 2001, .c = 2500 };
 	const struct st_layer_op *o;
 
 	feed(split, 3, true, 5, "cat");
 	feed(&flush, 1, false, 6, "kworker/0:1H");
 	feed(&plain, 1, true, 7, "cat");
 	feed(&preflush, 1, true, 8, "jbd2/sda1-8");
-	o = &stats_layer(st, SDA)->op[ST_WRITE];
-	ck_assert_uint_eq(o->ios, 1);
-	ck_assert_uint_eq(o->q2g.count, 1);
-	ck_assert_uint_eq(o->d2c.count + o->q2c.count, 0);
+	ck_assert_uint_eq(stats_layer(st, SDA)->op[ST_WRITE].ios, 0);
 	o = &stats_layer(st, SDA)->op[ST_READ];
 	ck_assert_uint_eq(o->ios, 3);
 	ck_assert_uint_eq(o->total.count, 3);
 	ck_assert_uint_eq(o->d2c.count, 1);
 	ck_assert_uint_eq(o->d2c.sum, 98);
 	ck_assert_uint_eq(o->q2c.sum, 100);
-	ck_assert_uint_eq(o->q2g.count, 1);
+	ck_assert_uint_eq(o->q2g.count, 3);	/* both pieces, and the plain read */
+	ck_assert_uint_eq(o->q2g.sum, 1 + 3 + 1);
 	o = &stats_layer(st, SDA)->op[ST_FLUSH];
-	ck_assert_uint_eq(o->ios, 1);
-	ck_assert_uint_eq(o->total.sum, 500);
-	ck_assert_uint_eq(o->d2c.count + o->q2c.count, 0);
+	ck_assert_uint_eq(o->ios, 2);		/* the flush request, the empty bio */
+	ck_assert_uint_eq(o->total.sum, 500 + 500);
+	ck_assert_uint_eq(o->q2g.count + o->d2c.count + o->q2c.count, 0);
 }
 END_TEST
 
@@ -402,8 +488,10 @@ int main(void)
 	tcase_add_test(tc, per_layer_latencies);
 	tcase_add_test(tc, end_to_end_waterfall);
 	tcase_add_test(tc, waterfall_follows_last_piece);
+	tcase_add_test(tc, waterfall_rows_and_parents_by_path);
 	tcase_add_test(tc, merged_bio_and_layer_issued);
 	tcase_add_test(tc, inserted_request_phases);
+	tcase_add_test(tc, i2d_once_per_issued_request);
 	tcase_add_test(tc, btt_phases_leave_out_splits_and_unqueued);
 	tcase_add_test(tc, absent_and_garbage_timestamps);
 	tcase_add_test(tc, bio_based_leaf_waterfall);

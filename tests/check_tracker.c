@@ -194,7 +194,8 @@ START_TEST(partition_double_remap)
 	ck_assert_uint_eq(trees[0].recs[1].qev, 0);	/* the partition has none */
 	ck_assert_uint_gt(trees[0].recs[0].qev, 0);	/* the dm bio's own Q */
 	ck_assert(trees[0].io.matched);
-	ck_assert(tracker_is_lower(t, SDB1));
+	ck_assert(tracker_roles(t, SDB1) & TK_ROLE_LOWER);
+	ck_assert(tracker_roles(t, SDB1) & TK_ROLE_REMAP_ONLY);
 	ck_assert_uint_eq(tracker_counters(t)->unmatched_remap, 0);
 }
 END_TEST
@@ -402,7 +403,7 @@ START_TEST(layer_issued_io)
 	ck_assert(!trees[0].io.top);
 	ck_assert_uint_eq(tracker_counters(t)->ios_layer, 1);
 	/* metadata I/O on a disk no remap leads to: lower by topology */
-	tracker_set_lower(t, SDB);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
 	leaf_io(SDB, 8, 8, "WSM");
 	ck_assert_int_eq(ntrees, 2);
 	ck_assert(!trees[1].io.top);
@@ -433,7 +434,7 @@ END_TEST
 /* ---- replay of the real recordings ---------------------------------- */
 
 struct replay {
-	uint64_t top, matched, top_bytes, recs;
+	uint64_t top, matched, rw, rw_matched, top_bytes, recs;
 	bool shape_ok;
 };
 
@@ -446,6 +447,11 @@ static void on_replay(const struct tk_io *io, void *ctx)
 		return;
 	r->top++;
 	r->matched += io->matched;
+	/* reads and writes of data: a layer may complete a discard or a flush itself */
+	if ((io->root->op == BLK_OP_READ || io->root->op == BLK_OP_WRITE) && io->root->sectors) {
+		r->rw++;
+		r->rw_matched += io->matched;
+	}
 	r->top_bytes += (uint64_t)io->root->sectors * 512;
 	for (size_t i = 1; i < io->nrecs; i++)
 		if (io->recs[i].parent < 0 || (size_t)io->recs[i].parent >= i)
@@ -472,12 +478,17 @@ START_TEST(replay_vm_fixtures)
 		f = tracefile_open(path, &err);
 		ck_assert_msg(f != NULL, "%s: %d", path, err);
 		tk = tracker_alloc(NULL, on_replay, &r);
+		/* as the commands do for a recording with no stack: a first pass */
+		ck_assert_int_eq(tracefile_read(f, tracker_learn_event, tk), 0);
+		tracefile_close(f);
+		f = tracefile_open(path, &err);
+		ck_assert_ptr_nonnull(f);
 		ck_assert_int_eq(tracefile_read(f, tracker_event, tk), 0);
 		tracker_finish(tk);
-		/* at least 99% of top-level I/O followed through every layer */
-		ck_assert_msg(r.top > 0 && r.matched * 100 >= r.top * 99,
-			      "%s: %llu of %llu matched", de->d_name,
-			      (unsigned long long)r.matched, (unsigned long long)r.top);
+		/* at least 99% of top-level reads and writes followed to the disks */
+		ck_assert_msg(r.rw > 0 && r.rw_matched * 100 >= r.rw * 99,
+			      "%s: %llu of %llu reads and writes matched", de->d_name,
+			      (unsigned long long)r.rw_matched, (unsigned long long)r.rw);
 		ck_assert_msg(tracker_counters(tk)->expired == 0, "%s: expired", de->d_name);
 		ck_assert_msg(tracker_counters(tk)->unmatched_complete == 0, "%s: unmatched",
 			      de->d_name);
@@ -488,6 +499,264 @@ START_TEST(replay_vm_fixtures)
 	}
 	closedir(dir);
 	ck_assert_int_ge(files, 4);
+}
+END_TEST
+
+/* dm sends a preflush write's empty flush naming sector 0 (6.12, dm-linear over md):
+ * it is part of that write, never a top-level I/O of its own (issue 12, 1). */
+START_TEST(dm_preflush_flush_names_sector_zero)
+{
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(0), 4096, 8, "FWFS");
+	remap(SDA, 0, 0, DM(0), 0, "FWFS");		/* the empty flush */
+	feed(BLK_EV_BIO_QUEUE, SDA, 0, 0, "FWFS");
+	feed(BLK_EV_GETRQ, SDA, 0, 0, "FWFS");
+	feed(BLK_EV_RQ_ISSUE, SDA, UINT64_MAX, 0, "FN");	/* the flush machinery */
+	feed(BLK_EV_RQ_COMPLETE, SDA, UINT64_MAX, 0, "FN");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 0, 0, "WS");	/* the empty bio's request */
+	remap(SDA, 4096, 8, DM(0), 4096, "WFS");	/* the data, F cleared, by a worker */
+	leaf_io(SDA, 4096, 8, "WFS");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 4096, 8, "WFS");
+	/* the write, and the flush request the flush machinery made for it */
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert_int_eq(trees[1].io.nrecs, 3);
+	ck_assert(trees[1].io.matched);
+	ck_assert(tk_rec_is_flush(&trees[1].recs[1]));
+	ck_assert(!tk_rec_is_flush(&trees[1].recs[0]));
+	ck_assert_uint_eq(tracker_counters(t)->ios_top, 1);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_remap, 0);
+}
+END_TEST
+
+/* md's superblock write on a leg before any remap into it: issued by the
+ * layer, like the same write after the first remap (issue 17, 3). */
+START_TEST(class_does_not_depend_on_timing)
+{
+	struct blk_event learn[] = {
+		{ .kind = BLK_EV_BIO_QUEUE, .dev = SDB },
+		{ .kind = BLK_EV_BIO_REMAP, .dev = SDB, .old_dev = DM(0) },
+	};
+
+	for (size_t i = 0; i < sizeof(learn) / sizeof(learn[0]); i++)
+		tracker_learn_event(&learn[i], t);
+	leaf_io(SDB, 8, 8, "WFSM");		/* superblock, before any remap */
+	feed(BLK_EV_BIO_QUEUE, DM(0), 100, 8, "W");
+	remap(SDB, 100, 8, DM(0), 100, "W");
+	leaf_io(SDB, 100, 8, "W");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 100, 8, "W");
+	leaf_io(SDB, 8, 8, "WFSM");		/* the same, after */
+	ck_assert_int_eq(ntrees, 3);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_LAYER);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert_int_eq(trees[2].io.cls, TK_IO_LAYER);
+}
+END_TEST
+
+/* md raid5's stripe I/O: parity named by sector 0 is never lumped into a
+ * write at sector 0; a read of a block a pending write covers is that
+ * write's read-modify-write; neither is top-level (issue 17, 1 and 2). */
+START_TEST(parity_raid_stripe_io)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER | TK_ROLE_PARITY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 0, 8, "WS");	/* ext4's superblock, at sector 0 */
+	feed(BLK_EV_BIO_QUEUE, DM(9), 1024, 8, "WS");	/* the write */
+	remap(SDB, 2048, 8, DM(9), 1024, "R");		/* rmw: the old data */
+	remap(SDA, 2048, 8, DM(9), 0, "R");		/* rmw: the old parity */
+	leaf_io(SDB, 2048, 8, "R");
+	leaf_io(SDA, 2048, 8, "R");
+	remap(SDB, 2048, 8, DM(9), 1024, "WS");	/* the new data: the write's */
+	remap(SDA, 2048, 8, DM(9), 0, "WS");		/* the new parity */
+	leaf_io(SDB, 2048, 8, "WS");
+	leaf_io(SDA, 2048, 8, "WS");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 1024, 8, "WS");
+	ck_assert_uint_eq(tracker_counters(t)->ios_top, 1);	/* the superblock is in flight */
+	ck_assert_uint_eq(tracker_counters(t)->ios_caused, 1);	/* the old data */
+	ck_assert_uint_eq(tracker_counters(t)->ios_layer, 2);	/* the parity pair */
+	for (int i = 0; i < ntrees; i++) {
+		check_tree_shape(&trees[i]);
+		if (trees[i].io.top) {
+			ck_assert_int_eq(trees[i].io.nrecs, 2);	/* md0 and the data disk */
+			ck_assert(trees[i].io.matched);
+		}
+	}
+}
+END_TEST
+
+/* An expired I/O stays one I/O: its late events start nothing; expiry goes
+ * by trace time, however few events (issue 12, 6; issue 17, 8). */
+START_TEST(expired_io_stays_one)
+{
+	struct tk_params p = { .timeout_ns = 1000 };
+
+	tracker_free(t);
+	t = tracker_alloc(&p, collect, NULL);
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(0), 64, 8, "R");
+	remap(SDA, 64, 8, DM(0), 64, "R");
+	now += 5000;					/* slow: past the timeout */
+	leaf_io(SDA, 64, 8, "R");
+	ck_assert_uint_eq(tracker_counters(t)->expired, 1);
+	ck_assert_uint_eq(tracker_counters(t)->expired_top, 1);
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 64, 8, "R");
+	ck_assert_int_eq(ntrees, 0);
+	ck_assert_uint_eq(tracker_counters(t)->ios_top, 0);
+	ck_assert_uint_eq(tracker_counters(t)->ios_layer, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+	/* the next I/O is followed as usual */
+	feed(BLK_EV_BIO_QUEUE, DM(0), 128, 8, "R");
+	remap(SDA, 128, 8, DM(0), 128, "R");
+	leaf_io(SDA, 128, 8, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 128, 8, "R");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert(trees[0].io.matched);
+}
+END_TEST
+
+/* The in-flight cap is on bios, children included: never more in flight
+ * than the cap (issue 12, 10). */
+START_TEST(cap_holds_for_children)
+{
+	struct tk_params p = { .max_inflight = 3 };
+
+	tracker_free(t);
+	t = tracker_alloc(&p, collect, NULL);
+	feed(BLK_EV_BIO_QUEUE, DM(0), 0, 32, "R");
+	for (int i = 0; i < 4; i++)
+		remap(SDA, i * 8, 8, DM(0), i * 8, "R");
+	ck_assert_uint_le(tracker_counters(t)->inflight_peak, 3);
+	ck_assert_uint_eq(tracker_counters(t)->dropped_cap, 2);
+	for (int i = 0; i < 2; i++)
+		leaf_io(SDA, i * 8, 8, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 0, 32, "R");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert(!trees[0].io.matched);		/* pieces were not followed */
+}
+END_TEST
+
+/* A path that ends at a layer with lower devices was lost there: such an
+ * I/O is partly followed, never matched (issue 17, 4 and 9). */
+START_TEST(hollow_path_is_not_matched)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	feed(BLK_EV_BIO_QUEUE, DM(1), 0, 8, "W");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 0, 8, "W");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert(trees[0].io.top);
+	ck_assert(!trees[0].io.matched);
+	/* a bio-based device with nothing below (zram) completes its own I/O */
+	feed(BLK_EV_BIO_QUEUE, DM(2), 0, 8, "W");
+	feed(BLK_EV_BIO_COMPLETE, DM(2), 0, 8, "W");
+	ck_assert(trees[1].io.matched);
+	ck_assert_uint_eq(tracker_counters(t)->ios_top_matched, 1);
+}
+END_TEST
+
+/* A merged request's bios: no I2D of their own (btt gives none). */
+START_TEST(scheduler_merge_marks_bios)
+{
+	feed(BLK_EV_BIO_QUEUE, SDA, 0, 8, "W");
+	feed(BLK_EV_GETRQ, SDA, 0, 8, "W");
+	feed(BLK_EV_RQ_INSERT, SDA, 0, 8, "W");
+	feed(BLK_EV_BIO_QUEUE, SDA, 8, 8, "W");
+	feed(BLK_EV_GETRQ, SDA, 8, 8, "W");
+	feed(BLK_EV_RQ_INSERT, SDA, 8, 8, "W");
+	feed(BLK_EV_RQ_MERGE, SDA, 8, 8, "W");
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 16, "W");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 0, 16, "W");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert(!trees[0].recs[0].rq_merged);
+	ck_assert(trees[1].recs[0].rq_merged);
+	ck_assert_uint_gt(trees[1].recs[0].m, trees[1].recs[0].g);	/* merged after its G */
+}
+END_TEST
+
+/* md splits a read at its chunks (6.12: X with the cut, the pieces remapped
+ * and completed, the bio completing last as the remainder): one top-level
+ * I/O, as the application queued it (issue 17, item 5). */
+START_TEST(md_chunk_split_stays_one_io)
+{
+	struct blk_event x = { .kind = BLK_EV_SPLIT, .dev = DM(9), .sector = 17288,
+			       .aux_sector = 17408, .op = BLK_OP_READ, .pid = 100 };
+
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER | TK_ROLE_PARITY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 17288, 192, "R");
+	x.ts = (now += 10);
+	tracker_event(&x, t);
+	remap(SDB, 7816, 120, DM(9), 17288, "R");
+	leaf_io(SDB, 7816, 120, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 17288, 120, "R");	/* the piece */
+	remap(SDA, 7808, 72, DM(9), 17408, "R");
+	leaf_io(SDA, 7808, 72, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 17408, 72, "R");	/* the bio, last */
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert(trees[0].io.top);
+	ck_assert(trees[0].io.matched);
+	ck_assert_uint_eq(trees[0].recs[0].sectors, 192);
+	ck_assert_int_eq(trees[0].io.nrecs, 3);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+}
+END_TEST
+
+/* dm-snapshot's origin holds a write until kcopyd copied the chunk, then
+ * releases it to the base with no remap: linked, and the copy read is
+ * issued for it (issue 17, item 4). */
+START_TEST(snapshot_held_write_linked)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER | TK_ROLE_LOWER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(1), DM(0));
+	feed(BLK_EV_BIO_QUEUE, DM(1), 8032, 8, "WSM");		/* held */
+	feed(BLK_EV_BIO_QUEUE, DM(0), 8024, 32, "R");		/* kcopyd reads the chunk */
+	remap(SDA, 8024, 32, DM(0), 8024, "R");
+	leaf_io(SDA, 8024, 32, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 8024, 32, "R");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 8032, 8, "WSM");		/* released */
+	remap(SDA, 8032, 8, DM(0), 8032, "WSM");
+	leaf_io(SDA, 8032, 8, "WSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 8032, 8, "WSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 8032, 8, "WSM");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert_int_eq(trees[1].io.nrecs, 3);
+	ck_assert(trees[1].io.matched);
+	ck_assert(trees[1].recs[1].linked);
+	/* the wait for the copy is the origin's way down */
+	ck_assert_uint_eq(trees[1].recs[0].down, trees[1].recs[1].q);
+}
+END_TEST
+
+/* md holds a write until its superblock marks the array dirty: the FUA
+ * superblock write it sends to each leg's partition is issued for the
+ * held write (6.12 md raid1; issue 17, item 2). */
+START_TEST(md_superblock_for_held_write)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA1, TK_ROLE_LOWER | TK_ROLE_REMAP_ONLY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(9), SDA1);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 634960, 192, "WS");	/* held */
+	remap(SDA, 4104, 1, SDA1, 8, "FWFSM");			/* the superblock */
+	leaf_io(SDA, 4104, 1, "WFSM");
+	remap(SDA, 637008, 192, DM(9), 634960, "WS");		/* then the write, */
+	remap(SDA, 639056, 192, SDA1, 637008, "WS");		/* through the partition */
+	leaf_io(SDA, 639056, 192, "WS");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 634960, 192, "WS");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert(trees[1].io.matched);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_remap, 0);
 }
 END_TEST
 
@@ -509,6 +778,16 @@ int main(void)
 	tcase_add_test(tc, thin_through_pool);
 	tcase_add_test(tc, layer_issued_io);
 	tcase_add_test(tc, expiry_and_cap);
+	tcase_add_test(tc, dm_preflush_flush_names_sector_zero);
+	tcase_add_test(tc, class_does_not_depend_on_timing);
+	tcase_add_test(tc, parity_raid_stripe_io);
+	tcase_add_test(tc, expired_io_stays_one);
+	tcase_add_test(tc, cap_holds_for_children);
+	tcase_add_test(tc, hollow_path_is_not_matched);
+	tcase_add_test(tc, scheduler_merge_marks_bios);
+	tcase_add_test(tc, md_chunk_split_stays_one_io);
+	tcase_add_test(tc, snapshot_held_write_linked);
+	tcase_add_test(tc, md_superblock_for_held_write);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("replay");
 	tcase_add_test(tc, replay_vm_fixtures);

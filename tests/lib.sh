@@ -58,6 +58,9 @@ tool_package()
 	blkparse | blktrace) echo blktrace ;;
 	mkfs.ext4) echo e2fsprogs ;;
 	valgrind) echo valgrind ;;
+	prometheus | promtool) echo prometheus ;;
+	prometheus-node-exporter) echo prometheus-node-exporter ;;
+	curl | python3) echo "$1" ;;
 	*) echo util-linux ;;
 	esac
 }
@@ -263,8 +266,81 @@ sum_sectors()
 		'$1 == d && $6 == a && $7 ~ op && $9 == "+" { s += $10 } END { print s + 0 }' "$1"
 }
 
+# free_port: a free TCP port on 127.0.0.1 (the kernel picks it; the race
+# until the caller binds it is harmless on a test machine).
+free_port()
+{
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_http URL WHAT PID [ERRFILE]: until URL answers 200, at most 15 s; PID
+# (WHAT) exiting first is a failure, with ERRFILE shown.
+wait_http()
+{
+	local i
+
+	for i in $(seq 150); do
+		curl -sf -o /dev/null "$1" && return 0
+		if ! kill -0 "$3" 2>/dev/null; then
+			[ -z "${4:-}" ] || cat "$4" >&2
+			fail "$2 exited before serving $1"
+		fi
+		sleep 0.1
+	done
+	fail "$2 did not answer at $1 within 15 s"
+}
+
 # dd_quiet ARGS...: quiet dd; failures are test failures.
 dd_quiet()
 {
 	dd status=none "$@" || fail "dd $* failed"
+}
+
+# new_fs FS [SIZE_MB]: a loop device made here with FS (ext4, xfs, btrfs)
+# mounted at $TMPD/mnt-FS; sets MNT, DEV and FSTYPE (for cold)
+new_fs()
+{
+	local fs=$1 img=$TMPD/$1.img dev
+
+	truncate -s "${2:-512}M" "$img"
+	dev=$(losetup -f --show "$img") || fail "losetup $img failed"
+	_clean_loops+=("$dev")
+	case $fs in
+	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
+	xfs) mkfs.xfs -q -f "$dev" ;;
+	btrfs) mkfs.btrfs -q -f "$dev" >/dev/null ;;
+	esac || fail "mkfs.$fs $dev failed"
+	MNT=$TMPD/mnt-$fs
+	mkdir -p "$MNT"
+	mount -t "$fs" "$dev" "$MNT" || fail "mount $dev ($fs) failed"
+	_clean_mounts+=("$MNT")
+	DEV=$dev
+	FSTYPE=$fs
+}
+
+# cold: empty the page cache of the filesystem at $MNT, and only its:
+# unmount and mount it again (a drop of caches would empty everyone's, and
+# another drop elsewhere on the machine would spoil the counts of a test)
+cold()
+{
+	sync
+	umount "$MNT" || fail "umount $MNT failed"
+	mount -t "$FSTYPE" "$DEV" "$MNT" || fail "mount $DEV ($FSTYPE) again failed"
+}
+
+# need_chromium: headless Chromium (the tests that render SVG and HTML), with
+# a home and a profile of its own in TMPD; as root it runs unsandboxed. Then
+# "chrome ARGS..." runs it, its messages in $TMPD/chromium.err.
+need_chromium()
+{
+	CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+	[ -n "$CHROMIUM" ] || skip "missing tool 'chromium' (Debian: apt-get install chromium)"
+	export HOME=$TMPD/home
+	mkdir -p "$HOME"
+}
+
+chrome()
+{
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$TMPD/profile" "$@" 2>>"$TMPD/chromium.err"
 }

@@ -137,9 +137,10 @@ report = json.load(open(out + "/report.json"))
 t = report["tracking"]
 
 rows = [json.loads(line) for line in open(out + "/rows.jsonl")]
-if len(rows) != t["top_level_ios"] + t["layer_issued_ios"]:
+issued = t["layer_issued_ios"] + t["layer_caused_ios"]
+if len(rows) != t["top_level_ios"] + issued:
     errors.append("jsonl: %d rows, the report %d + %d I/Os"
-                  % (len(rows), t["top_level_ios"], t["layer_issued_ios"]))
+                  % (len(rows), t["top_level_ios"], issued))
 if sum(r["top"] for r in rows) != t["top_level_ios"]:
     errors.append("jsonl: %d top-level rows, the report %d"
                   % (sum(r["top"] for r in rows), t["top_level_ios"]))
@@ -254,10 +255,11 @@ import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 t = json.load(open(sys.argv[2]))["tracking"]
 tops = sum(r["top"] for r in rows)
+issued = t["layer_issued_ios"] + t["layer_caused_ios"]
+ok = (tops, len(rows)) == (t["top_level_ios"], t["top_level_ios"] + issued)
 print("%s %s with its stack: %d rows (%d top-level), report %d top-level + %d layer-issued" %
-      ("ok  " if (tops, len(rows)) == (t["top_level_ios"], t["top_level_ios"] + t["layer_issued_ios"]) else "FAIL",
-       sys.argv[3], len(rows), tops, t["top_level_ios"], t["layer_issued_ios"]))
-sys.exit(0 if (tops, len(rows)) == (t["top_level_ios"], t["top_level_ios"] + t["layer_issued_ios"]) else 1)
+      ("ok  " if ok else "FAIL", sys.argv[3], len(rows), tops, t["top_level_ios"], issued))
+sys.exit(0 if ok else 1)
 PY
 	fi
 done

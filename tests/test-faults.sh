@@ -299,10 +299,15 @@ for d in range(100):
         open("%s/d%02d/f%03d" % (sys.argv[1], d, f), "w").close()' "$mnt" || fail "cannot make the files to walk"
 head -c 300000 /dev/urandom >"$mnt/gone"
 sync
+echo 3 >/proc/sys/vm/drop_caches
 rm -f "$TMPD/walk.dat"
-# gone is read, then deleted: the walk looks for it in every directory
-"$BS" record -d "$mnt" --page-cache --resolve-paths=walk -o "$TMPD/walk.dat" -- \
-	sh -c "cat '$mnt/gone' >/dev/null; rm '$mnt/gone'; sync; echo 3 >/proc/sys/vm/drop_caches" \
+# gone is read, then deleted: the walk looks for it in every directory.
+# Without CAP_SYS_ADMIN, so that fanotify, which would name it as it is
+# opened, cannot be used (and holds no directory of the mount open).
+need_tool setpriv
+setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin \
+	"$BS" record -d "$mnt" --page-cache --resolve-paths=walk -o "$TMPD/walk.dat" -- \
+	sh -c "cat '$mnt/gone' >/dev/null; rm '$mnt/gone'" \
 	>/dev/null 2>"$TMPD/walk.err" &
 pid=$!
 _clean_instances+=("blkstack-$pid")

@@ -12,8 +12,7 @@ set -euo pipefail
 
 setup
 need_tool python3 mkfs.ext4
-CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$CHROMIUM" ] || skip "missing tool 'chromium' (Debian: apt-get install chromium)"
+need_chromium
 [ -d "$TRACEFS/events/filemap/mm_filemap_add_to_page_cache" ] ||
 	skip "this kernel has no filemap:mm_filemap_add_to_page_cache event"
 
@@ -31,15 +30,6 @@ umount "$M" && mount -t ext4 "$A_PDEV" "$M" || fail "mounting $A_PDEV again fail
 	"$M/alpha/beta/big.dat" "$M/gamma/g.dat" "$M/alpha/a.dat" ||
 	fail "report --flame failed"
 [ -s "$TMPD/io.svg" ] || fail "no SVG written"
-
-# Chromium wants a home and a profile of its own; as root it runs unsandboxed.
-export HOME=$TMPD/home
-mkdir -p "$HOME"
-chrome()
-{
-	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$TMPD/profile" "$@" 2>>"$TMPD/chromium.err"
-}
 
 # The page: the SVG inline, and a script that looks at what was drawn.
 python3 - "$TMPD/io.svg" "$TMPD/check.html" "$M" <<'PY'
@@ -87,44 +77,15 @@ note "rendered labels and hover titles: ok"
 
 chrome --window-size=1200,200 --screenshot="$TMPD/shot.png" "file://$TMPD/io.svg" >/dev/null ||
 	{ cat "$TMPD/chromium.err" >&2; fail "chromium could not take a screenshot"; }
-python3 - "$TMPD/shot.png" <<'PY' || fail "the screenshot is not a picture of the flame graph"
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat, hdr = 8, b"", None
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        hdr = struct.unpack(">IIBBBBB", body)
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-w, h, depth, ctype = hdr[:4]
-assert depth == 8 and ctype in (2, 6), "unexpected PNG format %s" % (hdr,)
-bpp = 3 if ctype == 2 else 4
-raw, stride = zlib.decompress(idat), w * bpp
-rows, prev, i = [], bytearray(stride), 0
-for _ in range(h):
-    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
-    i += 1 + stride
-    for x in range(stride):
-        a = line[x - bpp] if x >= bpp else 0
-        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
-        if f == 1: line[x] = (line[x] + a) & 255
-        elif f == 2: line[x] = (line[x] + b) & 255
-        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    rows.append(line)
-    prev = line
+python3 "$(dirname "$0")/png-stats.py" "$TMPD/shot.png" >"$TMPD/shot.json" ||
+	fail "cannot read the screenshot $TMPD/shot.png"
+python3 - "$TMPD/shot.json" <<'PY' || fail "the screenshot is not a picture of the flame graph"
+import json, sys
+st = json.load(open(sys.argv[1]))
+w = st["width"]
+print("  screenshot %dx%d: %d warm pixels, %d colours" % (w, st["height"], st["warm"], st["colours"]))
 # the warm boxes of files and directories: red high, blue low
-warm = sum(1 for r in rows for x in range(0, stride, bpp) if r[x] >= 200 and r[x + 2] <= 60)
-colours = {bytes(r[x:x + 3]) for r in rows for x in range(0, stride, bpp)}
-print("  screenshot %dx%d: %d warm pixels, %d colours" % (w, h, warm, len(colours)))
-assert warm > w * 20, "too few box pixels"
-assert len(colours) > 20, "too few colours"
+assert st["warm"] > w * 20, "too few box pixels"
+assert st["colours"] > 20, "too few colours"
 PY
 note "screenshot of the SVG: ok"

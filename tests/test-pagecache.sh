@@ -76,36 +76,14 @@ declare -A SIZE=([d1/r1]=300000 [d1/r2]=1060864 [d2/m1]=2000000 [d2/sub/o1]=1048
 
 make_fs()	# FS: a loop device with FS mounted at $TMPD/mnt-FS, files made, caches dropped
 {
-	local fs=$1 img=$TMPD/$1.img dev f
-	truncate -s 512M "$img"
-	dev=$(losetup -f --show "$img") || fail "losetup $img failed"
-	_clean_loops+=("$dev")
-	case $fs in
-	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$dev" ;;
-	xfs) mkfs.xfs -q -f "$dev" ;;
-	btrfs) mkfs.btrfs -q -f "$dev" >/dev/null ;;
-	esac || fail "mkfs.$fs $dev failed"
-	MNT=$TMPD/mnt-$fs
-	mkdir -p "$MNT"
-	mount -t "$fs" "$dev" "$MNT" || fail "mount $dev ($fs) failed"
-	_clean_mounts+=("$MNT")
-	DEV=$dev
-	FSTYPE=$fs
+	local f
+
+	new_fs "$1"
 	mkdir -p "$MNT/d1" "$MNT/d2/sub"
 	for f in "${!SIZE[@]}"; do
 		head -c "${SIZE[$f]}" /dev/urandom >"$MNT/$f"
 	done
 	cold
-}
-
-# cold: empty the page cache of the filesystem under test, and only its:
-# unmount and mount it again (a drop of caches would empty everyone's, and
-# another drop elsewhere on the machine would spoil the counts here)
-cold()
-{
-	sync
-	umount "$MNT" || fail "umount $MNT failed"
-	mount -t "$FSTYPE" "$DEV" "$MNT" || fail "mount $DEV ($FSTYPE) again failed"
 }
 
 # The readahead window of the filesystem's backing device, in bytes.

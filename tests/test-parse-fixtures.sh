@@ -49,6 +49,15 @@ for dat in "$FIXTURES"/vm/*.dat; do
 	else
 		echo "ok   $name: $(paste -sd' ' "$tmp/ours")"
 	fi
+	# split events carry the kernel's rwbs (a read split is R, not N)
+	awk 'NF >= 7 && $6 == "X" { print $7 }' "$tmp/out.txt" | sort | uniq -c >"$tmp/ours-x"
+	trace-cmd report "$dat" 2>/dev/null | sed -n 's/.* block_split: *[0-9]*,[0-9]* \([A-Z]*\) .*/\1/p' |
+		sort | uniq -c >"$tmp/theirs-x"
+	if ! diff -u "$tmp/theirs-x" "$tmp/ours-x" >"$tmp/diff"; then
+		echo "FAIL $name: rwbs of the split events differ (trace-cmd report vs blkstack parse):"
+		cat "$tmp/diff"
+		failed=1
+	fi
 	grep -q '^Total events lost: 0$' "$tmp/out.txt" ||
 		{ echo "FAIL $name: summary does not say 0 events lost"; failed=1; }
 done

@@ -147,8 +147,13 @@ unsigned int blk_rwbs_render(const struct blk_event *ev, char *buf)
 		buf[i++] = blk_event_writes(ev) ? 'W' : 'N';
 		break;
 	default:
-		/* blktrace has no read bit: a read is "has bytes, not a write" */
-		buf[i++] = (ev->op == BLK_OP_READ && (ev->bytes || ev->nr_sector)) ? 'R' : 'N';
+		/*
+		 * blktrace has no read bit: a read is "has bytes, not a write".
+		 * block_split names no size, but a split bio always has data
+		 * (blktrace records its size, and the kernel's text says R).
+		 */
+		buf[i++] = (ev->op == BLK_OP_READ &&
+			    (ev->bytes || ev->nr_sector || ev->kind == BLK_EV_SPLIT)) ? 'R' : 'N';
 		break;
 	}
 	if (ev->flags & BLK_F_FUA)

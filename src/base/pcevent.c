@@ -25,6 +25,7 @@ static const struct {
 	[PC_EV_WB_MARK - PC_EV_ADD]    = { "writeback", "sb_mark_inode_writeback", NULL },
 	[PC_EV_DIO_BEGIN - PC_EV_ADD]  = { "iomap", "iomap_dio_rw_begin", NULL },
 	[PC_EV_DIO_END - PC_EV_ADD]    = { "iomap", "iomap_dio_complete", NULL },
+	[PC_EV_DIO_ITER - PC_EV_ADD]   = { "iomap", "iomap_iter", NULL },
 };
 
 const char *pc_kind_system(unsigned int kind)

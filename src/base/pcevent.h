@@ -38,6 +38,8 @@ enum pc_kind {
 	PC_EV_WB_MARK,			/* writeback:sb_mark_inode_writeback: fsync */
 	PC_EV_DIO_BEGIN,		/* iomap:iomap_dio_rw_begin (5.17+) */
 	PC_EV_DIO_END,			/* iomap:iomap_dio_complete (5.17+) */
+	PC_EV_DIO_ITER,			/* iomap:iomap_iter with IOMAP_DIRECT (5.15+): direct
+					 * I/O where iomap_dio_rw_begin is missing */
 	PC_EV_KIND_MAX
 };
 
@@ -64,6 +66,9 @@ const char *pc_kind_name(unsigned int kind);
  */
 const char *pc_kind_alt_name(unsigned int kind);
 
+/* iomap_iter's flags: IOMAP_DIRECT, the same bit from 5.15 to 6.18 */
+#define PC_IOMAP_DIRECT	(1U << 4)
+
 /*
  * Field use by page-cache events:
  *   dev	s_dev; writeback events: the bdi as MAJ:MIN when its name is one,
@@ -73,8 +78,9 @@ const char *pc_kind_alt_name(unsigned int kind);
  *   aux_sector	the inode number
  *   nr_sector	pages: 1 << order (add, delete), last - first + 1 (get/map
  *		pages), 1 (fault, dirty), the request (ra)
- *   bytes	direct I/O: the length asked (capped at 4 GiB - 1)
- *   count	readahead: the window size in pages
+ *   bytes	direct I/O: the length asked (iomap_iter: of this mapping),
+ *		capped at 4 GiB - 1
+ *   count	readahead: the window size in pages; iomap_iter: its flags
  *   error	iomap_dio_complete: the error
  *   comm	writeback events: the bdi name ("7:0", "btrfs-1")
  */

@@ -43,6 +43,9 @@ struct ring {
 	/* recording: raw pages go to the sink, undecoded */
 	ring_page_fn sink;
 	void *sink_ctx;
+	/* the flight recorder: a copy of every page, decoded all the same */
+	ring_page_fn tap;
+	void *tap_ctx;
 };
 
 struct ring *ring_open(struct session *s, struct decoder *d, struct merge *m)
@@ -145,6 +148,13 @@ static int ring_page(struct ring *r, int cpu, void *page, int size)
 		cs->missed += rc->walk.missed;
 	else if (rc->walk.missed < 0)
 		cs->missed_unknown++;
+	if (r->tap) {
+		/* a partial read leaves the rest of the buffer as the last page had it */
+		if (size < r->subbuf_size)
+			memset((char *)page + size, 0, r->subbuf_size - size);
+		if (r->tap(r->tap_ctx, cpu, page, r->subbuf_size) < 0)
+			return -EIO;
+	}
 	if (r->sink) {
 		/* recorded as is; the records are only counted, not decoded */
 		while (pagewalk_next(&rc->walk, &ts, &len))
@@ -278,6 +288,12 @@ void ring_set_page_sink(struct ring *r, ring_page_fn fn, void *ctx)
 {
 	r->sink = fn;
 	r->sink_ctx = ctx;
+}
+
+void ring_set_page_tap(struct ring *r, ring_page_fn fn, void *ctx)
+{
+	r->tap = fn;
+	r->tap_ctx = ctx;
 }
 
 int ring_subbuf_size(const struct ring *r)

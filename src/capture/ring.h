@@ -61,6 +61,14 @@ typedef int (*ring_page_fn)(void *ctx, int cpu, const void *page, size_t size);
  */
 void ring_set_page_sink(struct ring *r, ring_page_fn fn, void *ctx);
 
+/**
+ * ring_set_page_tap - decode and keep: every sub-buffer read is handed to
+ * @fn as it is (the rest of a partial one zeroed) before it is decoded, as
+ * the flight recorder keeps the last seconds of pages; @fn returning a
+ * negative value is a read error (-EIO)
+ */
+void ring_set_page_tap(struct ring *r, ring_page_fn fn, void *ctx);
+
 /** ring_subbuf_size - the size of one sub-buffer (a recording's page size) */
 int ring_subbuf_size(const struct ring *r);
 

@@ -29,6 +29,25 @@ static char *sdev_filter(const char *field, const uint32_t *devs, size_t n)
 	return s;
 }
 
+/*
+ * The filemap events also of the selected block devices' own page cache
+ * (raw reads, a filesystem's buffers): its inode number is the device.
+ * Without them, raw reads of a device under a filesystem count as the
+ * filesystem's unattributed I/O, and a direct I/O loses sight of the
+ * metadata it reads.
+ */
+static char *sdev_bdev_filter(const struct session_params *p, const uint32_t *sdevs, size_t n)
+{
+	char *s = sdev_filter("s_dev", sdevs, n), *b = sdev_filter("i_ino", p->devs, p->ndevs);
+	char *f = NULL;
+
+	if (s && b && asprintf(&f, "%s || %s", s, b) < 0)
+		f = NULL;
+	free(s);
+	free(b);
+	return f;
+}
+
 /* name == "7:0" || name == "btrfs-1": bdi names are short and plain. */
 static char *bdi_filter(const char *const *names, size_t n)
 {
@@ -56,7 +75,9 @@ static char *event_filter(const struct session_params *p, struct tep_event *even
 	*err = 0;
 	if (!p->pc_nsdevs)
 		return NULL;
-	if (tep_find_field(event, "s_dev"))
+	if (tep_find_field(event, "s_dev") && tep_find_field(event, "i_ino") && p->ndevs)
+		f = sdev_bdev_filter(p, p->pc_sdevs, p->pc_nsdevs);
+	else if (tep_find_field(event, "s_dev"))
 		f = sdev_filter("s_dev", p->pc_sdevs, p->pc_nsdevs);
 	else if (tep_find_field(event, "dev"))
 		f = sdev_filter("dev", p->pc_sdevs, p->pc_nsdevs);
@@ -71,6 +92,19 @@ static char *event_filter(const struct session_params *p, struct tep_event *even
 	return f;
 }
 
+/* iomap_iter's filter: its direct I/O only ("flags & 16"), on the filesystems asked. */
+static int direct_only(char **filter)
+{
+	char *f;
+
+	if (*filter ? asprintf(&f, "(%s) && (flags & %u)", *filter, PC_IOMAP_DIRECT) < 0
+		    : asprintf(&f, "flags & %u", PC_IOMAP_DIRECT) < 0)
+		return -ENOMEM;
+	free(*filter);
+	*filter = f;
+	return 0;
+}
+
 int session_pagecache_enable(const struct session_params *p, struct session *s,
 			     const char **what)
 {
@@ -82,6 +116,13 @@ int session_pagecache_enable(const struct session_params *p, struct session *s,
 		char *filter;
 		int err;
 
+		/*
+		 * iomap_iter is the stand-in for iomap_dio_rw_begin on kernels
+		 * without it (5.15 to 6.2): one event per extent mapped, even
+		 * when buffered, so only where needed and only the direct ones
+		 */
+		if (k == PC_EV_DIO_ITER && !s->pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD])
+			continue;
 		event = tep_find_event_by_name(s->tep, sys, name);
 		if (!event && pc_kind_alt_name(k)) {
 			name = pc_kind_alt_name(k);
@@ -93,6 +134,8 @@ int session_pagecache_enable(const struct session_params *p, struct session *s,
 		}
 		*what = name;
 		filter = event_filter(p, event, &unfilterable, &err);
+		if (!err && k == PC_EV_DIO_ITER)
+			err = direct_only(&filter);
 		if (err) {
 			errno = -err;
 			return err;

@@ -56,9 +56,10 @@ const char *cli_usage_cache(void)
 	       " -o, --output FILE       write to FILE instead of standard output\n"
 	       "     --log               one line per run of inserted pages, not tables\n"
 	       "     --top N             files per interval (default 20)\n"
-	       "     --resolve-paths MODE  proc (open files and maps of live processes, the\n"
-	       "                         default), walk (proc, then a walk of the filesystems),\n"
-	       "                         none (MAJ:MIN:ino)\n"
+	       "     --resolve-paths MODE  proc (opens seen by fanotify while tracing, then open\n"
+	       "                         files and maps of live processes; the default), walk\n"
+	       "                         (proc, then a walk of the filesystems), none\n"
+	       "                         (MAJ:MIN:ino)\n"
 	       "\n"
 	       "General:\n"
 	       " -D, --debug             print debugging messages\n"
@@ -260,6 +261,7 @@ static int run(struct cache *c, struct live *l)
 		err_msg("this kernel has no filemap:mm_filemap_add_to_page_cache event: the page cache cannot be watched");
 		return -1;
 	}
+	pc_run_watch(&c->run, &l->pcf);
 	if (live_start(l) < 0)
 		return -1;
 	if (!p->log)

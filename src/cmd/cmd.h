@@ -14,5 +14,7 @@ int cmd_top(int argc, char **argv);
 int cmd_topology(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 
 #endif /* BLKSTACK_CMD_H */

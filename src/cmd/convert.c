@@ -20,7 +20,9 @@
 #include "base/pcevent.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
+#include "cmd/convert-btt.h"
 #include "cmd/convert.h"
+#include "cmd/roles.h"
 #include "cmd/opt.h"
 #include "cmd/pagecache.h"
 #include "format/tracefile.h"
@@ -44,6 +46,7 @@ static const char *const convert_formats[] = {
 	[CONVERT_CSV] = "csv",
 	[CONVERT_JSONL] = "jsonl",
 	[CONVERT_PERFETTO] = "perfetto",
+	[CONVERT_BTT_DATA] = "btt-data",
 };
 
 const char *cli_convert_format_name(int format)
@@ -70,7 +73,8 @@ const char *cli_usage_convert(void)
 	       "                         carries its own): names for devmap and Perfetto\n"
 	       "\n"
 	       "Output:\n"
-	       " -F, --to FORMAT         blktrace, csv, jsonl or perfetto\n"
+	       " -F, --to FORMAT         blktrace, csv, jsonl or perfetto; or btt-data: btt's\n"
+	       "                         -l -q -z -Q -s -B files per device, into -o DIR\n"
 	       " -o, --output OUT        the file to write (default: standard output); for\n"
 	       "                         blktrace the prefix of OUT.blktrace.N (one file per\n"
 	       "                         CPU) and OUT.devmap (btt -M), or - for one stream on\n"
@@ -116,12 +120,12 @@ enum cli_result cli_parse_convert(int argc, char **argv, struct convert_params *
 			break;
 		case 'F':
 			p->format = 0;
-			for (int f = CONVERT_BLKTRACE; f <= CONVERT_PERFETTO; f++)
+			for (int f = CONVERT_BLKTRACE; f <= CONVERT_BTT_DATA; f++)
 				if (strcmp(optarg, convert_formats[f]) == 0)
 					p->format = f;
 			if (!p->format)
 				return opt_error(err, errlen,
-						 "unknown format '%s' (blktrace, csv, jsonl or perfetto)",
+						 "unknown format '%s' (blktrace, csv, jsonl, perfetto or btt-data)",
 						 optarg);
 			break;
 		case 'o':
@@ -161,6 +165,11 @@ enum cli_result cli_parse_convert(int argc, char **argv, struct convert_params *
 	if (p->format == CONVERT_BLKTRACE && !p->output)
 		return opt_error(err, errlen,
 				 "--to blktrace writes files named after -o OUT (or - for standard output)");
+	if (p->format == CONVERT_BTT_DATA && (!p->output || !strcmp(p->output, "-")))
+		return opt_error(err, errlen, "--to btt-data writes files into the directory -o DIR");
+	if (p->format == CONVERT_BTT_DATA && tracking)
+		return opt_error(err, errlen,
+				 "--max-inflight and --timeout tune the I/O tracking of csv, jsonl and perfetto; btt-data follows btt's rules");
 	if (p->format == CONVERT_BLKTRACE && tracking)
 		return opt_error(err, errlen,
 				 "--max-inflight and --timeout tune the I/O tracking of csv, jsonl and perfetto; blktrace copies events");
@@ -349,7 +358,7 @@ static void tracking_notes(const struct tk_counters *k)
 		note_msg("%llu of %llu top-level I/Os were followed through every layer",
 			 (unsigned long long)k->ios_top_matched, (unsigned long long)k->ios_top);
 	if (k->expired)
-		note_msg("%llu bios never completed within the recording (or --timeout): no row",
+		note_msg("%llu I/Os never completed within the recording (or --timeout): no row",
 			 (unsigned long long)k->expired);
 	if (k->dropped_cap)
 		note_msg("%llu bios were not followed: more were in flight than --max-inflight",
@@ -398,8 +407,7 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f,
 		goto out;
 	}
 	/* as report: the I/O of a device with holders is not top-level */
-	if (stack)
-		topo_record_mark_lower(stack, tr.t);
+	roles_of_recording(p->input, stack, tr.t);
 	ret = tracefile_read(f, tracked_event, &tr);
 	damaged = input_damaged(p->input, f, ret);
 	if (ret == 0 || ret == -EBADMSG)
@@ -491,6 +499,8 @@ int cmd_convert(int argc, char **argv)
 	stack = p.topology ? &topology : tracefile_topology(f);
 	if (p.format == CONVERT_BLKTRACE)
 		rc = run_blktrace(&p, f, stack);
+	else if (p.format == CONVERT_BTT_DATA)
+		rc = convert_btt_data(p.input, f, p.output);
 	else
 		rc = run_tracked(&p, f, stack);
 	tracefile_close(f);

@@ -20,13 +20,14 @@ enum convert_format {
 	CONVERT_CSV,		/* one row per I/O, comma-separated */
 	CONVERT_JSONL,		/* one JSON object per I/O and line */
 	CONVERT_PERFETTO,	/* Chrome trace-event JSON */
+	CONVERT_BTT_DATA,	/* btt's data files for plotting, in a directory */
 };
 
 /**
  * struct convert_params - blkstack convert
  * @input: -i trace.dat
- * @output: -o: the file, or for blktrace the prefix of the files; NULL or
- *	    "-" for standard output
+ * @output: -o: the file, or for blktrace the prefix of the files, or for
+ *	    btt-data the directory; NULL or "-" for standard output
  * @format: -F/--to, an enum convert_format
  * @max_inflight: --max-inflight, 0 for the default
  * @timeout_ns: --timeout, 0 for the default

@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "cmd/live.h"
 #include "cmd/signals.h"
+#include "track/topo-record.h"
 
 /* How long the reader sleeps at most: the latency of live output at low rates. */
 #define LIVE_POLL_MS 250
@@ -272,28 +273,21 @@ static uint32_t sysfs_dev(const char *name)
 	return n == 2 ? KDEV_MKDEV(ma, mi) : 0;
 }
 
-/* Whether /sys/class/block/NAME/holders lists anything. */
-static bool has_holders(const char *name)
+/* Tell @t the role of @dev in its stack, from sysfs. */
+static void mark_roles(struct tracker *t, uint32_t dev)
 {
-	char path[PATH_MAX];
-	struct dirent *de;
-	bool found = false;
-	DIR *dir;
+	struct topo_dev_info info;
 
-	snprintf(path, sizeof(path), "/sys/class/block/%s/holders", name);
-	dir = opendir(path);
-	if (!dir)
-		return false;
-	while (!found && (de = readdir(dir)))
-		found = de->d_name[0] != '.';
-	closedir(dir);
-	return found;
+	if (topo_dev_info("", dev, &info))
+		return;
+	tracker_set_role(t, dev, topo_roles_of(&info));
+	for (size_t i = 0; i < info.nslaves; i++)
+		tracker_set_edge(t, dev, info.slaves[i]);
+	topo_dev_info_free(&info);
 }
 
-void live_mark_lower(const struct live *l, struct tracker *t)
+void live_mark_roles(const struct live *l, struct tracker *t)
 {
-	char name[64];
-
 	if (!l->sel.n) {
 		/* every device is traced: look at every device */
 		struct dirent *de;
@@ -303,15 +297,13 @@ void live_mark_lower(const struct live *l, struct tracker *t)
 		if (!dir)
 			return;
 		while ((de = readdir(dir)))
-			if (de->d_name[0] != '.' && has_holders(de->d_name) &&
-			    (dev = sysfs_dev(de->d_name)))
-				tracker_set_lower(t, dev);
+			if (de->d_name[0] != '.' && (dev = sysfs_dev(de->d_name)))
+				mark_roles(t, dev);
 		closedir(dir);
 		return;
 	}
 	for (size_t i = 0; i < l->sel.n; i++)
-		if (topo_dev_name("", l->sel.devs[i], name, sizeof(name)) == 0 && has_holders(name))
-			tracker_set_lower(t, l->sel.devs[i]);
+		mark_roles(t, l->sel.devs[i]);
 }
 
 void live_close(struct live *l)

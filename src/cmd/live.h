@@ -104,11 +104,11 @@ void live_report_losses(const struct source_stats *st);
 const char *live_dev_name(uint32_t dev, char *buf, size_t len, void *ctx);
 
 /**
- * live_mark_lower - tell @t which selected devices have holders: I/O rooted
- * there was issued by a layer above (dm-thin's metadata I/O reaches its disk
- * without a remap), not top-level I/O
+ * live_mark_roles - tell @t what each traced device is in its stack, from
+ * sysfs (holders, slaves, partitions, parity RAID): the class of its I/O
+ * follows from it, whatever event comes first
  */
-void live_mark_lower(const struct live *l, struct tracker *t);
+void live_mark_roles(const struct live *l, struct tracker *t);
 
 /** live_close - remove the instance and free everything; safe on a partial open */
 void live_close(struct live *l);

@@ -22,6 +22,8 @@ static const struct command {
 	{ "convert", cmd_convert, "a recording to blktrace files, CSV, JSON lines or Perfetto" },
 	{ "topology", cmd_topology, "write the device stack, for reports of its traces elsewhere" },
 	{ "cache", cmd_cache, "the page cache per file, live: misses, readahead, evictions" },
+	{ "diff", cmd_diff, "two recordings' per-layer figures side by side, with the change" },
+	{ "monitor", cmd_monitor, "always on: per-layer histograms for Prometheus (/metrics, textfile)" },
 };
 
 static void usage(FILE *fp)

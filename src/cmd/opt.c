@@ -124,8 +124,10 @@ enum cli_result opt_by(const char *arg, int *by, char *err, size_t errlen)
 		*by = CLI_BY_DIR;
 	else if (!strcmp(arg, "process"))
 		*by = CLI_BY_PROCESS;
+	else if (!strcmp(arg, "flag"))
+		*by = CLI_BY_FLAG;
 	else
-		return opt_error(err, errlen, "invalid --by '%s' (file, dir or process)", arg);
+		return opt_error(err, errlen, "invalid --by '%s' (file, dir, process or flag)", arg);
 	return CLI_RUN;
 }
 
@@ -135,6 +137,17 @@ enum cli_result opt_top(const char *arg, unsigned long long *top, char *err,
 	if (parse_uint(arg, 1, 1ULL << 30, top))
 		return opt_error(err, errlen, "invalid --top '%s' (a number of rows, at least 1)",
 				 arg);
+	return CLI_RUN;
+}
+
+enum cli_result opt_hz(const char *arg, unsigned int *hz, char *err, size_t errlen)
+{
+	unsigned long long v;
+
+	if (parse_uint(arg, 24, 10000, &v))
+		return opt_error(err, errlen,
+				 "--hz '%s': a timer frequency from 24 to 10000 (CONFIG_HZ)", arg);
+	*hz = (unsigned int)v;
 	return CLI_RUN;
 }
 

@@ -26,7 +26,7 @@
 #define CLI_DEFAULT_BUFFER_KB 8192
 
 /* --by of report: the values of enum files_by (output/files.h), or none */
-enum { CLI_BY_NONE = -1, CLI_BY_FILE = 0, CLI_BY_DIR, CLI_BY_PROCESS };
+enum { CLI_BY_NONE = -1, CLI_BY_FILE = 0, CLI_BY_DIR, CLI_BY_PROCESS, CLI_BY_FLAG };
 
 /* --resolve-paths: how inode numbers become paths */
 enum cli_resolve {
@@ -78,8 +78,11 @@ enum cli_result opt_interval_count(int argc, char **argv, uint64_t *interval_ns,
 				   unsigned long long *count, bool *has_count, char *err,
 				   size_t errlen);
 
-/** opt_by - --by file|dir|process into a CLI_BY_* value */
+/** opt_by - --by file|dir|process|flag into a CLI_BY_* value */
 enum cli_result opt_by(const char *arg, int *by, char *err, size_t errlen);
+
+/** opt_hz - --hz N: a kernel's timer frequency (CONFIG_HZ), 24 to 10000 */
+enum cli_result opt_hz(const char *arg, unsigned int *hz, char *err, size_t errlen);
 
 /** opt_top - --top N: rows of a table */
 enum cli_result opt_top(const char *arg, unsigned long long *top, char *err, size_t errlen);

@@ -90,7 +90,6 @@ void pc_session_notes(const struct session *s)
 		{ PC_EV_GET_PAGES, "lookups (the pages read() asks of the cache) and no hit share" },
 		{ PC_EV_WB_START, "the writeback of each file by the flusher" },
 		{ PC_EV_WB_MARK, "the writeback of each file by fsync" },
-		{ PC_EV_DIO_BEGIN, "direct I/O per file" },
 	};
 
 	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++) {
@@ -105,6 +104,114 @@ void pc_session_notes(const struct session *s)
 		if (s->pc_missing[needed[i].kind - PC_EV_ADD])
 			note_msg("this kernel has no %s:%s event: no %s", pc_kind_system(needed[i].kind),
 				 pc_kind_name(needed[i].kind), needed[i].lost);
+	/* iomap_iter stands in for iomap_dio_rw_begin (5.15 to 6.2) */
+	if (s->pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD] && s->pc_missing[PC_EV_DIO_ITER - PC_EV_ADD])
+		note_msg("this kernel has no iomap:iomap_dio_rw_begin or iomap:iomap_iter event: no direct I/O per file");
+	else if (s->pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD])
+		debug_msg("no iomap:iomap_dio_rw_begin event: direct I/O per file from iomap:iomap_iter");
+}
+
+void pc_run_dio_events(struct pc_run *r, bool has_begin, bool has_iter)
+{
+	if (has_begin)
+		r->dio_note = NULL;
+	else if (has_iter)
+		r->dio_note = "no iomap:iomap_dio_rw_begin event (kernels before 6.3): direct I/O is given to its file from iomap:iomap_iter";
+	else
+		r->dio_note = "no iomap:iomap_dio_rw_begin or iomap:iomap_iter event: direct I/O cannot be given to its file and counts as unattributed";
+}
+
+void pc_run_watch(struct pc_run *r, const struct pc_filter *f)
+{
+	const uint32_t *sdevs = f->sdevs;
+	uint32_t *all = NULL;
+	size_t n = f->nsdevs;
+	int ret;
+
+	if (!r->live || r->resolve == CLI_RESOLVE_NONE || r->fw)
+		return;
+	/* no device given: every filesystem on a block device is traced */
+	if (!n) {
+		all = malloc((r->map.nfs + 1) * sizeof(*all));
+		if (!all)
+			return;
+		for (size_t i = 0; i < r->map.nfs; i++)
+			if (r->map.fs[i].ndevs)
+				all[n++] = r->map.fs[i].sdev;
+		sdevs = all;
+	}
+	ret = n ? fanwatch_open(&r->map, sdevs, n, &r->fw) : 0;
+	free(all);
+	if (!n)
+		return;
+	switch (ret) {
+	case 0:
+		fanwatch_get_stats(r->fw, &r->fw_st);
+		if (r->fw_st.unmarked)
+			note_msg("%zu of the traced filesystems have no file handles for fanotify: their files are named from /proc only",
+				 r->fw_st.unmarked);
+		debug_msg("fanotify watches %zu filesystems for file names", r->fw_st.marked);
+		break;
+	case -EPERM:
+		note_msg("fanotify needs CAP_SYS_ADMIN: files of processes that exit before /proc is read keep MAJ:MIN:ino (--resolve-paths=walk names them)");
+		break;
+	case -EOPNOTSUPP:
+		note_msg("the traced filesystems have no file handles for fanotify: files are named from /proc only (--resolve-paths=walk names the rest)");
+		break;
+	case -ENOSYS:
+	case -EINVAL:
+		note_msg("this kernel has no fanotify with FAN_REPORT_DFID_NAME (5.9+): files are named from /proc only (--resolve-paths=walk names the rest)");
+		break;
+	default:
+		note_msg("cannot watch the traced filesystems with fanotify: %s; files are named from /proc only",
+			 strerror(-ret));
+		break;
+	}
+}
+
+/* The names fanotify found: before /proc is asked, they are the ones opened by. */
+static int take_watched(struct pc_run *r)
+{
+	struct fanwatch_name names[64];
+	size_t n;
+	int ret = 0;
+
+	if (!r->fw)
+		return 0;
+	while ((n = fanwatch_take(r->fw, names, 64))) {
+		for (size_t i = 0; i < n; i++) {
+			if (names[i].path && !ret)
+				ret = pathres_set(r->pr, names[i].sdev, names[i].ino, names[i].path,
+						  names[i].deleted);
+			else if (!names[i].path)
+				pathres_set_deleted(r->pr, names[i].sdev, names[i].ino);
+			free(names[i].path);
+		}
+	}
+	return ret;
+}
+
+/* Stop fanotify, take its last names, and say what it lost. */
+static int stop_watch(struct pc_run *r)
+{
+	int ret;
+
+	if (!r->fw)
+		return 0;
+	fanwatch_stop(r->fw);
+	ret = take_watched(r);
+	fanwatch_get_stats(r->fw, &r->fw_st);
+	debug_msg("fanotify: %llu events, %llu names, %llu unresolved, %llu overflows, %llu dropped",
+		  (unsigned long long)r->fw_st.events, (unsigned long long)r->fw_st.named,
+		  (unsigned long long)r->fw_st.unresolved, (unsigned long long)r->fw_st.overflow,
+		  (unsigned long long)r->fw_st.dropped);
+	if (r->fw_st.overflow || r->fw_st.dropped)
+		snprintf(r->fw_note, sizeof(r->fw_note),
+			 "fanotify lost file names (its queue overflowed %llu times, %llu names did not fit ours): those files show as MAJ:MIN:ino",
+			 (unsigned long long)r->fw_st.overflow, (unsigned long long)r->fw_st.dropped);
+	fanwatch_close(r->fw);
+	r->fw = NULL;
+	return ret;
 }
 
 static void run_io(const struct tk_io *io, void *ctx)
@@ -223,6 +330,9 @@ void pc_run_pass(struct pc_run *r)
 	int32_t pids[PASS_PIDS];
 	size_t npids = 0, n, kept = 0;
 
+	if (take_watched(r) == -ENOMEM)
+		return;
+
 	while ((n = pagecache_take_new(r->pc, news, 64)))
 		for (size_t i = 0; r->live && r->resolve != CLI_RESOLVE_NONE && i < n; i++)
 			wait_for_name(r, &news[i]);
@@ -301,6 +411,10 @@ int pc_run_finish(struct pc_run *r)
 	pagecache_flush_log(r->pc);
 	if (r->t)
 		tracker_finish(r->t);
+	if (stop_watch(r) == -ENOMEM) {
+		err_msg("out of memory resolving file names");
+		return -1;
+	}
 	pc_run_pass(r);
 	/* tasks gone before /proc could name them: the kernel kept their names */
 	if (r->live && session_saved_comms(saved_comm, r->pc) < 0)
@@ -349,10 +463,14 @@ const char *pc_run_names(const struct pc_run *r)
 {
 	switch (r->resolve) {
 	case CLI_RESOLVE_WALK:
+		if (r->fw_st.marked)
+			return "opens seen by fanotify, then open files and maps of processes, then a walk of the filesystems";
 		return r->recorded ? "the recording, then open files and maps of processes, "
 				     "then a walk of the filesystems"
 				   : "open files and maps of processes, then a walk of the filesystems";
 	case CLI_RESOLVE_PROC:
+		if (r->fw_st.marked)
+			return "opens seen by fanotify, then open files and maps of processes";
 		return r->recorded ? "the recording, then open files and maps of processes"
 				   : "open files and maps of processes";
 	default:
@@ -363,6 +481,7 @@ const char *pc_run_names(const struct pc_run *r)
 
 void pc_run_destroy(struct pc_run *r)
 {
+	fanwatch_close(r->fw);
 	free(r->waiting);
 	tracker_free(r->t);
 	pathres_free(r->pr);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "capture/session.h"
+#include "files/fanwatch.h"
 #include "files/fsmap.h"
 #include "files/pagecache.h"
 #include "files/pathres.h"
@@ -52,6 +53,7 @@ void pc_filter_free(struct pc_filter *f);
 /** pc_session_notes - tell which page-cache events this kernel lacks, and what follows */
 void pc_session_notes(const struct session *s);
 
+
 /**
  * struct pc_run - the page-cache side of one run, live or from a recording
  * @map: this machine's filesystems
@@ -77,6 +79,10 @@ struct pc_run {
 	int resolve;
 	bool live;
 	size_t recorded;
+	const char *dio_note;	/* what the events tell of direct I/O, for the report */
+	struct fanwatch *fw;	/* names from fanotify while tracing, or NULL */
+	struct fanwatch_stats fw_st;	/* its counts, once stopped */
+	char fw_note[160];	/* what it lost, for the report ("" none) */
 	void (*io_fn)(const struct tk_io *io, int32_t owner, void *ctx);
 	void *io_ctx;
 	struct pc_new *waiting;
@@ -138,6 +144,22 @@ int pc_run_recorded_names(struct pc_run *r, const struct tracefile *f);
  * name, or NULL for PC_OWNER_NONE
  */
 const char *pc_run_owner_name(const struct pc_run *r, int32_t owner, char *buf, size_t len);
+
+/**
+ * pc_run_dio_events - say in the report where direct I/O per file comes
+ * from, or that it cannot be told, naming the events
+ * @has_begin: iomap:iomap_dio_rw_begin was traced (recorded)
+ * @has_iter: iomap:iomap_iter was
+ */
+void pc_run_dio_events(struct pc_run *r, bool has_begin, bool has_iter);
+
+/**
+ * pc_run_watch - name the files of the filesystems in @f while tracing,
+ * from fanotify, for processes however short-lived; where it cannot (no
+ * CAP_SYS_ADMIN, no file handles, an old kernel) say so and keep /proc
+ * and the walk. Live only, and not with --resolve-paths=none.
+ */
+void pc_run_watch(struct pc_run *r, const struct pc_filter *f);
 
 /** pc_run_names - how the names were found, for the report's heading */
 const char *pc_run_names(const struct pc_run *r);

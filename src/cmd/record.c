@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <event-parse.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -24,6 +23,7 @@
 
 #include "base/pcevent.h"
 #include "base/util.h"
+#include "capture/datsource.h"
 #include "cmd/cmd.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
@@ -61,8 +61,9 @@ const char *cli_usage_record(void)
 	       "     --page-cache        the page-cache, readahead, writeback and direct-I/O\n"
 	       "                         events of the stack's filesystems too, and the names\n"
 	       "                         of the files they touched (for report -i --by file)\n"
-	       "     --resolve-paths MODE  how those files are named at the end: proc (open\n"
-	       "                         files and maps of live processes, the default), walk\n"
+	       "     --resolve-paths MODE  how those files are named: proc (opens seen by\n"
+	       "                         fanotify while recording, then open files and maps\n"
+	       "                         of live processes; the default), walk\n"
 	       "                         (proc, then a walk of the filesystems), none\n"
 	       " -D, --debug             print debugging messages\n"
 	       " -h, --help              display this help\n"
@@ -159,27 +160,6 @@ struct recording {
 	uint64_t started, last_status;
 };
 
-/* A spill file: unnamed in @dir when the filesystem allows, else unlinked. */
-static FILE *spill_open(const char *dir)
-{
-	char path[PATH_MAX + 32];
-	FILE *f;
-	int fd;
-
-	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
-	if (fd < 0) {
-		snprintf(path, sizeof(path), "%s/.blkstack-record.XXXXXX", dir);
-		fd = mkstemp(path);
-		if (fd < 0)
-			return NULL;
-		unlink(path);
-	}
-	f = fdopen(fd, "w+");
-	if (!f)
-		close(fd);
-	return f;
-}
-
 static int sink(void *ctx, int cpu, const void *page, size_t size)
 {
 	struct recording *rec = ctx;
@@ -241,7 +221,7 @@ static int ignore_event(const struct blk_event *ev, void *ctx)
  * print event per line of blkstack topology's format), so that the file
  * carries it to wherever it is read; trace-cmd report shows them too.
  */
-static int write_topology_markers(struct live *l)
+int record_topology_markers(struct live *l)
 {
 	struct topo_selection all = { 0 };
 	const struct topo_selection *sel = &l->sel;
@@ -274,93 +254,6 @@ static int write_topology_markers(struct live *l)
 	tracefs_print_close(l->s.instance);
 	free(text);
 	return ret;
-}
-
-/* A tracefs file read whole into @t (freed by the caller). */
-static int read_text(struct tracefs_instance *inst, const char *file, struct dat_text *t)
-{
-	int size = 0;
-	char *data = tracefs_instance_file_read(inst, file, &size);
-
-	if (!data)
-		return errno ? -errno : -EIO;
-	t->data = data;
-	t->len = size;
-	return 0;
-}
-
-static void free_texts(struct dat_text *t, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free((char *)t[i].data);
-}
-
-/* The format of every event of @system: what the recording may hold. */
-static int read_formats(const char *system, struct dat_system *out)
-{
-	char **events = tracefs_system_events(NULL, system);
-	struct dat_text *formats;
-	size_t count = 0;
-	int ret = 0;
-
-	out->name = system;
-	out->formats = NULL;
-	out->n = 0;
-	if (!events)
-		return -ENOENT;
-	while (events[count])
-		count++;
-	formats = calloc(count ? count : 1, sizeof(*formats));
-	if (!formats) {
-		tracefs_list_free(events);
-		return -ENOMEM;
-	}
-	out->formats = formats;
-	for (size_t i = 0; i < count && !ret; i++) {
-		char file[256];
-
-		snprintf(file, sizeof(file), "events/%s/%s/format", system, events[i]);
-		ret = read_text(NULL, file, &formats[out->n]);
-		if (!ret)
-			out->n++;
-	}
-	tracefs_list_free(events);
-	return ret;
-}
-
-/*
- * The event systems to describe: block, and with the page cache those of
- * its events this kernel has (filemap, readahead, writeback, iomap).
- */
-static int read_systems(bool page_cache, struct dat_system *sys, size_t max, size_t *n)
-{
-	int ret;
-
-	*n = 0;
-	ret = read_formats("block", &sys[(*n)++]);
-	for (unsigned int k = PC_EV_ADD; page_cache && k < PC_EV_KIND_MAX && !ret; k++) {
-		const char *name = pc_kind_system(k);
-		size_t i;
-
-		for (i = 0; i < *n && strcmp(sys[i].name, name); i++)
-			;
-		if (i < *n || *n == max)
-			continue;
-		ret = read_formats(name, &sys[*n]);
-		if (ret == -ENOENT)	/* a system this kernel lacks (iomap before 5.17) */
-			ret = 0;
-		else
-			(*n)++;
-	}
-	return ret;
-}
-
-static void free_systems(struct dat_system *sys, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free_texts((struct dat_text *)sys[i].formats, sys[i].n);
-		free((struct dat_text *)sys[i].formats);
-	}
 }
 
 /*
@@ -428,9 +321,7 @@ static void print_summary(const struct recording *rec, const struct source_stats
 
 int cmd_record(int argc, char **argv)
 {
-	struct dat_text header_page = { 0 }, header_event = { 0 }, cmdlines = { 0 };
-	struct dat_text clock = { 0 }, print_format = { 0 };
-	struct dat_system systems[1 + PC_NKINDS];
+	struct dat_formats formats = { 0 };
 	struct live_command cmd = { .pid = -1 };
 	struct pc_run run = { 0 };
 	struct recording rec = { 0 };
@@ -441,7 +332,6 @@ int cmd_record(int argc, char **argv)
 	struct dat_source src;
 	const struct source_stats *st;
 	char err[CLI_ERR_LEN], dir[PATH_MAX], path[PATH_MAX];
-	size_t nsystems = 0;
 	int rc = EXIT_RUNTIME;
 	int ret;
 
@@ -471,6 +361,8 @@ int cmd_record(int argc, char **argv)
 	live_signals();
 	if (live_open(&l, &lo) < 0)
 		goto out;
+	if (run.pc)
+		pc_run_watch(&run, &l.pcf);
 	rec.l = &l;
 	rec.cmd = &cmd;
 	rec.output = p.output;
@@ -482,7 +374,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	for (int c = 0; c < rec.ncpu; c++) {
-		rec.spill[c] = spill_open(dir);
+		rec.spill[c] = dat_spill_open(dir);
 		if (!rec.spill[c]) {
 			err_msg("cannot create a temporary file in '%s' for the recording: %s", dir,
 				strerror(errno));
@@ -490,16 +382,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	/* the formats now: the file must describe what this kernel records */
-	ret = read_text(NULL, "events/header_page", &header_page);
-	if (!ret)
-		ret = read_text(NULL, "events/header_event", &header_event);
-	if (!ret)
-		ret = read_text(NULL, "events/ftrace/print/format", &print_format);
-	if (!ret)
-		ret = read_text(l.s.instance, "trace_clock", &clock);
-	if (!ret)
-		ret = read_systems(p.page_cache, systems, sizeof(systems) / sizeof(systems[0]),
-				   &nsystems);
+	ret = dat_formats_read(l.s.instance, p.page_cache, &formats);
 	if (ret) {
 		err_msg("cannot read the event formats from tracefs: %s", strerror(-ret));
 		goto out;
@@ -507,7 +390,7 @@ int cmd_record(int argc, char **argv)
 	ring_set_page_sink(l.r, sink, &rec);
 	if (live_start(&l) < 0)
 		goto out;
-	ret = write_topology_markers(&l);
+	ret = record_topology_markers(&l);
 	if (ret < 0)
 		warn_msg("the device stack could not be written into the recording (%s): save it "
 			 "with 'blkstack topology' for report -i --topology", strerror(-ret));
@@ -536,16 +419,9 @@ int cmd_record(int argc, char **argv)
 		warn_msg("the recording carries no file names: its files show as MAJ:MIN:ino");
 
 	/* what the pids of the recording were called, as trace-cmd saves them */
-	if (read_text(NULL, "saved_cmdlines", &cmdlines))
-		cmdlines = (struct dat_text){ 0 };
+	dat_formats_read_cmdlines(&formats);
 	st = live_stats(&l);
-	src = (struct dat_source){
-		.page_size = ring_subbuf_size(l.r), .header_page = header_page,
-		.header_event = header_event, .ftrace_formats = &print_format,
-		.nftrace_formats = 1, .systems = systems, .nsystems = nsystems,
-		.cmdlines = cmdlines, .clock = clock, .ncpu = rec.ncpu,
-		.spill = rec.spill, .spill_bytes = rec.bytes,
-	};
+	dat_formats_source(&formats, ring_subbuf_size(l.r), rec.ncpu, rec.spill, rec.bytes, &src);
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
@@ -580,12 +456,7 @@ out:
 			fclose(rec.spill[c]);
 	free(rec.spill);
 	free(rec.bytes);
-	free((char *)header_page.data);
-	free((char *)header_event.data);
-	free((char *)clock.data);
-	free((char *)print_format.data);
-	free((char *)cmdlines.data);
-	free_systems(systems, nsystems);
+	dat_formats_free(&formats);
 	live_close(&l);
 	pc_run_destroy(&run);
 	return rc;

@@ -47,4 +47,15 @@ enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
 /** cli_usage_record - the usage text of "blkstack record" */
 const char *cli_usage_record(void);
 
+struct live;
+
+/**
+ * record_topology_markers - write the traced stack into @l's own buffer as
+ * "blkstack-topology: " markers (print events), which a recording of the
+ * buffer carries to wherever it is read (blkstack monitor's flight
+ * recordings use it too)
+ * Returns 0 or a negative errno.
+ */
+int record_topology_markers(struct live *l);
+
 #endif /* BLKSTACK_CMD_RECORD_H */

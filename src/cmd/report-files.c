@@ -61,7 +61,8 @@ int report_files_output(FILE *fp, const struct report_files_opts *p, struct pc_r
 {
 	struct filetree tree, flame;
 	struct files_report fr;
-	const char *notes[2] = { NULL, NULL };
+	const char *notes[4] = { NULL, NULL, NULL, NULL };
+	size_t nn = 0;
 	char unnamed_note[256];
 	size_t unnamed;
 	bool table = !p->folded && (p->by != CLI_BY_NONE || appended);
@@ -87,14 +88,18 @@ int report_files_output(FILE *fp, const struct report_files_opts *p, struct pc_r
 		}
 	}
 	if (!pagecache_has_events(run->pc))
-		notes[0] = p->recording ? "the recording has no page-cache event (record with blkstack record --page-cache, or trace-cmd record -e filemap -e readahead -e writeback -e iomap)"
+		notes[nn++] = p->recording ? "the recording has no page-cache event (record with blkstack record --page-cache, or trace-cmd record -e filemap -e readahead -e writeback -e iomap)"
 				    : "no page-cache event was traced";
 	else if (run->resolve == CLI_RESOLVE_PROC && (unnamed = count_unnamed(run))) {
 		snprintf(unnamed_note, sizeof(unnamed_note),
 			 "%zu files with disk I/O have no name (no process had them open when looked up): --resolve-paths=walk names them",
 			 unnamed);
-		notes[0] = unnamed_note;
+		notes[nn++] = unnamed_note;
 	}
+	if (pagecache_has_events(run->pc) && run->dio_note)
+		notes[nn++] = run->dio_note;
+	if (run->fw_note[0])
+		notes[nn++] = run->fw_note;
 	fr = (struct files_report){
 		.pc = run->pc, .pr = run->pr, .tree = &tree,
 		.by = p->by == CLI_BY_NONE ? FILES_BY_FILE : p->by,

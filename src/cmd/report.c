@@ -21,9 +21,16 @@
 #include "cmd/cmd.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
+#include "cmd/report-cgroup.h"
+#include "cmd/report-btt.h"
 #include "cmd/report-files.h"
+#include "cmd/report-iostat.h"
+#include "cmd/report-time.h"
 #include "cmd/report.h"
+#include "cmd/roles.h"
 #include "format/tracefile.h"
+#include "output/amp.h"
+#include "output/html.h"
 #include "output/outfile.h"
 #include "output/report.h"
 #include "track/stats.h"
@@ -41,6 +48,13 @@ enum {
 	OPT_FOLDED,
 	OPT_FLAME,
 	OPT_RESOLVE_PATHS,
+	OPT_SLOWEST,
+	OPT_HTML,
+	OPT_ACCESS,
+	OPT_BTT,
+	OPT_IOSTAT,
+	OPT_HZ,
+	OPT_AMPLIFICATION,
 };
 
 /* ---- options ---- */
@@ -71,17 +85,39 @@ const char *cli_usage_report(void)
 	       "Output:\n"
 	       " -o, --output FILE       write the report to FILE instead of standard output\n"
 	       "     --json              one JSON document instead of text tables\n"
+	       "     --slowest N         add the N slowest top-level I/Os, each with its path\n"
+	       "                         through the stack (per layer: Q, submission, time\n"
+	       "                         below, completion, total), process and file\n"
+	       "     --access            add per layer the access pattern (sequential share, seek\n"
+	       "                         distances, their entropy) and I/Os in flight\n"
+	       "     --by flag           latency per layer split by rwbs flags (sync, meta, FUA,\n"
+	       "                         preflush, readahead) and operation, instead of the report\n"
+	       "     --html FILE.html    also write one self-contained HTML page: the stack, the\n"
+	       "                         series over time, latency heatmaps, offsets, the\n"
+	       "                         waterfall, the slowest I/Os (20 unless --slowest says)\n"
+	       "     --amplification     add each layer's I/Os and bytes per top-level I/O,\n"
+	       "                         for it and on the layer's own\n"
+	       "     --btt               btt's report instead, per device of the stack: its\n"
+	       "                         phase, merge, seek, plug, queue and Q2D tables\n"
+	       "     --iostat            iostat -x's columns instead, per device of the stack,\n"
+	       "                         over the whole trace\n"
+	       "     --hz N              with --iostat: the traced kernel's CONFIG_HZ, in\n"
+	       "                         whose ticks it counts %util (default: this kernel's\n"
+	       "                         live, else 250)\n"
 	       "\n"
 	       "Files (page cache; live, these trace the page-cache events too):\n"
 	       "     --page-cache        add the files that caused the disk I/O to the report\n"
 	       "     --by file|dir|process  report per file, per directory (everything beneath\n"
 	       "                         it) or per process instead of per layer\n"
+	       "     --by cgroup         live: top-level I/O per cgroup of the task that queued\n"
+	       "                         it, end to end, instead of per layer (no page cache)\n"
 	       "     --top N             rows of that table (default 20)\n"
 	       "     --folded            folded stacks of disk bytes per path (flamegraph.pl,\n"
 	       "                         inferno, speedscope) instead of a table\n"
 	       "     --flame FILE.svg    also write an SVG flame graph of bytes per directory\n"
-	       "     --resolve-paths MODE  inode to path: proc (open files and maps of live\n"
-	       "                         processes; the default live), walk (proc, then a walk\n"
+	       "     --resolve-paths MODE  inode to path: proc (opens seen by fanotify while\n"
+	       "                         tracing, then open files and maps of live processes;\n"
+	       "                         the default live), walk (proc, then a walk\n"
 	       "                         of the filesystems), none (MAJ:MIN:ino; the default\n"
 	       "                         for a recording)\n"
 	       "\n"
@@ -111,6 +147,13 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		{ "folded",	  no_argument,	     NULL, OPT_FOLDED },
 		{ "flame",	  required_argument, NULL, OPT_FLAME },
 		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
+		{ "slowest",	  required_argument, NULL, OPT_SLOWEST },
+		{ "html",	  required_argument, NULL, OPT_HTML },
+		{ "access",	  no_argument,	     NULL, OPT_ACCESS },
+		{ "btt",	  no_argument,	     NULL, OPT_BTT },
+		{ "amplification", no_argument,	     NULL, OPT_AMPLIFICATION },
+		{ "iostat",	  no_argument,	     NULL, OPT_IOSTAT },
+		{ "hz",		  required_argument, NULL, OPT_HZ },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -161,7 +204,12 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 			page_cache_opt = true;
 			break;
 		case OPT_BY:
-			r = opt_by(optarg, &p->by, err, errlen);
+			/* the last --by wins: cgroup is of block I/O, the others of files */
+			p->by_cgroup = !strcmp(optarg, "cgroup");
+			if (p->by_cgroup)
+				p->by = CLI_BY_NONE;
+			else
+				r = opt_by(optarg, &p->by, err, errlen);
 			break;
 		case OPT_TOP:
 			r = opt_top(optarg, &p->top, err, errlen);
@@ -177,6 +225,32 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		case OPT_RESOLVE_PATHS:
 			r = opt_resolve(optarg, &p->resolve, err, errlen);
 			break;
+		case OPT_SLOWEST:
+			if (parse_uint(optarg, 1, CLI_MAX_SLOWEST, &p->slowest))
+				return opt_error(err, errlen,
+						 "invalid --slowest '%s' (a number of I/Os, 1 to %d)",
+						 optarg, CLI_MAX_SLOWEST);
+			break;
+		case OPT_ACCESS:
+			p->access = true;
+			break;
+		case OPT_HTML:
+			if (!*optarg)
+				return opt_error(err, errlen, "--html needs a file name");
+			p->html = optarg;
+			break;
+		case OPT_BTT:
+			p->btt = true;
+			break;
+		case OPT_IOSTAT:
+			p->iostat = true;
+			break;
+		case OPT_AMPLIFICATION:
+			p->amplification = true;
+			break;
+		case OPT_HZ:
+			r = opt_hz(optarg, &p->hz, err, errlen);
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -188,12 +262,29 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 		if (r != CLI_RUN)
 			return r;
 	}
-	p->page_cache = page_cache_opt || p->by != CLI_BY_NONE || p->folded || p->flame;
+	p->page_cache = page_cache_opt || (p->by != CLI_BY_NONE && p->by != CLI_BY_FLAG) ||
+			p->folded || p->flame;
 	if (p->input && page_cache_opt)
 		return opt_error(err, errlen,
 				 "--page-cache is for live tracing: a recording has the events it was made with");
-	if (p->top && p->by == CLI_BY_NONE)
-		return opt_error(err, errlen, "--top goes with --by");
+	if (p->by_cgroup && p->input)
+		return opt_error(err, errlen,
+				 "--by cgroup reads the cgroups of live tasks: not with -i");
+	if (p->by_cgroup && (p->page_cache || p->top || p->slowest || p->access || p->html ||
+			     p->btt || p->iostat || p->amplification))
+		return opt_error(err, errlen,
+				 "--by cgroup is its own table of block I/O: not with --page-cache, --top, --folded, --flame, --slowest, --access, --html, --btt, --iostat or --amplification");
+	if (p->top && (p->by == CLI_BY_NONE || p->by == CLI_BY_FLAG))
+		return opt_error(err, errlen, "--top goes with --by file, dir or process");
+	if (p->by == CLI_BY_FLAG && (page_cache_opt || p->slowest))
+		return opt_error(err, errlen,
+				 "--by flag is its own table: not with --page-cache or --slowest");
+	if ((p->slowest || p->access) && p->by != CLI_BY_NONE)
+		return opt_error(err, errlen,
+				 "--slowest and --access add to the per-layer report: not with --by");
+	if ((p->slowest || p->access) && p->folded)
+		return opt_error(err, errlen,
+				 "--folded prints stacks of paths: not with --slowest or --access");
 	if (p->folded && (p->json || p->by == CLI_BY_PROCESS))
 		return opt_error(err, errlen,
 				 "--folded prints stacks of paths: not with --json or --by process");
@@ -202,6 +293,20 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->json && page_cache_opt && p->by == CLI_BY_NONE)
 		return opt_error(err, errlen,
 				 "--json and --page-cache: choose the table with --by file, dir or process");
+	if (p->amplification && (p->btt || p->iostat || p->page_cache))
+		return opt_error(err, errlen,
+				 "--amplification adds to the per-layer report: not with --btt, --iostat "
+				 "or the page-cache options");
+	if (p->hz && !p->iostat)
+		return opt_error(err, errlen, "--hz goes with --iostat");
+	if (p->btt && p->iostat)
+		return opt_error(err, errlen, "--btt and --iostat are mutually exclusive");
+	if (p->iostat && p->page_cache)
+		return opt_error(err, errlen,
+				 "--iostat reports iostat's table: not with --page-cache, --by, --folded or --flame");
+	if (p->btt && p->page_cache)
+		return opt_error(err, errlen,
+				 "--btt reports btt's tables: not with --page-cache, --by, --folded or --flame");
 	if (p->resolve && !p->page_cache)
 		return opt_error(err, errlen,
 				 "--resolve-paths goes with --page-cache, --by, --folded or --flame");
@@ -242,12 +347,16 @@ static int after_pass(void *ctx)
 	return live_command_check(&w->cmd);
 }
 
+/* @feed, @feed_ctx: with --btt or --iostat, the consumer of the events instead of the tracker */
 static int run_live(const struct report_params *p, struct tracker *t,
-		    const struct source_stats **src, struct live *l, struct watched *w)
+		    const struct source_stats **src, struct live *l, struct watched *w,
+		    blk_event_fn feed, void *feed_ctx)
 {
-	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb };
-	blk_event_fn fn = w->run ? pc_run_event : tracker_event;
-	void *ctx = w->run ? (void *)w->run : (void *)t;
+	/* btt's plug table: plugs name no device, so -d filters them out unless asked */
+	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
+				.plugs = p->btt && p->ndevs };
+	blk_event_fn fn = w->run ? pc_run_event : feed ? feed : tracker_event;
+	void *ctx = w->run ? (void *)w->run : feed ? feed_ctx : (void *)t;
 	int ret;
 
 	if (w->run) {
@@ -257,7 +366,13 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	live_signals();
 	if (live_open(l, &lo) < 0)
 		return -1;
-	live_mark_lower(l, t);
+	live_mark_roles(l, t);
+	if (w->run) {
+		pc_run_dio_events(w->run, !l->s.pc_missing[PC_EV_DIO_BEGIN - PC_EV_ADD],
+				  !l->s.pc_missing[PC_EV_DIO_ITER - PC_EV_ADD]);
+		/* before tracing starts: the traced command's opens are the first */
+		pc_run_watch(w->run, &l->pcf);
+	}
 	if (live_start(l) < 0)
 		return -1;
 	if (p->command) {
@@ -286,7 +401,8 @@ static int block_event(const struct blk_event *ev, void *ctx)
 /* @stack: the stack given with --topology, else the one the file carries */
 static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct tracefile **fp,
-		    const struct topo_record **stack, struct pc_run *run)
+		    const struct topo_record **stack, struct pc_run *run, blk_event_fn feed,
+		    void *feed_ctx)
 {
 	int ret;
 
@@ -295,13 +411,22 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		tracefile_open_error(p->input, ret);
 		return -1;
 	}
-	if (!*stack && (*stack = tracefile_topology(*fp)))
-		topo_record_mark_lower(*stack, t);
+	if (!*stack)
+		*stack = tracefile_topology(*fp);
+	roles_of_recording(p->input, *stack, t);
 	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
 		err_msg("out of memory");
 		return -1;
 	}
-	ret = run->pc ? tracefile_read(*fp, pc_run_event, run) : tracefile_read(*fp, block_event, t);
+	if (run->pc) {
+		pc_run_dio_events(run, tracefile_has(*fp, PC_EV_DIO_BEGIN),
+				  tracefile_has(*fp, PC_EV_DIO_ITER));
+		ret = tracefile_read(*fp, pc_run_event, run);
+	} else if (feed) {
+		ret = tracefile_read(*fp, feed, feed_ctx);
+	} else {
+		ret = tracefile_read(*fp, block_event, t);
+	}
 	*src = tracefile_stats(*fp);
 	if (tracefile_damage_said(p->input, *fp, ret, NULL))
 		return -1;
@@ -311,15 +436,23 @@ static int run_file(const struct report_params *p, struct tracker *t,
 int cmd_report(int argc, char **argv)
 {
 	struct watched w = { .cmd = { .pid = -1 } };
+	struct report_cg rcg = { 0 };
 	struct pc_run run = { 0 };
 	const struct source_stats *src = NULL;
 	struct tracefile *file = NULL;
 	struct tracker *t = NULL;
 	struct stats *st = NULL;
-	struct outfile of = { 0 };
+	struct outfile of = { 0 }, html = { 0 };
 	struct live l = { 0 };
 	struct topo_record topology = { 0 };
 	const struct topo_record *stack = NULL;
+	struct report_extra x = { 0 };
+	struct report_time rtime, htime;
+	struct report_btt btt = { 0 };
+	struct amp amp = { 0 };
+	struct report_iostat ios = { 0 };
+	blk_event_fn feed = NULL;
+	void *feed_ctx = NULL;
 	struct report_files_opts fopts;
 	struct report_params p;
 	struct tk_params tp;
@@ -344,29 +477,64 @@ int cmd_report(int argc, char **argv)
 					    .flame = p.flame, .json = p.json, .recording = !!p.input };
 	tp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	st = stats_alloc();
+	/* a page that cannot be written is said before tracing, not after */
+	if (p.html && report_html_open(&html, p.html) < 0)
+		goto out;
+	if (st && report_extra_init(&x, st, p.slowest, p.by == CLI_BY_FLAG, p.access, p.html) < 0) {
+		stats_free(st);
+		st = NULL;
+	}
+	if (p.amplification)
+		x.amp = &amp;
 	if (st && p.page_cache) {
 		/* the files' side owns the tracker: completed I/O gives files their latency */
 		if (pc_run_init(&run, !p.input, p.resolve, &tp, st) < 0)
 			goto out;
 		t = run.t;
 		w.run = &run;
+		if (report_extra_any(&x)) {
+			run.io_fn = report_extra_owner_io;
+			run.io_ctx = &x;
+			x.run = &run;
+		}
+	} else if (st && p.by_cgroup) {
+		rcg.st = st;
+		if (cg_stats_init(&rcg.cg, "", REPORT_MAX_CGROUPS) == 0)
+			t = rcg.t = tracker_alloc(&tp, report_cg_io, &rcg);
+		/* the cgroup of a queueing task is looked up before the tracker takes its event */
+		feed = report_cg_event;
+		feed_ctx = &rcg;
 	} else if (st) {
-		t = tracker_alloc(&tp, stats_io, st);
+		t = report_extra_any(&x) ? tracker_alloc(&tp, report_extra_io, &x)
+					 : tracker_alloc(&tp, stats_io, st);
 	}
 	if (!t) {
 		err_msg("out of memory");
 		goto out;
 	}
+	x.t = t;
+	if ((p.btt && report_btt_init(&btt) < 0) || (p.iostat && report_iostat_init(&ios, p.hz ? p.hz :
+				  !p.input && report_iostat_hz() ? report_iostat_hz() :
+				  REPORT_IOSTAT_DEFAULT_HZ) < 0)) {
+		err_msg("out of memory");
+		goto out;
+	}
+	if (p.btt) {
+		feed = report_btt_event;
+		feed_ctx = &btt;
+	} else if (p.iostat) {
+		feed = report_iostat_event;
+		feed_ctx = &ios;
+	}
 	if (p.topology) {
 		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;
 		stack = &topology;
-		topo_record_mark_lower(stack, t);
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file, &stack, &run);
+		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx);
 	else
-		ret = run_live(&p, t, &src, &l, &w);
+		ret = run_live(&p, t, &src, &l, &w, feed, feed_ctx);
 	if (ret < 0)
 		goto out;
 	tracker_finish(t);
@@ -384,16 +552,31 @@ int cmd_report(int argc, char **argv)
 		.stack_devs = l.sel.n ? l.sel.devs : NULL, .nstack_devs = l.sel.n,
 		.command = p.command ? p.command[0] : NULL,
 		.command_done = w.cmd.exited, .command_status = w.cmd.status,
+		.time = report_extra_time(&x, &rtime, false),
+		.amp = p.amplification ? &amp : NULL,
 	};
+	if (x.enomem)
+		warn_msg("out of memory: the slowest I/Os, flag split or series are incomplete");
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
 		goto out;
 	}
-	if (p.by != CLI_BY_NONE || p.folded) {
+	if (p.by_cgroup) {
+		ret = report_cg_output(of.fp, &rcg, p.json, r.source, src);
+	} else if (p.btt) {
+		ret = report_btt_output(of.fp, &btt, p.json);
+	} else if (p.iostat) {
+		ret = report_iostat_output(of.fp, &ios, p.json, r.name, r.name_ctx);
+	} else if (p.by == CLI_BY_FLAG) {
+		r.time = report_extra_time(&x, &rtime, true);
+		ret = p.json ? out_flags_json(of.fp, &r) : out_flags_text(of.fp, &r);
+	} else if (p.by != CLI_BY_NONE || p.folded) {
 		ret = report_files_output(of.fp, &fopts, &run, r.source, src, false);
 	} else {
 		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
+		if (!ret && !p.json && p.amplification)
+			ret = out_amp_text(of.fp, &amp, r.name, r.name_ctx);
 		if (!ret && run.pc)
 			ret = report_files_output(of.fp, &fopts, &run, r.source, src, !p.json);
 	}
@@ -407,6 +590,11 @@ int cmd_report(int argc, char **argv)
 			p.output ? p.output : "standard output", strerror(-ret));
 		goto out;
 	}
+	if (p.html) {
+		r.time = report_extra_time(&x, &htime, true);
+		if (report_html_write(&html, p.html, &r) < 0)
+			goto out;
+	}
 	rc = EXIT_OK;
 	if (w.cmd.exited && !(WIFEXITED(w.cmd.status) && WEXITSTATUS(w.cmd.status) == 0)) {
 		if (WIFEXITED(w.cmd.status))
@@ -417,11 +605,18 @@ int cmd_report(int argc, char **argv)
 out:
 	if (of.fp)
 		outfile_abort(&of);
+	if (html.fp)
+		outfile_abort(&html);
 	if (run.pc)
 		pc_run_destroy(&run);
 	else
 		tracker_free(t);
+	report_extra_destroy(&x);
 	stats_free(st);
+	report_btt_destroy(&btt);
+	amp_destroy(&amp);
+	report_iostat_destroy(&ios);
+	cg_stats_destroy(&rcg.cg);
 	tracefile_close(file);
 	live_close(&l);
 	topo_record_free(&topology);

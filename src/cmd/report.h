@@ -30,10 +30,19 @@
  * @debug: -D
  * @page_cache: --page-cache, or implied by @by, @folded, @flame (live)
  * @by: --by, the file table instead of the per-layer report; CLI_BY_NONE
+ * @by_cgroup: --by cgroup, the table per cgroup instead (@by is then
+ *	       CLI_BY_NONE: it is of block I/O, not of the page cache)
  * @top: --top, rows of that table (0: the default)
  * @folded: --folded, folded stacks of bytes per path instead
  * @flame: --flame FILE.svg, NULL if none
  * @resolve: --resolve-paths, or CLI_RESOLVE_DEFAULT
+ * @slowest: --slowest N, 0 for none
+ * @html: --html FILE.html, NULL if none
+ * @access: --access
+ * @btt: --btt, btt's report instead of the per-layer one
+ * @iostat: --iostat, iostat -x's table instead of the per-layer report
+ * @hz: --hz, the traced kernel's CONFIG_HZ (0: not given)
+ * @amplification: --amplification, add the amplification per layer
  */
 struct report_params {
 	const char *input;
@@ -51,11 +60,22 @@ struct report_params {
 	bool debug;
 	bool page_cache;
 	int by;
+	bool by_cgroup;
 	unsigned long long top;
 	bool folded;
 	const char *flame;
 	int resolve;
+	unsigned long long slowest;
+	const char *html;
+	bool access;
+	bool btt;
+	bool iostat;
+	unsigned int hz;
+	bool amplification;
 };
+
+/* --slowest at most: each is a whole tree kept in memory */
+#define CLI_MAX_SLOWEST 100000
 
 /** cli_parse_report - parse "blkstack report" arguments */
 enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,

@@ -26,10 +26,15 @@
 #include "cmd/cmd.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
+#include "cmd/report-iostat.h"
+#include "cmd/roles.h"
 #include "cmd/top.h"
 #include "format/tracefile.h"
+#include "output/iostat.h"
 #include "output/outfile.h"
 #include "output/report.h"
+#include "track/access.h"
+#include "track/iostat.h"
 #include "track/stats.h"
 #include "track/topo-record.h"
 #include "track/tracker.h"
@@ -37,6 +42,8 @@
 enum {
 	OPT_MAX_INFLIGHT = CHAR_MAX + 1,
 	OPT_TIMEOUT,
+	OPT_ACCESS,
+	OPT_HZ,
 };
 
 /* ---- options ---- */
@@ -62,6 +69,12 @@ const char *cli_usage_top(void)
 	       "\n"
 	       "Output:\n"
 	       " -o, --output FILE       write the tables to FILE instead of standard output\n"
+	       "     --access            add INFLT (average in flight) and SEQ% (sequential\n"
+	       "                         share) per layer and operation\n"
+	       " -x, --extended          iostat -x's columns per layer instead (r/s rkB/s rrqm/s\n"
+	       "                         %rrqm r_await rareq-sz ... f/s f_await aqu-sz %util)\n"
+	       "     --hz N              with -x: the traced kernel's CONFIG_HZ, in whose ticks\n"
+	       "                         it counts %util (default: this kernel's live, else 250)\n"
 	       "\n"
 	       "General:\n"
 	       " -D, --debug             print debugging messages\n"
@@ -80,6 +93,9 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		{ "output",	  required_argument, NULL, 'o' },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
+		{ "access",	  no_argument,	     NULL, OPT_ACCESS },
+		{ "extended",	  no_argument,	     NULL, 'x' },
+		{ "hz",		  required_argument, NULL, OPT_HZ },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -92,7 +108,7 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 	p->interval_ns = 1000000000ULL;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:b:o:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:b:o:xDh", opts, NULL)) != -1) {
 		r = CLI_RUN;
 		switch (c) {
 		case 'i':
@@ -113,6 +129,15 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		case OPT_TIMEOUT:
 			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
 			break;
+		case OPT_ACCESS:
+			p->access = true;
+			break;
+		case 'x':
+			p->extended = true;
+			break;
+		case OPT_HZ:
+			r = opt_hz(optarg, &p->hz, err, errlen);
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -124,6 +149,8 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		if (r != CLI_RUN)
 			return r;
 	}
+	if (p->hz && !p->extended)
+		return opt_error(err, errlen, "--hz goes with -x");
 	r = opt_interval_count(argc, argv, &p->interval_ns, &p->count, &p->has_count, err,
 			       errlen);
 	if (r != CLI_RUN)
@@ -142,17 +169,30 @@ struct top {
 	FILE *fp;
 	struct tracker *t;
 	struct stats *st;
+	struct iostat *ios;		/* -x: iostat's accounting instead of the tracker's */
+	uint64_t last_ts;		/* replay: the last event (a jump's start; -x: the end) */
 	struct report r;
 	unsigned long long shown;	/* intervals printed */
 	uint64_t start;			/* this interval's start (trace or mono clock) */
 	uint64_t origin;		/* the first interval's start, for labels */
 	uint64_t lost_before;		/* events lost before this interval */
-	uint64_t last_ts;		/* replay: the previous event's time */
 	bool jumped;			/* replay: a jump of trace time was said */
 	struct live *live;		/* live: where the loss counters come from */
 	struct tracefile *file;		/* replay: likewise */
+	struct access *access;		/* --access: in entry order, marked per interval */
 	int err;			/* a write error */
 };
+
+/* --access: the statistics, then the access pattern in entry order. */
+static void top_io(const struct tk_io *io, void *ctx)
+{
+	struct top *tp = ctx;
+
+	stats_io(io, tp->st);
+	if (access_io(tp->access, io) < 0)
+		tp->err = -ENOMEM;
+	access_release(tp->access, tracker_oldest_q(tp->t));
+}
 
 static uint64_t lost_now(struct top *tp)
 {
@@ -184,8 +224,22 @@ static int close_interval(struct top *tp, uint64_t end)
 	}
 	iv.label = label;
 	iv.lost = lost - tp->lost_before;
+	iv.access = tp->access;
 	tp->lost_before = lost;
-	ret = out_report_interval(tp->fp, &tp->r, &iv);
+	if (tp->ios) {
+		/* iostat's layout: the time, the table, a blank line */
+		fprintf(tp->fp, "%s\n", label);
+		if (iv.lost)
+			fprintf(tp->fp, "(%llu events lost in this interval)\n",
+				(unsigned long long)iv.lost);
+		ret = out_iostat_text(tp->fp, tp->ios, tp->start, end, tp->r.name, tp->r.name_ctx,
+				      true);
+		if (ret == 0 && fprintf(tp->fp, "\n") < 0)
+			ret = -EIO;
+		iostat_interval(tp->ios, end);
+	} else {
+		ret = out_report_interval(tp->fp, &tp->r, &iv);
+	}
 	if (ret == 0 && fflush(tp->fp))
 		ret = -errno;
 	if (ret < 0) {
@@ -193,6 +247,8 @@ static int close_interval(struct top *tp, uint64_t end)
 		return ret;
 	}
 	stats_reset(tp->st);
+	if (tp->access)
+		access_mark(tp->access);
 	tp->start = end;
 	tp->shown++;
 	return tp->p->has_count && tp->shown >= tp->p->count ? 1 : 0;
@@ -201,6 +257,12 @@ static int close_interval(struct top *tp, uint64_t end)
 /* The first line, once the source is open: what the tables are. */
 static void banner(const struct top *tp)
 {
+	if (tp->ios) {
+		fprintf(tp->fp, "blkstack top -x of %s, every %.3f s (of %s): iostat -x's columns "
+				"per layer\n\n", tp->r.source, tp->p->interval_ns / 1e9,
+			tp->p->input ? "trace time" : "the clock");
+		return;
+	}
 	fprintf(tp->fp, "blkstack top of %s, every %.3f s (of %s); latencies in us: "
 			"SUB = down - Q, COMP = C - up, TOT = C - Q\n\n",
 		tp->r.source, tp->p->interval_ns / 1e9, tp->p->input ? "trace time" : "the clock");
@@ -258,6 +320,8 @@ static int replay_event(const struct blk_event *ev, void *ctx)
 			return ret < 0 ? ret : -ECANCELED;	/* count reached: stop reading */
 	}
 	tp->last_ts = ev->ts;
+	if (tp->ios)
+		return iostat_event(ev, tp->ios);
 	return tracker_event(ev, tp->t);
 }
 
@@ -274,8 +338,7 @@ static int run_file(struct top *tp)
 	}
 	/* as report -i: the recorded stack says which devices are lower */
 	stack = tracefile_topology(tp->file);
-	if (stack)
-		topo_record_mark_lower(stack, tp->t);
+	roles_of_recording(p->input, stack, tp->t);
 	banner(tp);
 	ret = tracefile_read(tp->file, replay_event, tp);
 	if (ret == -ECANCELED)
@@ -286,9 +349,14 @@ static int run_file(struct top *tp)
 		return -1;
 	/* the last, partial interval: up to the last completion in it */
 	tracker_finish(tp->t);
-	if (tp->st->nlayers && tp->st->last_ts > tp->start &&
-	    close_interval(tp, tp->st->last_ts) < 0)
+	if (tp->ios) {
+		if (iostat_ndevs(tp->ios) && tp->last_ts > tp->start &&
+		    close_interval(tp, tp->last_ts) < 0)
+			return -1;
+	} else if (tp->st->nlayers && tp->st->last_ts > tp->start &&
+		   close_interval(tp, tp->st->last_ts) < 0) {
 		return -1;
+	}
 	return 0;
 }
 
@@ -313,14 +381,17 @@ static int run_live(struct top *tp, struct live *l)
 	live_signals();
 	if (live_open(l, &lo) < 0)
 		return -1;
-	live_mark_lower(l, tp->t);
+	live_mark_roles(l, tp->t);
 	if (live_start(l) < 0)
 		return -1;
 	tp->live = l;
 	banner(tp);
 	fflush(tp->fp);
 	tp->origin = tp->start = mono_now_ns();
-	ret = live_loop(l, 0, tracker_event, tp->t, live_pass, tp);
+	if (tp->ios)
+		ret = live_loop(l, 0, iostat_event, tp->ios, live_pass, tp);
+	else
+		ret = live_loop(l, 0, tracker_event, tp->t, live_pass, tp);
 	live_report_losses(live_stats(l));
 	return ret < 0 ? -1 : 0;
 }
@@ -351,8 +422,17 @@ int cmd_top(int argc, char **argv)
 	tp.p = &p;
 	kp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
 	tp.st = stats_alloc();
-	tp.t = tp.st ? tracker_alloc(&kp, stats_io, tp.st) : NULL;
-	if (!tp.t) {
+	if (p.access) {
+		tp.access = calloc(1, sizeof(*tp.access));
+		if (tp.access)
+			access_init(tp.access);
+	}
+	if (tp.st && (!p.access || tp.access))
+		tp.t = p.access ? tracker_alloc(&kp, top_io, &tp) : tracker_alloc(&kp, stats_io, tp.st);
+	if (tp.t && p.extended)
+		tp.ios = iostat_alloc(p.hz ? p.hz : !p.input && report_iostat_hz() ?
+				      report_iostat_hz() : REPORT_IOSTAT_DEFAULT_HZ);
+	if (!tp.t || (p.extended && !tp.ios)) {
 		err_msg("out of memory");
 		goto out;
 	}
@@ -393,6 +473,9 @@ out:
 	if (of.fp)
 		outfile_abort(&of);
 	tracker_free(tp.t);
+	access_destroy(tp.access);
+	free(tp.access);
+	iostat_free(tp.ios);
 	stats_free(tp.st);
 	tracefile_close(tp.file);
 	live_close(&l);

@@ -27,6 +27,9 @@
  * @max_inflight: --max-inflight, 0 for the default
  * @timeout_ns: --timeout, 0 for the default
  * @debug: -D
+ * @access: --access
+ * @extended: -x, iostat -x's columns per layer instead of the latency table
+ * @hz: --hz, the traced kernel's CONFIG_HZ for -x (0: not given)
  */
 struct top_params {
 	const char *input;
@@ -40,6 +43,9 @@ struct top_params {
 	unsigned long long max_inflight;
 	uint64_t timeout_ns;
 	bool debug;
+	bool access;
+	bool extended;
+	unsigned int hz;
 };
 
 /** cli_parse_top - parse "blkstack top" arguments */

@@ -46,6 +46,18 @@ struct task {
 	uint32_t lk_sdev;	/* the last pages this task asked of the cache */
 	uint64_t lk_ino, lk_first, lk_last;
 	uint32_t proc;		/* index + 1 in procs, 0 none yet */
+	/*
+	 * The direct I/O under way, apart from the context: a direct write
+	 * may read metadata through the page cache (ext4's bitmaps, the block
+	 * device's own pages) before it queues its data, and that insert must
+	 * not take the data away from the file.
+	 */
+	bool dio;
+	bool dio_bdev;		/* on a block device opened O_DIRECT */
+	uint32_t dio_sdev;
+	uint32_t dio_file;	/* index + 1 in files, 0 none */
+	uint64_t dio_ino;
+	uint32_t dio_ins;	/* pages of other inodes inserted within it, not yet read */
 	struct pc_log_range log;
 };
 
@@ -534,6 +546,29 @@ static void set_ctx(struct task *t, enum ctx_kind kind, uint32_t sdev, uint64_t 
 	t->ctx_file = f ? (uint32_t)(f - pc->files) + 1 : 0;
 }
 
+/* Pages of another inode inserted within a direct I/O: reads of them come before its own. */
+static void dio_insert(struct task *t, const struct blk_event *ev, uint32_t pages)
+{
+	if (!t->dio || (t->dio_sdev == ev->dev && t->dio_ino == pc_ev_ino(ev)))
+		return;
+	t->dio_ins = pages > UINT32_MAX - t->dio_ins ? UINT32_MAX : t->dio_ins + pages;
+}
+
+/*
+ * The task's next buffered work on any file (a lookup, readahead,
+ * writeback) ends its direct I/O: known from iomap_iter alone, a direct
+ * I/O has no end event, and a direct read at or past the end of the file
+ * has a begin event but no iomap_dio_complete
+ */
+static void dio_end_by_buffered(struct task *t)
+{
+	if (!t->dio)
+		return;
+	t->dio = false;
+	if (t->ctx == CTX_DIO)
+		t->ctx = CTX_NONE;
+}
+
 static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 {
 	struct task *t = get_task(pc, ev->pid);
@@ -556,6 +591,7 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 		} else if (bdev_inode(pc, ev->dev, pc_ev_ino(ev))) {
 			/* not a file: its reads are raw access or filesystem metadata */
 			set_ctx(t, CTX_READ, ev->dev, pc_ev_ino(ev), pc, ev->pid, true);
+			dio_insert(t, ev, pages);
 			break;
 		} else {
 			f = get_file(pc, ev->dev, pc_ev_ino(ev), ev->pid);
@@ -578,6 +614,7 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 		/* the reads this task queues next fetch these pages */
 		if (t->ctx != CTX_DIO || t->ctx_sdev != ev->dev || t->ctx_ino != pc_ev_ino(ev))
 			t->ctx = CTX_READ;
+		dio_insert(t, ev, pages);
 		t->ctx_sdev = ev->dev;
 		t->ctx_ino = pc_ev_ino(ev);
 		t->ctx_bdev = false;
@@ -598,6 +635,8 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 	case PC_EV_GET_PAGES:
 	case PC_EV_MAP_PAGES: {
 		uint64_t first = pc_ev_index(ev), last = first + pages - 1;
+
+		dio_end_by_buffered(t);
 
 		if (bdev_inode(pc, ev->dev, pc_ev_ino(ev)))
 			break;
@@ -626,6 +665,7 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 	}
 	case PC_EV_RA_SYNC:
 	case PC_EV_RA_ASYNC:
+		dio_end_by_buffered(t);
 		t->ra = ev->kind;
 		t->ra_sdev = ev->dev;
 		t->ra_ino = pc_ev_ino(ev);
@@ -644,6 +684,7 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 		f->dirtier = ev->pid;
 		break;
 	case PC_EV_WB_START:
+		dio_end_by_buffered(t);
 		set_ctx(t, CTX_WRITE, bdi_sdev(pc, ev), pc_ev_ino(ev), pc, ev->pid,
 			bdev_inode_wb(pc, ev));
 		break;
@@ -652,16 +693,35 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 			t->ctx = CTX_NONE;
 		break;
 	case PC_EV_WB_MARK:
+		dio_end_by_buffered(t);
 		set_ctx(t, CTX_WRITE, ev->dev, pc_ev_ino(ev), pc, ev->pid,
 			bdev_inode(pc, ev->dev, pc_ev_ino(ev)));
 		break;
+	case PC_EV_DIO_ITER:
+		/* buffered I/O through iomap (xfs) is no direct I/O */
+		if (!(ev->count & PC_IOMAP_DIRECT)) {
+			dio_end_by_buffered(t);
+			break;
+		}
+		/* one per extent of the same direct I/O: the window goes on */
+		if (t->dio && t->dio_sdev == ev->dev && t->dio_ino == pc_ev_ino(ev))
+			break;
+		/* fall through */
 	case PC_EV_DIO_BEGIN:
 		set_ctx(t, CTX_DIO, ev->dev, pc_ev_ino(ev), pc, ev->pid,
 			bdev_inode(pc, ev->dev, pc_ev_ino(ev)));
+		t->dio = true;
+		t->dio_bdev = t->ctx_bdev;
+		t->dio_sdev = ev->dev;
+		t->dio_ino = pc_ev_ino(ev);
+		t->dio_file = t->ctx_file;
+		t->dio_ins = 0;
 		break;
 	case PC_EV_DIO_END:
 		if (t->ctx == CTX_DIO && t->ctx_sdev == ev->dev && t->ctx_ino == pc_ev_ino(ev))
 			t->ctx = CTX_NONE;
+		if (t->dio && t->dio_sdev == ev->dev && t->dio_ino == pc_ev_ino(ev))
+			t->dio = false;
 		break;
 	default:
 		break;
@@ -696,6 +756,17 @@ static int32_t owner_of(const struct pagecache *pc, const struct task *t,
 		return -(PC_CAT_JOURNAL + 1);
 	if (ev->flags & BLK_F_META)
 		return -(PC_CAT_METADATA + 1);
+	/*
+	 * within a direct I/O, everything the task queues is its data but
+	 * the reads of the pages it inserted meanwhile (metadata, mostly)
+	 */
+	if (t->dio && (writes || !t->dio_ins)) {
+		if (t->dio_bdev)
+			return fsmap_by_dev(pc->map, dev) ? -(PC_CAT_METADATA + 1)
+							  : -(PC_CAT_RAW + 1);
+		if (t->dio_file && fs_on_dev(pc, t->dio_sdev, dev))
+			return (int32_t)t->dio_file - 1;
+	}
 	/* the block device's own page cache: a filesystem's buffers, or raw access */
 	if (in_ctx && t->ctx_bdev)
 		return fsmap_by_dev(pc->map, dev) ? -(PC_CAT_METADATA + 1) : -(PC_CAT_RAW + 1);
@@ -750,7 +821,17 @@ static int on_queue(struct pagecache *pc, const struct blk_event *ev)
 		return 0;
 
 	owner = owner_of(pc, t, ev, dev);
-	direct = owner >= 0 && t->ctx == CTX_DIO;
+	direct = owner >= 0 && t->dio && (uint32_t)owner + 1 == t->dio_file &&
+		 (ev->op == BLK_OP_WRITE || !t->dio_ins);
+	/*
+	 * a read of pages inserted within a direct I/O uses up that many
+	 * (4 KiB pages: where pages are larger, a read uses up its page sooner)
+	 */
+	if (t->dio && ev->op == BLK_OP_READ && t->dio_ins) {
+		uint64_t used = (bytes + 4095) / 4096;
+
+		t->dio_ins = used >= t->dio_ins ? 0 : t->dio_ins - (uint32_t)used;
+	}
 	p = get_proc(pc, t);
 	if (!p)
 		return -ENOMEM;

@@ -172,6 +172,17 @@ int pathres_set(struct pathres *pr, uint32_t sdev, uint64_t ino, const char *pat
 	return ret < 0 ? ret : 0;
 }
 
+void pathres_set_deleted(struct pathres *pr, uint32_t sdev, uint64_t ino)
+{
+	struct entry *e;
+
+	if (!pr->cap)
+		return;
+	e = slot(pr, sdev, ino);
+	if (e->used && e->path)
+		e->deleted = true;
+}
+
 const char *pathres_lookup(const struct pathres *pr, uint32_t sdev, uint64_t ino,
 			   bool *deleted)
 {

@@ -50,6 +50,12 @@ int pathres_set(struct pathres *pr, uint32_t sdev, uint64_t ino, const char *pat
 		bool deleted);
 
 /**
+ * pathres_set_deleted - the file's last link is gone: its name, if known,
+ * is now that of a deleted file
+ */
+void pathres_set_deleted(struct pathres *pr, uint32_t sdev, uint64_t ino);
+
+/**
  * pathres_lookup - the name of a file
  * @deleted: set when the name is that of an unlinked file; may be NULL
  * Returns the path (valid until pathres_free()), or NULL when unknown.

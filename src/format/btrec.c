@@ -167,6 +167,16 @@ size_t btrec_encode_event(const struct blk_event *ev, uint32_t dev, bool timer, 
 	case BLK_EV_SPLIT:
 		put64(pdu, htobe64(ev->aux_sector));
 		pdu_len = 8;
+		/*
+		 * blktrace records the split bio's size, and blkparse prints a
+		 * read as R only when the size is not 0. block_split has no
+		 * size: the block layer's piece runs up to the new sector; dm's
+		 * remainder (new sector == sector) has a size the event does not
+		 * tell, so one sector stands for "has data" (blkparse prints no
+		 * size on X lines).
+		 */
+		bytes = ev->aux_sector > ev->sector && ev->aux_sector - ev->sector <= UINT32_MAX >> 9
+				? (uint32_t)(ev->aux_sector - ev->sector) << 9 : 512;
 		break;
 	case BLK_EV_UNPLUG:
 		put64(pdu, htobe64(ev->count));

@@ -17,7 +17,7 @@
 
 enum pc_field {
 	PF_DEV, PF_INO, PF_INDEX, PF_ORDER, PF_LAST, PF_REQ, PF_SIZE, PF_COUNT,
-	PF_ERROR, PF_NAME, PF_MAX
+	PF_ERROR, PF_NAME, PF_FLAGS, PF_LENGTH, PF_MAX
 };
 
 /* The names each field goes by, first match wins. */
@@ -32,6 +32,8 @@ static const char *const pc_field_names[PF_MAX][3] = {
 	[PF_COUNT] = { "count", NULL },
 	[PF_ERROR] = { "error", NULL },
 	[PF_NAME]  = { "name", NULL },
+	[PF_FLAGS] = { "flags", NULL },
+	[PF_LENGTH] = { "length", NULL },
 };
 
 struct pc_loc {
@@ -198,6 +200,12 @@ int pcdecoder_decode(const struct pcdecoder *pd, unsigned int kind, const void *
 		break;
 	case PC_EV_DIO_END:
 		ev->error = (int32_t)opt_load(pd, p, pl->f[PF_ERROR], 0);
+		ev->nr_sector = 0;
+		break;
+	case PC_EV_DIO_ITER:
+		v = opt_load(pd, p, pl->f[PF_LENGTH], 0);
+		ev->bytes = v < UINT32_MAX ? v : UINT32_MAX;
+		ev->count = (uint32_t)opt_load(pd, p, pl->f[PF_FLAGS], 0);
 		ev->nr_sector = 0;
 		break;
 	default:

@@ -452,6 +452,17 @@ int out_files_json(FILE *fp, const struct files_report *r)
 	    jadd(doc, "events", json_object_new_int64(events_read(r->src))) ||
 	    jadd(doc, "events_lost", json_object_new_int64(r->src ? source_lost_total(r->src) : 0)))
 		goto out;
+	if (r->notes && r->notes[0]) {
+		struct json_object *notes = json_object_new_array();
+
+		for (size_t i = 0; notes && r->notes[i]; i++)
+			if (json_object_array_add(notes, json_object_new_string(r->notes[i]))) {
+				json_object_put(notes);
+				notes = NULL;
+			}
+		if (!notes || jadd(doc, "notes", notes))
+			goto out;
+	}
 	files = json_nodes(r->tree, r->pc, false);
 	if (!files || jadd(doc, "files", files))
 		goto out;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "output/files.h"
+#include "output/svg.h"
 
 #define FL_WIDTH	1200.0	/* px */
 #define FL_PAD		10.0
@@ -23,30 +24,6 @@
 #define FL_FONT		11	/* px */
 #define FL_CHAR		6.4	/* average glyph width at FL_FONT, for cutting labels */
 #define FL_MIN_W	0.3	/* boxes narrower than this are not drawn */
-
-static void xml_text(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", fp);
-			break;
-		case '<':
-			fputs("&lt;", fp);
-			break;
-		case '>':
-			fputs("&gt;", fp);
-			break;
-		case '"':
-			fputs("&quot;", fp);
-			break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			fputc((unsigned char)*s < 0x20 ? '?' : *s, fp);
-			break;
-		}
-	}
-}
 
 static void human(char *buf, size_t len, uint64_t bytes)
 {
@@ -121,7 +98,7 @@ static void box(struct flame *f, size_t idx, double x, double w, int depth)
 	else
 		colour(n, fill, sizeof(fill));
 	fprintf(f->fp, "<g><title>");
-	xml_text(f->fp, path);
+	svg_text(f->fp, path);
 	fprintf(f->fp, " (%s, %.2f%%)</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
 		       "height=\"%.1f\" fill=\"%s\" rx=\"2\" ry=\"2\"/>",
 		size, 100.0 * ft_bytes(&n->c) / f->total, x, y, w, FL_FRAME - 1, fill);
@@ -139,7 +116,7 @@ static void box(struct flame *f, size_t idx, double x, double w, int depth)
 			label = cut;
 		}
 		fprintf(f->fp, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FL_FRAME - 5);
-		xml_text(f->fp, label);
+		svg_text(f->fp, label);
 		fputs("</text>", f->fp);
 	}
 	fputs("</g>\n", f->fp);
@@ -198,7 +175,7 @@ int out_files_flame(FILE *fp, const struct filetree *t, const char *title)
 	fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n");
 	fprintf(fp, "<text class=\"title\" x=\"%.0f\" y=\"22\" text-anchor=\"middle\">",
 		FL_WIDTH / 2);
-	xml_text(fp, title);
+	svg_text(fp, title);
 	fprintf(fp, "</text>\n<text class=\"sub\" x=\"%.0f\" y=\"38\" text-anchor=\"middle\">"
 		    "disk bytes read and written per path: %s in all; hover a box for its path</text>\n",
 		FL_WIDTH / 2, size);

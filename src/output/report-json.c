@@ -12,10 +12,12 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "output/amp.h"
+#include "output/report-time.h"
 #include "output/report.h"
 #include "output/tree.h"
 
-static json_object *jhist(const struct hist *h)
+json_object *report_json_hist(const struct hist *h)
 {
 	json_object *o = json_object_new_object();
 
@@ -34,7 +36,7 @@ static json_object *jhist(const struct hist *h)
 /* a size histogram: percentiles in whole sectors */
 static json_object *jsize(const struct hist *h)
 {
-	json_object *o = jhist(h);
+	json_object *o = report_json_hist(h);
 
 	if (h->count) {
 		json_object_object_add(o, "p50", json_object_new_uint64(stats_size_percentile(h, 50)));
@@ -44,7 +46,7 @@ static json_object *jsize(const struct hist *h)
 	return o;
 }
 
-static void add_dev(json_object *o, const char *key, const struct report *r, uint32_t dev)
+void report_json_dev(json_object *o, const char *key, const struct report *r, uint32_t dev)
 {
 	char buf[64], mm[32];
 	const char *name = r->name ? r->name(dev, buf, sizeof(buf), r->name_ctx) : NULL;
@@ -55,7 +57,9 @@ static void add_dev(json_object *o, const char *key, const struct report *r, uin
 		json_object_object_add(o, "name", json_object_new_string(name));
 }
 
-static json_object *jlayer_op(const struct st_layer_op *o)
+/* @kind: the layer's; a disk completes when the device does, a partition
+ * with its piece: C - up is 0 by construction there, left out as in the text */
+static json_object *jlayer_op(const struct st_layer_op *o, uint8_t kind)
 {
 	json_object *j = json_object_new_object();
 
@@ -68,19 +72,20 @@ static json_object *jlayer_op(const struct st_layer_op *o)
 	json_object_object_add(j, "requeues", json_object_new_uint64(o->requeues));
 	json_object_object_add(j, "errors", json_object_new_uint64(o->errors));
 	json_object_object_add(j, "size_bytes", jsize(&o->size));
-	json_object_object_add(j, "submission_ns", jhist(&o->sub));
-	json_object_object_add(j, "completion_ns", jhist(&o->comp));
-	json_object_object_add(j, "total_ns", jhist(&o->total));
+	json_object_object_add(j, "submission_ns", report_json_hist(&o->sub));
+	if (kind == TK_LAYER_BIO)
+		json_object_object_add(j, "completion_ns", report_json_hist(&o->comp));
+	json_object_object_add(j, "total_ns", report_json_hist(&o->total));
 	if (o->q2c.count) {
 		json_object *b = json_object_new_object();
 
-		json_object_object_add(b, "q2g_ns", jhist(&o->q2g));
-		json_object_object_add(b, "g2i_ns", jhist(&o->g2i));
-		json_object_object_add(b, "i2d_ns", jhist(&o->i2d));
-		json_object_object_add(b, "g2d_ns", jhist(&o->g2d));
-		json_object_object_add(b, "d2c_ns", jhist(&o->d2c));
-		json_object_object_add(b, "q2c_ns", jhist(&o->q2c));
-		json_object_object_add(b, "q2m_ns", jhist(&o->q2m));
+		json_object_object_add(b, "q2g_ns", report_json_hist(&o->q2g));
+		json_object_object_add(b, "g2i_ns", report_json_hist(&o->g2i));
+		json_object_object_add(b, "i2d_ns", report_json_hist(&o->i2d));
+		json_object_object_add(b, "g2d_ns", report_json_hist(&o->g2d));
+		json_object_object_add(b, "d2c_ns", report_json_hist(&o->d2c));
+		json_object_object_add(b, "q2c_ns", report_json_hist(&o->q2c));
+		json_object_object_add(b, "q2m_ns", report_json_hist(&o->q2m));
 		json_object_object_add(j, "btt", b);
 	}
 	return j;
@@ -160,8 +165,6 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object *tracking = json_object_new_object();
 	json_object *cpus = json_object_new_array();
 	const struct tk_counters *tk = r->tk;
-	const char *text;
-	int ret = 0;
 
 	json_object_object_add(doc, "source", json_object_new_string(r->source));
 	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
@@ -181,14 +184,29 @@ int out_report_json(FILE *fp, const struct report *r)
 	for (size_t i = 0; i < r->st->nlayers; i++) {
 		const struct st_layer *l = &r->st->layers[i];
 		json_object *jl = json_object_new_object(), *ops = json_object_new_object();
+		json_object *parents;
 
-		add_dev(jl, "dev", r, l->dev);
+		report_json_dev(jl, "dev", r, l->dev);
+		/* a top layer has a null parent; every layer above, with its bios */
 		if (l->parent)
-			add_dev(jl, "parent", r, l->parent);
+			report_json_dev(jl, "parent", r, l->parent);
+		else
+			json_object_object_add(jl, "parent", NULL);
+		parents = json_object_new_array();
+		for (size_t i = 0; i < l->nparents; i++) {
+			json_object *jp = json_object_new_object();
+
+			report_json_dev(jp, "dev", r, l->parents[i].dev);
+			json_object_object_add(jp, "bios", json_object_new_uint64(l->parents[i].bios));
+			json_object_object_add(jp, "data_bios",
+					       json_object_new_uint64(l->parents[i].data_bios));
+			json_object_array_add(parents, jp);
+		}
+		json_object_object_add(jl, "parents", parents);
 		json_object_object_add(jl, "kind", json_object_new_string(kind_name(l->kind)));
 		for (int op = 0; op < ST_OPS; op++)
 			if (l->op[op].ios)
-				json_object_object_add(ops, st_op_name(op), jlayer_op(&l->op[op]));
+				json_object_object_add(ops, st_op_name(op), jlayer_op(&l->op[op], l->kind));
 		json_object_object_add(jl, "ops", ops);
 		json_object_array_add(layers, jl);
 	}
@@ -205,13 +223,16 @@ int out_report_json(FILE *fp, const struct report *r)
 		json_object_object_add(je, "ios", json_object_new_uint64(e->ios));
 		json_object_object_add(je, "bytes", json_object_new_uint64(e->bytes));
 		json_object_object_add(je, "matched", json_object_new_uint64(e->matched));
-		json_object_object_add(je, "total_ns", jhist(&e->total));
+		json_object_object_add(je, "total_ns", report_json_hist(&e->total));
 		json_object_object_add(je, "total_ns_sum", json_object_new_uint64(e->total_ns));
 		for (size_t i = 0; i < e->nshares; i++) {
 			json_object *s = json_object_new_object();
 
-			add_dev(s, "dev", r, e->shares[i].dev);
+			report_json_dev(s, "dev", r, e->shares[i].dev);
 			json_object_object_add(s, "depth", json_object_new_int(e->shares[i].depth));
+			/* the row of the layer above on the path, an index in this array */
+			json_object_object_add(s, "parent", e->shares[i].parent < 0 ? NULL :
+					       json_object_new_int(e->shares[i].parent));
 			json_object_object_add(s, "down_ns", json_object_new_uint64(e->shares[i].sub_ns));
 			json_object_object_add(s, "device_ns",
 					       json_object_new_uint64(e->shares[i].dev_ns));
@@ -231,7 +252,7 @@ int out_report_json(FILE *fp, const struct report *r)
 		json_object_object_add(jp, "comm", json_object_new_string(p->comm));
 		json_object_object_add(jp, "ios", json_object_new_uint64(p->ios));
 		json_object_object_add(jp, "bytes", json_object_new_uint64(p->bytes));
-		json_object_object_add(jp, "total_ns", jhist(&p->total));
+		json_object_object_add(jp, "total_ns", report_json_hist(&p->total));
 		json_object_array_add(procs, jp);
 	}
 	json_object_object_add(doc, "processes", procs);
@@ -243,8 +264,12 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(tracking, "match_rate",
 			       json_object_new_double(tk->ios_top ? (double)tk->ios_top_matched /
 								    tk->ios_top : 1.0));
+	json_object_object_add(tracking, "top_level_partly_followed",
+			       json_object_new_uint64(tk->ios_top - tk->ios_top_matched));
+	json_object_object_add(tracking, "layer_caused_ios", json_object_new_uint64(tk->ios_caused));
 	json_object_object_add(tracking, "layer_issued_ios", json_object_new_uint64(tk->ios_layer));
 	json_object_object_add(tracking, "expired", json_object_new_uint64(tk->expired));
+	json_object_object_add(tracking, "expired_top_level", json_object_new_uint64(tk->expired_top));
 	json_object_object_add(tracking, "unmatched_completions",
 			       json_object_new_uint64(tk->unmatched_complete));
 	json_object_object_add(tracking, "unmatched_remaps",
@@ -268,9 +293,19 @@ int out_report_json(FILE *fp, const struct report *r)
 		}
 	json_object_object_add(tracking, "cpus", cpus);
 	json_object_object_add(doc, "tracking", tracking);
+	if (r->amp)
+		json_object_object_add(doc, "amplification", out_amp_json(r->amp));
+	if (r->time)
+		out_time_json(doc, r);
+	return report_json_write(fp, doc);
+}
 
-	text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-						   JSON_C_TO_STRING_NOSLASHESCAPE);
+int report_json_write(FILE *fp, json_object *doc)
+{
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_NOSLASHESCAPE);
+	int ret = 0;
+
 	if (!text || fputs(text, fp) == EOF || fputc('\n', fp) == EOF)
 		ret = -EIO;
 	json_object_put(doc);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "output/report-time.h"
 #include "output/report.h"
 #include "output/tree.h"
 
@@ -21,7 +22,7 @@ uint64_t report_lost(const struct source_stats *src)
 	return src ? source_lost_total(src) : 0;
 }
 
-static const char *dev_label(const struct report *r, uint32_t dev, char *buf, size_t len)
+const char *report_dev_label(const struct report *r, uint32_t dev, char *buf, size_t len)
 {
 	const char *name = r->name ? r->name(dev, buf, len, r->name_ctx) : NULL;
 
@@ -44,19 +45,14 @@ static const char *kind_name(uint8_t kind)
 	}
 }
 
-/*
- * Microseconds from ns, with the precision that matters at that scale:
- * 2 decimals below 10 us, 1 below 1 ms, none above.
- */
-static void fmt_us(char *buf, size_t len, double ns)
+void report_fmt_us(char *buf, size_t len, double ns)
 {
 	double us = ns / 1000.0;
 
 	snprintf(buf, len, us < 10 ? "%.2f" : us < 1000 ? "%.1f" : "%.0f", us);
 }
 
-/* a latency in us; "-" when the histogram has no sample */
-static void set_us(struct libscols_line *ln, size_t col, const struct hist *h, double ns)
+void report_cell_us(struct libscols_line *ln, size_t col, const struct hist *h, double ns)
 {
 	char buf[32];
 
@@ -64,7 +60,7 @@ static void set_us(struct libscols_line *ln, size_t col, const struct hist *h, d
 		scols_line_set_data(ln, col, "-");
 		return;
 	}
-	fmt_us(buf, sizeof(buf), ns);
+	report_fmt_us(buf, sizeof(buf), ns);
 	scols_line_set_data(ln, col, buf);
 }
 
@@ -89,7 +85,7 @@ static void set_layer_op(struct libscols_line *ln, const struct report *r, uint3
 {
 	char name[64];
 
-	scols_line_set_data(ln, 0, dev_label(r, dev, name, sizeof(name)));
+	scols_line_set_data(ln, 0, report_dev_label(r, dev, name, sizeof(name)));
 	scols_line_set_data(ln, 1, st_op_name(op));
 }
 
@@ -112,32 +108,61 @@ static struct libscols_table *new_table(FILE *fp, const char *const *cols, size_
 	return tb;
 }
 
-/* The layers as a tree: each under the layer that sent it I/O. */
-static void add_tree_line(struct libscols_table *tb, const struct report *r, size_t idx,
-			  struct libscols_line *parent, int depth)
+/*
+ * Whether @dev sent bios with data to @l without being its main parent (dm
+ * sends its empty flushes straight to the disks under its partitions: no
+ * edge of the drawing, the JSON lists them).
+ */
+static bool other_parent(const struct st_layer *l, uint32_t dev)
+{
+	if (l->parent == dev)
+		return false;
+	for (size_t i = 0; i < l->nparents; i++)
+		if (l->parents[i].dev == dev && l->parents[i].data_bios)
+			return true;
+	return false;
+}
+
+/*
+ * The layers as a tree: each under the layer that sent it the most I/O,
+ * and marked with a "*" under any other layer that sent it I/O too (a stack
+ * is a graph: a dm-snapshot origin is below two targets). Returns whether
+ * a mark was drawn.
+ */
+static bool add_tree_line(struct libscols_table *tb, const struct report *r, size_t idx,
+			  struct libscols_line *parent, int depth, bool mark)
 {
 	const struct st_layer *l = &r->st->layers[idx];
 	struct libscols_line *ln = scols_table_new_line(tb, parent);
-	char name[64], buf[32];
+	char name[64], label[72], buf[32];
 	uint64_t ios = 0, issued = 0;
+	bool marked = mark;
 
 	if (!ln)
-		return;
+		return marked;
 	for (int o = 0; o < ST_OPS; o++) {
 		ios += l->op[o].ios;
 		issued += l->op[o].issued;
 	}
-	scols_line_set_data(ln, 0, dev_label(r, l->dev, name, sizeof(name)));
+	snprintf(label, sizeof(label), "%s%s", report_dev_label(r, l->dev, name, sizeof(name)),
+		 mark ? " *" : "");
+	scols_line_set_data(ln, 0, label);
 	snprintf(buf, sizeof(buf), "%u:%u", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
 	scols_line_set_data(ln, 1, buf);
 	scols_line_set_data(ln, 2, kind_name(l->kind));
 	set_u64(ln, 3, ios);
 	set_u64(ln, 4, issued);
-	if (depth > 16)
-		return;
-	for (size_t i = 0; i < r->st->nlayers; i++)
-		if (r->st->layers[i].parent == l->dev && i != idx)
-			add_tree_line(tb, r, i, ln, depth + 1);
+	if (mark || depth > 16)
+		return marked;
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		if (i == idx)
+			continue;
+		if (r->st->layers[i].parent == l->dev)
+			marked |= add_tree_line(tb, r, i, ln, depth + 1, false);
+		else if (other_parent(&r->st->layers[i], l->dev))
+			marked |= add_tree_line(tb, r, i, ln, depth + 1, true);
+	}
+	return marked;
 }
 
 /* a recorded stack, whole: every device it describes */
@@ -195,6 +220,7 @@ static int print_devices(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = { "NAME", "MAJ:MIN", "KIND", "BIOS", "ISSUED" };
 	struct libscols_table *tb = new_table(fp, cols, 5, 0);
+	bool marked = false;
 
 	if (!tb)
 		return -ENOMEM;
@@ -203,11 +229,14 @@ static int print_devices(FILE *fp, const struct report *r)
 
 		/* roots: layers nothing above sent I/O to */
 		if (!l->parent || !stats_layer(r->st, l->parent))
-			add_tree_line(tb, r, i, NULL, 0);
+			marked |= add_tree_line(tb, r, i, NULL, 0, false);
 	}
 	fprintf(fp, "Layers (each under the layer that sent it I/O):\n");
 	scols_print_table(tb);
 	scols_unref_table(tb);
+	if (marked)
+		fprintf(fp, "  * also sent I/O by this layer; shown in full under the layer that "
+			    "sent it the most\n");
 	return 0;
 }
 
@@ -269,11 +298,11 @@ static void latency_row(struct libscols_table *tb, const struct report *r, uint3
 	set_layer_op(ln, r, dev, op);
 	scols_line_set_data(ln, 2, stage);
 	set_u64(ln, 3, h->count);
-	set_us(ln, 4, h, hist_mean(h));
-	set_us(ln, 5, h, hist_percentile(h, 50));
-	set_us(ln, 6, h, hist_percentile(h, 90));
-	set_us(ln, 7, h, hist_percentile(h, 99));
-	set_us(ln, 8, h, h->max);
+	report_cell_us(ln, 4, h, hist_mean(h));
+	report_cell_us(ln, 5, h, hist_percentile(h, 50));
+	report_cell_us(ln, 6, h, hist_percentile(h, 90));
+	report_cell_us(ln, 7, h, hist_percentile(h, 99));
+	report_cell_us(ln, 8, h, h->max);
 }
 
 static const char *const latency_cols[] = {
@@ -345,6 +374,27 @@ static int print_btt(FILE *fp, const struct report *r)
 	return 0;
 }
 
+
+/* The waterfall's rows under @parent, depth first: each path's layers in order. */
+static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *e, int parent,
+			 int depth)
+{
+	for (size_t i = 0; i < e->nshares; i++) {
+		const struct st_share *s = &e->shares[i];
+		char name[64];
+
+		if (s->parent != parent)
+			continue;
+		fprintf(fp, "  %*s%-12s down %5.1f%%", 2 * depth, "",
+			report_dev_label(r, s->dev, name, sizeof(name)), 100.0 * s->sub_ns / e->total_ns);
+		if (s->dev_ns)
+			fprintf(fp, "  device %5.1f%%", 100.0 * s->dev_ns / e->total_ns);
+		if (s->comp_ns)
+			fprintf(fp, "  up %5.1f%%", 100.0 * s->comp_ns / e->total_ns);
+		fputc('\n', fp);
+		print_shares(fp, r, e, (int)i, depth + 1);
+	}
+}
 static int print_e2e(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = {
@@ -369,11 +419,11 @@ static int print_e2e(FILE *fp, const struct report *r)
 		set_u64(ln, 1, e->ios);
 		set_f(ln, 2, "%.2f", e->bytes / 1048576.0);
 		set_f(ln, 3, "%.1f%%", 100.0 * e->matched / e->ios);
-		set_us(ln, 4, &e->total, hist_mean(&e->total));
-		set_us(ln, 5, &e->total, hist_percentile(&e->total, 50));
-		set_us(ln, 6, &e->total, hist_percentile(&e->total, 90));
-		set_us(ln, 7, &e->total, hist_percentile(&e->total, 99));
-		set_us(ln, 8, &e->total, e->total.max);
+		report_cell_us(ln, 4, &e->total, hist_mean(&e->total));
+		report_cell_us(ln, 5, &e->total, hist_percentile(&e->total, 50));
+		report_cell_us(ln, 6, &e->total, hist_percentile(&e->total, 90));
+		report_cell_us(ln, 7, &e->total, hist_percentile(&e->total, 99));
+		report_cell_us(ln, 8, &e->total, e->total.max);
 	}
 	if (rows) {
 		fprintf(fp, "\nEnd to end, top-level I/O (root C - root Q):\n");
@@ -390,26 +440,10 @@ static int print_e2e(FILE *fp, const struct report *r)
 
 		if (!e->ios || !e->total_ns)
 			continue;
-		fmt_us(avg, sizeof(avg), (double)e->total_ns / e->ios);
+		report_fmt_us(avg, sizeof(avg), (double)e->total_ns / e->ios);
 		fprintf(fp, "\nWhere %s time goes, along the path each I/O waited for "
 			    "(share of %s us on average):\n", st_op_name(op), avg);
-		for (size_t d = 0; d < 64; d++) {
-			for (size_t i = 0; i < e->nshares; i++) {
-				const struct st_share *s = &e->shares[i];
-				char name[64];
-
-				if (s->depth != d)
-					continue;
-				fprintf(fp, "  %*s%-12s down %5.1f%%", (int)(2 * d), "",
-					dev_label(r, s->dev, name, sizeof(name)),
-					100.0 * s->sub_ns / e->total_ns);
-				if (s->dev_ns)
-					fprintf(fp, "  device %5.1f%%", 100.0 * s->dev_ns / e->total_ns);
-				if (s->comp_ns)
-					fprintf(fp, "  up %5.1f%%", 100.0 * s->comp_ns / e->total_ns);
-				fputc('\n', fp);
-			}
-		}
+		print_shares(fp, r, e, -1, 0);
 	}
 	return 0;
 }
@@ -450,8 +484,8 @@ static int print_procs(FILE *fp, const struct report *r)
 		scols_line_set_data(ln, 1, p[i].comm);
 		set_u64(ln, 2, p[i].ios);
 		set_f(ln, 3, "%.2f", p[i].bytes / 1048576.0);
-		set_us(ln, 4, &p[i].total, hist_mean(&p[i].total));
-		set_us(ln, 5, &p[i].total, hist_percentile(&p[i].total, 99));
+		report_cell_us(ln, 4, &p[i].total, hist_mean(&p[i].total));
+		report_cell_us(ln, 5, &p[i].total, hist_percentile(&p[i].total, 99));
 	}
 	fprintf(fp, "\nProcesses that queued top-level I/O, by bytes (end-to-end latency):\n");
 	scols_print_table(tb);
@@ -465,14 +499,18 @@ static void print_tracking(FILE *fp, const struct report *r)
 	const struct tk_counters *tk = r->tk;
 
 	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %" PRIu64
-		    " top-level I/Os followed through every layer); %" PRIu64
-		    " I/Os issued by a layer itself\n",
+		    " top-level I/Os followed through every layer)\n",
 		tk->events, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0,
-		tk->ios_top_matched, tk->ios_top, tk->ios_layer);
-	fprintf(fp, "  expired unfinished %" PRIu64 ", completions with no match %" PRIu64
+		tk->ios_top_matched, tk->ios_top);
+	fprintf(fp, "  top-level I/Os partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
+		    " for an I/O in flight, %" PRIu64 " on its own; expired %" PRIu64
+		    " (%" PRIu64 " top-level)\n",
+		tk->ios_top - tk->ios_top_matched, tk->ios_caused, tk->ios_layer, tk->expired,
+		tk->expired_top);
+	fprintf(fp, "  completions with no match %" PRIu64
 		    ", remaps with no source %" PRIu64 ", request events with no request %" PRIu64
 		    "\n  not tracked (in-flight cap) %" PRIu64 ", most in flight %" PRIu64 "\n",
-		tk->expired, tk->unmatched_complete, tk->unmatched_remap, tk->unmatched_rq,
+		tk->unmatched_complete, tk->unmatched_remap, tk->unmatched_rq,
 		tk->dropped_cap, tk->inflight_peak);
 	if (r->src)
 		for (int c = 0; c < r->src->ncpu; c++) {
@@ -527,12 +565,36 @@ int out_report_text(FILE *fp, const struct report *r)
 			ret = print_e2e(fp, r);
 		if (!ret)
 			ret = print_procs(fp, r);
+		if (!ret && r->time)
+			ret = out_time_text(fp, r);
 	}
 	if (ret)
 		return ret;
 	print_tracking(fp, r);
 	print_command(fp, r);
 	return ferror(fp) ? -EIO : 0;
+}
+
+/*
+ * top --access: the average number in flight of the bios completed in the
+ * interval (their summed time at the layer over its length: Little's law,
+ * as iostat's aqu-sz), and the share of sequential reads or writes among
+ * those that entered the layer.
+ */
+static void set_access(struct libscols_line *ln, const struct report_interval *iv,
+		       const struct st_layer *l, int op, const struct st_layer_op *o)
+{
+	const struct access_layer *al = access_layer_of(iv->access, l->dev);
+	uint64_t n = 0;
+	double seq = 0;
+
+	set_f(ln, 15, "%.2f", iv->len_ns ? (double)o->total.sum / iv->len_ns : 0.0);
+	if (al && (op == ST_READ || op == ST_WRITE))
+		seq = access_seq_since_mark(al, op == ST_READ ? ACCESS_READ : ACCESS_WRITE, &n);
+	if (n)
+		set_f(ln, 16, "%.1f", 100 * seq);
+	else
+		scols_line_set_data(ln, 16, "-");
 }
 
 /*
@@ -553,6 +615,11 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 	tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
 	if (!tb)
 		return -ENOMEM;
+	if (iv->access && (!scols_table_new_column(tb, "INFLT", 0, SCOLS_FL_RIGHT) ||
+			   !scols_table_new_column(tb, "SEQ%", 0, SCOLS_FL_RIGHT))) {
+		scols_unref_table(tb);
+		return -ENOMEM;
+	}
 	if (secs <= 0)
 		secs = 1;
 	for (size_t i = 0; i < r->st->nlayers; i++) {
@@ -572,22 +639,24 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 			set_f(ln, 2, "%.1f", o->ios / secs);
 			set_f(ln, 3, "%.2f", o->bytes / 1048576.0 / secs);
 			set_f(ln, 4, "%.1f", hist_mean(&o->size) / 1024);
-			set_us(ln, 5, &o->sub, hist_mean(&o->sub));
-			set_us(ln, 6, &o->sub, hist_percentile(&o->sub, 99));
+			report_cell_us(ln, 5, &o->sub, hist_mean(&o->sub));
+			report_cell_us(ln, 6, &o->sub, hist_percentile(&o->sub, 99));
 			if (l->kind != TK_LAYER_BIO) {
 				/* a disk or a partition completes with what is below */
 				scols_line_set_data(ln, 7, "-");
 				scols_line_set_data(ln, 8, "-");
 			} else {
-				set_us(ln, 7, &o->comp, hist_mean(&o->comp));
-				set_us(ln, 8, &o->comp, hist_percentile(&o->comp, 99));
+				report_cell_us(ln, 7, &o->comp, hist_mean(&o->comp));
+				report_cell_us(ln, 8, &o->comp, hist_percentile(&o->comp, 99));
 			}
-			set_us(ln, 9, &o->total, hist_mean(&o->total));
-			set_us(ln, 10, &o->total, hist_percentile(&o->total, 99));
-			set_us(ln, 11, &o->d2c, hist_mean(&o->d2c));
+			report_cell_us(ln, 9, &o->total, hist_mean(&o->total));
+			report_cell_us(ln, 10, &o->total, hist_percentile(&o->total, 99));
+			report_cell_us(ln, 11, &o->d2c, hist_mean(&o->d2c));
 			set_f(ln, 12, "%.1f", (o->merges_back + o->merges_front) / secs);
 			set_f(ln, 13, "%.1f", o->splits / secs);
 			set_u64(ln, 14, o->errors);
+			if (iv->access)
+				set_access(ln, iv, l, op, o);
 		}
 	}
 	fprintf(fp, "%s  (%.3f s)", iv->label, iv->len_ns / 1e9);

@@ -10,9 +10,13 @@
 #include <stdio.h>
 
 #include "base/source.h"
+#include "track/access.h"
+#include "track/amp.h"
 #include "track/stats.h"
 #include "track/topo-record.h"
 #include "track/tracker.h"
+
+struct report_time;
 
 /* Names a device for display ("dm-2", or "253:2" when unknown). */
 typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void *ctx);
@@ -35,6 +39,9 @@ typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void 
  * @command: the COMMAND traced until it exited, NULL if none
  * @command_done: it was reaped, @command_status is its wait status
  * @command_status: as waitpid() gives it
+ * @time: the slowest I/Os, the flag split and the series (output/report-time.h);
+ *	  NULL if none was asked for
+ * @amp: amplification per layer (report --amplification), NULL if not asked
  */
 struct report {
 	const struct stats *st;
@@ -51,6 +58,8 @@ struct report {
 	const char *command;
 	bool command_done;
 	int command_status;
+	const struct report_time *time;
+	const struct amp *amp;
 };
 
 /**
@@ -58,11 +67,14 @@ struct report {
  * @label: when it ended ("12:00:03", or "+3.000s" into a recording)
  * @len_ns: its length: rates are per second of it
  * @lost: events lost during it
+ * @access: with top --access, the access pattern since the interval began
+ *	    (access_mark()): two more columns, INFLT and SEQ%; NULL: none
  */
 struct report_interval {
 	const char *label;
 	uint64_t len_ns;
 	uint64_t lost;
+	const struct access *access;
 };
 
 /** out_report_text - the report as text. Returns 0 or -errno. */
@@ -76,6 +88,37 @@ int out_report_json(FILE *fp, const struct report *r);
  * top (@r->st holds that interval only). Returns 0 or -errno.
  */
 int out_report_interval(FILE *fp, const struct report *r, const struct report_interval *iv);
+
+/** report_dev_label - @dev's name, or "MAJ:MIN" in @buf when it has none */
+const char *report_dev_label(const struct report *r, uint32_t dev, char *buf, size_t len);
+
+/**
+ * report_fmt_us - microseconds from @ns, with the precision that matters at
+ * that scale: 2 decimals below 10 us, 1 below 1 ms, none above
+ */
+void report_fmt_us(char *buf, size_t len, double ns);
+
+/**
+ * struct cgroup_report - report --by cgroup: end to end per cgroup
+ * @source: where the events came from
+ * @names: the cgroups' paths ("other" past the cap, "unknown" when the
+ *	   task was gone before it was looked up), @n of them
+ * @st: their statistics, in the same order
+ * @lost: events lost on every CPU
+ */
+struct cgroup_report {
+	const char *source;
+	const char *const *names;
+	const struct stats *const *st;
+	size_t n;
+	uint64_t lost;
+};
+
+/** out_cgroup_text - the per-cgroup table. Returns 0 or -errno. */
+int out_cgroup_text(FILE *fp, const struct cgroup_report *r);
+
+/** out_cgroup_json - the per-cgroup table as one JSON document. Returns 0 or -errno. */
+int out_cgroup_json(FILE *fp, const struct cgroup_report *r);
 
 /** report_lost - events lost on every CPU of @src */
 uint64_t report_lost(const struct source_stats *src);

@@ -105,7 +105,8 @@ int row_build(struct row *r, const struct tk_io *io, uint64_t seq)
 	r->io = seq;
 	r->top = io->top;
 	r->matched = io->matched;
-	r->op = root->op;
+	/* an empty preflush bio is a flush, as the report counts it */
+	r->op = tk_rec_is_flush(root) ? BLK_OP_FLUSH : root->op;
 	r->dev = root->dev;
 	r->sector = root->sector;
 	r->bytes = (uint64_t)root->sectors << 9;

@@ -124,6 +124,30 @@ static inline void span(struct hist *h, uint64_t a, uint64_t b)
 		hist_add(h, b - a);
 }
 
+/* One bio sent to @l by @dev; the main parent is the one with the most data. */
+static void add_parent(struct st_layer *l, uint32_t dev, bool data)
+{
+	struct st_parent *p = NULL, *best;
+
+	for (size_t i = 0; i < l->nparents; i++)
+		if (l->parents[i].dev == dev)
+			p = &l->parents[i];
+	if (!p) {
+		if (l->nparents == ST_MAX_PARENTS)
+			return;
+		p = &l->parents[l->nparents++];
+		p->dev = dev;
+	}
+	p->bios++;
+	p->data_bios += data;
+	best = l->parents;
+	for (size_t i = 1; i < l->nparents; i++)
+		if (l->parents[i].data_bios > best->data_bios ||
+		    (l->parents[i].data_bios == best->data_bios && l->parents[i].bios > best->bios))
+			best = &l->parents[i];
+	l->parent = best->dev;
+}
+
 static void account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r)
 {
 	struct st_layer *l = layer_of(st, r->dev);
@@ -131,15 +155,13 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 
 	if (!l)
 		return;
-	o = &l->op[st_op_of(r->op)];
+	o = &l->op[st_op_of_rec(r)];
 	l->kind = r->kind;
 	if (io->top && r->depth < l->depth)
 		l->depth = r->depth;
 	if (r->parent_dev)
-		l->parent = r->parent_dev;
+		add_parent(l, r->parent_dev, r->sectors != 0);
 	o->ios++;
-	if (r == io->root && !io->top)
-		o->issued++;
 	o->bytes += (uint64_t)r->sectors << 9;
 	o->splits += r->splits;
 	o->requeues += r->requeues;
@@ -154,22 +176,32 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	span(&o->comp, r->up, r->c);
 	span(&o->total, r->q, r->c);
 	/*
-	 * btt's phases, as btt counts them: per bio queued at this device
-	 * (from its queue event, not from a remap into it), leaving out bios
-	 * split here and requests no bio was queued for (flushes of the flush
-	 * machinery), which btt does not follow either; D2C and Q2C only
-	 * for bios whose request was issued.
+	 * btt's phases, as btt counts them: per bio with data queued at this
+	 * device (from its queue event, not from a remap into it: not an
+	 * empty preflush bio, whose request the flush machinery handles, nor
+	 * a request no bio was queued for), the request phases once per
+	 * request: to the bio that started it (each piece of a bio split
+	 * here starts one, timed from the bio's queue event), and I2D only
+	 * when that request was issued as itself, not merged into another by
+	 * the scheduler. D2C and Q2C leave out the pieces of a split bio, and
+	 * count only bios whose request was issued.
 	 */
-	if (r->kind == TK_LAYER_REQUEST && r->qev && !r->splits && !r->split_rest) {
+	if (r->kind == TK_LAYER_REQUEST && r->qev && r->sectors) {
 		if (r->merge == TK_MERGE_NONE)
 			span(&o->q2g, r->qev, r->g);
-		else
+		/* a bio merged into a request, or one whose request the
+		 * scheduler merged into another (btt sees an M at its start) */
+		if (r->merge != TK_MERGE_NONE || r->rq_merged)
 			span(&o->q2m, r->qev, r->m);
 		span(&o->g2i, r->g, r->i);
-		span(&o->i2d, r->i, r->d);
-		/* a request never inserted into a scheduler goes straight from G to D */
-		if (!r->i)
-			span(&o->g2d, r->g, r->d);
+		if (r->merge == TK_MERGE_NONE && !r->rq_merged) {
+			span(&o->i2d, r->i, r->d);
+			/* a request never inserted into a scheduler goes straight from G to D */
+			if (!r->i)
+				span(&o->g2d, r->g, r->d);
+		}
+	}
+	if (r->kind == TK_LAYER_REQUEST && r->qev && !r->splits && !r->split_rest) {
 		/* btt completes only what it saw issued: an empty preflush bio
 		 * (the flush machinery issues a flush request of its own) is not */
 		if (r->d) {
@@ -179,14 +211,15 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	}
 }
 
-static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth)
+/* The share of @dev under the share @parent (-1: at the top) on a path. */
+static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth, int parent)
 {
 	for (size_t i = 0; i < e->nshares; i++)
-		if (e->shares[i].dev == dev)
+		if (e->shares[i].dev == dev && e->shares[i].parent == parent)
 			return &e->shares[i];
 	if (e->nshares == ST_MAX_SHARES)
 		return NULL;
-	e->shares[e->nshares] = (struct st_share){ .dev = dev, .depth = depth };
+	e->shares[e->nshares] = (struct st_share){ .dev = dev, .depth = depth, .parent = parent };
 	return &e->shares[e->nshares++];
 }
 
@@ -198,10 +231,11 @@ static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth)
 static void account_path(struct st_e2e *e, const struct tk_io *io)
 {
 	int32_t i = 0;
+	int parent = -1;
 
 	for (;;) {
 		const struct tk_rec *r = &io->recs[i];
-		struct st_share *s = share_of(e, r->dev, r->depth);
+		struct st_share *s = share_of(e, r->dev, r->depth, parent);
 		int32_t next = -1;
 
 		for (size_t j = i + 1; j < io->nrecs; j++)
@@ -224,6 +258,7 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 			s->sub_ns += r->down - r->q;
 		if (r->up && r->c >= r->up)
 			s->comp_ns += r->c - r->up;
+		parent = s - e->shares;
 		i = next;
 	}
 }
@@ -263,8 +298,15 @@ void stats_io(const struct tk_io *io, void *ctx)
 		st->last_ts = root->c;
 	for (size_t i = 0; i < io->nrecs; i++)
 		account_rec(st, io, &io->recs[i]);
+	if (!io->top) {
+		/* counted at the layer that issued it (md0 for its stripe I/O) */
+		struct st_layer *l = layer_of(st, io->issuer ? io->issuer : root->dev);
+
+		if (l)
+			l->op[st_op_of_rec(root)].issued++;
+	}
 	if (io->top) {
-		struct st_e2e *e = &st->e2e[st_op_of(root->op)];
+		struct st_e2e *e = &st->e2e[st_op_of_rec(root)];
 		struct st_proc *p = proc_of(st, io->pid, io->comm);
 
 		e->ios++;

@@ -29,14 +29,25 @@ enum st_op {
 /** st_op_of - the reported operation of an enum blk_op */
 enum st_op st_op_of(uint8_t blk_op);
 
+/**
+ * st_op_of_rec - the reported operation of a bio at a layer: an empty bio
+ * that asks for a cache flush is a "flush" at every layer (as the flush
+ * requests of the flush machinery are), never a 0-byte write
+ */
+static inline enum st_op st_op_of_rec(const struct tk_rec *r)
+{
+	return tk_rec_is_flush(r) ? ST_FLUSH : st_op_of(r->op);
+}
+
 /** st_op_name - "read", "write", "discard", "flush", "other" */
 const char *st_op_name(enum st_op op);
 
 /**
  * struct st_layer_op - one operation at one layer
  * @ios: bios that completed at this layer
- * @issued: of those, bios this layer issued itself (root of a tree that is
- *	    not top-level: thin-pool zeroing, metadata, discards passed down)
+ * @issued: I/Os this layer issued itself (the root of a tree that is not
+ *	    top-level: thin-pool zeroing, metadata, discards passed down,
+ *	    md's stripe I/O to its members, counted here, not at the members)
  * @bytes: their bytes
  * @splits, @merges_back, @merges_front, @requeues, @errors: counts
  * @size: bio size in bytes
@@ -63,11 +74,31 @@ struct st_layer_op {
 };
 
 /**
+ * struct st_parent - a layer that sent bios to another
+ * @dev: the layer above
+ * @bios: bios it sent
+ * @data_bios: of those, bios with data (not empty flushes)
+ */
+struct st_parent {
+	uint32_t dev;
+	uint64_t bios;
+	uint64_t data_bios;
+};
+
+/* Layers above one layer, at most (a stack is a graph: dm-snapshot's origin
+ * has the origin and the snapshot targets above it). */
+#define ST_MAX_PARENTS 8
+
+/**
  * struct st_layer - one device seen in the trace
  * @dev: the device
  * @kind: enum tk_layer_kind seen most recently
  * @depth: smallest depth at which it was seen in a top-level tree
- * @parent: the device above it in the last tree seen (0: a top device)
+ * @parent: the layer above it that sent it the most bios with data (then
+ *	    the most bios): a few empty flushes dm sends straight to a disk
+ *	    do not make dm the parent of a disk under a partition; 0 for a
+ *	    top device
+ * @parents: every layer that sent it bios, @nparents of them
  * @op: per operation
  */
 struct st_layer {
@@ -75,14 +106,20 @@ struct st_layer {
 	uint8_t kind;
 	uint8_t depth;
 	uint32_t parent;
+	struct st_parent parents[ST_MAX_PARENTS];
+	size_t nparents;
 	struct st_layer_op op[ST_OPS];
 };
 
 /**
  * struct st_share - one layer's part of the end-to-end time of an operation,
- * summed along each I/O's critical path (the piece that completed last)
+ * summed along each I/O's critical path (the piece that completed last);
+ * one per path through the stack, so that each leg of a mirror or stripe
+ * is a row under its parent, never one row per device
  * @dev: the layer
- * @depth: its depth in the trees where it was on the path
+ * @depth: its depth on the path
+ * @parent: index in st_e2e.shares of the layer above on the path, -1 for
+ *	    the top
  * @sub_ns: summed submission time (down - Q)
  * @dev_ns: summed time in the device (D to completion) at request-based
  *	    leaves, or Q to C at a bio-based leaf
@@ -91,6 +128,7 @@ struct st_layer {
 struct st_share {
 	uint32_t dev;
 	uint8_t depth;
+	int16_t parent;
 	uint64_t sub_ns;
 	uint64_t dev_ns;
 	uint64_t comp_ns;

@@ -50,11 +50,29 @@ const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx)
 	return buf;
 }
 
-void topo_record_mark_lower(const struct topo_record *r, struct tracker *t)
+unsigned int topo_roles_of(const struct topo_dev_info *d)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (r->devs[i].nholders)
-			tracker_set_lower(t, r->devs[i].dev);
+	unsigned int roles = 0;
+
+	if (d->nholders)
+		roles |= TK_ROLE_LOWER;
+	if (d->nslaves)
+		roles |= TK_ROLE_UPPER;
+	if (d->kind == TOPO_PARTITION)
+		roles |= TK_ROLE_REMAP_ONLY;
+	if (d->kind == TOPO_MD && (!strcmp(d->md_level, "raid4") || !strcmp(d->md_level, "raid5") ||
+				   !strcmp(d->md_level, "raid6")))
+		roles |= TK_ROLE_PARITY;
+	return roles;
+}
+
+void topo_record_mark_roles(const struct topo_record *r, struct tracker *t)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		tracker_set_role(t, r->devs[i].dev, topo_roles_of(&r->devs[i]));
+		for (size_t j = 0; j < r->devs[i].nslaves; j++)
+			tracker_set_edge(t, r->devs[i].dev, r->devs[i].slaves[j]);
+	}
 }
 
 int topo_record_load_said(const char *path, struct topo_record *out)

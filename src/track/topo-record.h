@@ -75,11 +75,19 @@ const struct topo_dev_info *topo_record_find(const struct topo_record *r, uint32
 const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx);
 
 /**
- * topo_record_mark_lower - tell @t which devices of @r have holders: I/O
- * rooted at one of them is its holder's own (dm-thin's metadata I/O, say),
- * not top-level I/O; as live tracing does (live_mark_lower)
+ * topo_roles_of - what a device is in its stack, as the tracker's enum
+ * tk_role: holders make it lower (I/O rooted there is its holder's own:
+ * dm-thin's metadata, md's superblock), slaves upper, a partition only
+ * remaps, an md raid4/5/6 issues stripe I/O of its own
  */
-void topo_record_mark_lower(const struct topo_record *r, struct tracker *t);
+unsigned int topo_roles_of(const struct topo_dev_info *d);
+
+/**
+ * topo_record_mark_roles - tell @t the role of every device of @r, and
+ * which devices each sends its I/O to, as live tracing does from sysfs
+ * (live_mark_roles)
+ */
+void topo_record_mark_roles(const struct topo_record *r, struct tracker *t);
 
 /**
  * topo_record_write - describe devices of this machine in the format above

@@ -27,9 +27,22 @@
  *  - A parent's up time is its last child's completion; a remap-only layer
  *    completes with its last child.
  *  - Among identical keys in flight, the oldest matches first.
+ *  - An empty flush dm sends down names sector 0, whatever the bio it
+ *    serves: it belongs to the oldest empty or preflush bio in flight at
+ *    the layer (a preflush write's flush is part of that write).
+ *  - A remap whose source is not in flight at a layer that queues its own
+ *    bios is I/O that layer issued (md's stripe I/O, dm's own flushes):
+ *    never a new top-level I/O. A parity RAID names the array sector of a
+ *    block, or 0 for parity: a read of a block a pending write covers is
+ *    that write's read-modify-write; sector 0 is matched to nothing.
+ *  - The class of a tree (top-level, or issued by a layer) comes from the
+ *    roles of its root's device (tracker_set_role()), so it never depends
+ *    on which event came first.
  *
  * A tree is handed out when its root completes. Memory is bounded by the
- * cap on bios in flight and by the expiry of trees older than the timeout.
+ * cap on bios in flight and by the timeout: a tree older than the timeout
+ * expires (counted once), and stays in the tables for one more timeout, so
+ * that its late events are taken by it instead of starting new trees.
  *
  * Why one file of over 1,000 lines: the tracker is one state machine. Its
  * event rules, the lookups in the in-flight tables and the building of
@@ -44,8 +57,9 @@
 
 #include "track/tracker.h"
 
-/* Sweep for expired trees every this many events. */
-#define SWEEP_EVENTS 65536
+/* Layers directly above one device that are remembered (a stack is a graph,
+ * but a narrow one: dm-snapshot's base has the origin and the snapshot). */
+#define TK_MAX_UPPERS 4
 
 struct rq;
 
@@ -59,6 +73,9 @@ struct node {
 	bool done;
 	bool inferred;		/* a step was inferred, not seen */
 	bool split_rest;	/* the remainder of a bio split at this device */
+	bool rq_merged;		/* its request was merged into another */
+	bool linked;		/* entered by its layer's release, no remap: linked by sectors */
+	uint8_t flags;		/* enum blk_flag bits as it entered the device */
 	uint64_t start, end;	/* sectors; start moves on partial completion */
 	uint32_t sectors;
 	uint64_t q, down, up, c, g, i, d, m;
@@ -76,6 +93,10 @@ struct node {
 	int32_t pid;
 	char comm[16];
 	bool broken;		/* some step of the tree could not be followed */
+	uint8_t cls;		/* enum tk_class, before the device's roles apply */
+	uint32_t issuer;	/* the layer that issued it, when not its own device */
+	bool expired;		/* timed out: counted, kept to absorb late events */
+	uint64_t expired_at;
 	uint32_t nnodes;
 	struct node *tree_next, *tree_prev;	/* list of live trees, oldest first */
 };
@@ -94,7 +115,12 @@ struct rq {
 
 struct tdev {
 	uint32_t dev;
-	bool lower;		/* received remaps: a lower layer of some stack */
+	unsigned int roles;	/* enum tk_role, told (topology) */
+	bool queues;		/* queue events were seen here: not a partition */
+	bool receives;		/* remaps into it were seen: a lower device */
+	bool sends;		/* remaps out of it were seen: an upper device */
+	uint32_t uppers[TK_MAX_UPPERS];	/* devices that send I/O to this one */
+	int nuppers;
 	struct node **nodes;
 	int nnodes, nodes_cap;
 	struct rq **rqs;
@@ -115,7 +141,8 @@ struct tracker {
 
 	struct node *free_nodes;
 	struct rq *free_rqs;
-	struct node trees;	/* sentinel of the live-tree list */
+	struct node trees;	/* sentinel of the live-tree list, oldest first */
+	struct node zombies;	/* sentinel of the expired-tree list, oldest first */
 
 	struct tk_rec *recs;
 	struct node **order;	/* the nodes of recs, same index */
@@ -139,6 +166,7 @@ struct tracker *tracker_alloc(const struct tk_params *p, tk_io_fn fn, void *ctx)
 	t->fn = fn;
 	t->ctx = ctx;
 	t->trees.tree_next = t->trees.tree_prev = &t->trees;
+	t->zombies.tree_next = t->zombies.tree_prev = &t->zombies;
 	return t;
 }
 
@@ -166,16 +194,23 @@ static void tree_free_all(struct node *n)
 	free(n);
 }
 
+/* Free every tree of a list. */
+static void list_free_all(struct node *head)
+{
+	while (head->tree_next != head) {
+		struct node *r = head->tree_next;
+
+		head->tree_next = r->tree_next;
+		tree_free_all(r);
+	}
+}
+
 void tracker_free(struct tracker *t)
 {
 	if (!t)
 		return;
-	while (t->trees.tree_next != &t->trees) {
-		struct node *r = t->trees.tree_next;
-
-		t->trees.tree_next = r->tree_next;
-		tree_free_all(r);
-	}
+	list_free_all(&t->trees);
+	list_free_all(&t->zombies);
 	free_list_nodes(t->free_nodes);
 	while (t->free_rqs) {
 		struct rq *next = (struct rq *)t->free_rqs->bios;
@@ -283,8 +318,14 @@ static void dev_del_rq(struct tdev *d, struct rq *r)
 static struct node *node_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
 			     uint64_t start, uint32_t sectors)
 {
-	struct node *n = t->free_nodes;
+	struct node *n;
 
+	/* the cap is on bios, whatever their tree: it bounds memory */
+	if (t->cnt.inflight >= t->p.max_inflight) {
+		t->cnt.dropped_cap++;
+		return NULL;
+	}
+	n = t->free_nodes;
 	if (n)
 		t->free_nodes = n->next_sibling;
 	else
@@ -298,6 +339,7 @@ static struct node *node_new(struct tracker *t, struct tdev *d, const struct blk
 	n->start = start;
 	n->end = start + sectors;
 	n->sectors = sectors;
+	n->flags = ev->flags;
 	n->q = ev->ts;
 	n->vidx = -1;
 	if (dev_add_node(d, n)) {
@@ -352,12 +394,13 @@ static void rq_release(struct tracker *t, struct tdev *d, struct rq *r)
 
 /* ---- trees ------------------------------------------------------------ */
 
-static void tree_link(struct tracker *t, struct node *root)
+/* Append @root to the list at @head (live trees, or expired ones). */
+static void tree_link(struct node *head, struct node *root)
 {
-	root->tree_prev = t->trees.tree_prev;
-	root->tree_next = &t->trees;
-	t->trees.tree_prev->tree_next = root;
-	t->trees.tree_prev = root;
+	root->tree_prev = head->tree_prev;
+	root->tree_next = head;
+	head->tree_prev->tree_next = root;
+	head->tree_prev = root;
 }
 
 static void tree_unlink(struct node *root)
@@ -369,20 +412,15 @@ static void tree_unlink(struct node *root)
 static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
 			     uint64_t start, uint32_t sectors)
 {
-	struct node *n;
+	struct node *n = node_new(t, d, ev, start, sectors);
 
-	if (t->cnt.inflight >= t->p.max_inflight) {
-		t->cnt.dropped_cap++;
-		return NULL;
-	}
-	n = node_new(t, d, ev, start, sectors);
 	if (!n)
 		return NULL;
 	n->root = n;
 	n->pid = ev->pid;
 	memcpy(n->comm, ev->comm, sizeof(n->comm));
 	n->nnodes = 1;
-	tree_link(t, n);
+	tree_link(&t->trees, n);
 	return n;
 }
 
@@ -391,8 +429,11 @@ static struct node *child_new(struct tracker *t, struct tdev *d, struct node *pa
 {
 	struct node *n = node_new(t, d, ev, start, sectors);
 
-	if (!n)
+	if (!n) {
+		/* the tree has lost a piece: it can no longer be followed whole */
+		parent->root->broken = true;
 		return NULL;
+	}
 	n->parent = parent;
 	n->root = parent->root;
 	n->root->nnodes++;
@@ -426,6 +467,50 @@ static int grow_recs(struct tracker *t, size_t need)
 	t->order = o;
 	t->recs_cap = cap;
 	return 0;
+}
+
+/* Whether @d is under another layer: told so, or it received remaps. */
+static inline bool dev_lower(const struct tdev *d)
+{
+	return (d->roles & TK_ROLE_LOWER) || d->receives;
+}
+
+/* Whether @d sends its I/O to lower devices: told so, or it remapped. */
+static inline bool dev_upper(const struct tdev *d)
+{
+	return (d->roles & TK_ROLE_UPPER) || d->sends;
+}
+
+/*
+ * Whether @d is a partition, which only remaps: told so, or it was never
+ * seen queueing and is not told to be a layer that does.
+ */
+static inline bool remap_only(const struct tdev *d)
+{
+	if (d->roles & TK_ROLE_REMAP_ONLY)
+		return true;
+	return !d->queues && !(d->roles & (TK_ROLE_UPPER | TK_ROLE_PARITY));
+}
+
+/*
+ * Whether a path may end at @x: at a request-based device (the device
+ * completed it), or at a bio-based device with no lower device (zram). A
+ * path that ends at a layer that sends its I/O further down was lost there,
+ * except an empty flush, which a layer may serve by its own means (dm-thin
+ * commits its metadata, with flushes it issues itself).
+ */
+static bool path_end_ok(struct tracker *t, const struct node *x)
+{
+	struct tdev *d;
+
+	if (x->kind == TK_LAYER_REQUEST)
+		return true;
+	if (x->kind == TK_LAYER_REMAP)
+		return false;
+	if (!x->sectors && (x->flags & BLK_F_PREFLUSH))
+		return true;
+	d = get_dev(t, x->dev);
+	return d && !dev_upper(d);
 }
 
 /* Fill records breadth first, so that parents come before children. */
@@ -463,11 +548,14 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 			.g = x->g, .i = x->i, .d = x->d, .m = x->m, .qev = x->qev,
 			.splits = x->splits,
 			.split_rest = x->split_rest,
+			.rq_merged = x->rq_merged,
+			.linked = x->linked,
+			.flags = x->flags,
 			.requeues = x->requeues,
 			.error = x->error,
 			.complete = x->done && !x->inferred,
 		};
-		if (!r->complete)
+		if (!r->complete || (!x->first_child && !path_end_ok(t, x)))
 			*matched = false;
 		head++;
 		for (struct node *c = x->first_child; c && tail < n; c = c->next_sibling)
@@ -477,10 +565,10 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 }
 
 /* Take every node of a tree out of the device vectors and requests. */
-static void tree_detach(struct tracker *t, struct node *n, bool expire)
+static void tree_detach(struct tracker *t, struct node *n)
 {
 	for (struct node *c = n->first_child; c; c = c->next_sibling)
-		tree_detach(t, c, expire);
+		tree_detach(t, c);
 	if (n->rq) {
 		/* unlink from its request; an emptied request stays to match */
 		struct node **pp = &n->rq->bios;
@@ -496,8 +584,6 @@ static void tree_detach(struct tracker *t, struct node *n, bool expire)
 
 		if (d)
 			dev_del_node(d, n);
-		if (expire)
-			t->cnt.expired++;
 	}
 	if (!n->done)
 		t->cnt.inflight--;
@@ -516,20 +602,36 @@ static void tree_release(struct tracker *t, struct node *n)
 	node_release(t, n);
 }
 
-/* The root completed: hand out the tree and free it. */
-static void tree_finish(struct tracker *t, struct node *root)
+/* The class of a tree: a root at a lower device is a layer's I/O, however it came. */
+static enum tk_class tree_class(struct tracker *t, const struct node *root)
 {
 	struct tdev *d = get_dev(t, root->dev);
+
+	if (root->cls == TK_IO_TOP && d && dev_lower(d))
+		return TK_IO_LAYER;
+	return root->cls;
+}
+
+/* The root completed: hand out the tree and free it (an expired one is
+ * only freed: it was counted when it expired). */
+static void tree_finish(struct tracker *t, struct node *root)
+{
 	struct tk_io io;
 	bool matched;
 	size_t n;
 
-	tree_detach(t, root, false);
+	tree_detach(t, root);
 	tree_unlink(root);
+	if (root->expired) {
+		tree_release(t, root);
+		return;
+	}
 	n = tree_records(t, root, &matched);
 	io.pid = root->pid;
 	memcpy(io.comm, root->comm, sizeof(io.comm));
-	io.top = !(d && d->lower);
+	io.cls = tree_class(t, root);
+	io.top = io.cls == TK_IO_TOP;
+	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->dev;
 	io.matched = matched;
 	io.root = t->recs;
 	io.recs = t->recs;
@@ -538,6 +640,8 @@ static void tree_finish(struct tracker *t, struct node *root)
 		t->cnt.ios_top++;
 		if (matched)
 			t->cnt.ios_top_matched++;
+	} else if (io.cls == TK_IO_CAUSED) {
+		t->cnt.ios_caused++;
 	} else {
 		t->cnt.ios_layer++;
 	}
@@ -632,6 +736,24 @@ static struct node *find_empty(struct tdev *d, uint8_t op)
 	return best;
 }
 
+/*
+ * The oldest bio in flight that asked for a flush before or after its data
+ * (PREFLUSH or FUA): the one a flush with no bio of its own serves.
+ */
+static struct node *find_flushing(struct tdev *d)
+{
+	struct node *best = NULL;
+
+	for (int i = 0; i < d->nnodes; i++) {
+		struct node *n = d->nodes[i];
+
+		if (!n->done && (n->flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
+		    (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
 /* The oldest bio in flight ending at @end (completions name the remainder). */
 static struct node *find_by_end(struct tdev *d, uint64_t end, uint8_t op)
 {
@@ -700,10 +822,86 @@ static struct rq *find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint
 
 /* ---- events ----------------------------------------------------------- */
 
+/* Remember that @upper sends I/O to @d. */
+static void add_upper(struct tdev *d, uint32_t upper)
+{
+	for (int i = 0; i < d->nuppers; i++)
+		if (d->uppers[i] == upper)
+			return;
+	if (d->nuppers < TK_MAX_UPPERS)
+		d->uppers[d->nuppers++] = upper;
+}
+
+/* What find_held() looks for. */
+enum held_match {
+	HELD_EXACT,	/* the bio itself, released below (or a dm piece of it) */
+	HELD_OVERLAP,	/* one whose sectors the I/O below covers */
+	HELD_ANY,	/* any one not sent down yet */
+};
+
+/*
+ * A bio a layer above @d holds, not sent down yet: at @start/@sectors with
+ * @op (or, split by dm into pieces, containing them), one it overlaps, or
+ * any. dm-snapshot's origin holds a write until the chunk it covers is
+ * copied, then releases it to the base device with no remap event; md
+ * holds a write until its superblock says the array is dirty.
+ */
+static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
+			      uint32_t sectors, uint8_t op, enum held_match how)
+{
+	struct node *best = NULL;
+
+	for (int u = 0; u < d->nuppers; u++) {
+		struct tdev *up = get_dev(t, d->uppers[u]);
+
+		for (int i = 0; up && i < up->nnodes; i++) {
+			struct node *n = up->nodes[i];
+
+			if (n->done || n->await_q || n->rq)
+				continue;
+			if (how == HELD_ANY) {
+				if (n->down || n->first_child)
+					continue;
+			} else if (how == HELD_OVERLAP) {
+				if (n->down || n->end <= start || start + sectors <= n->start)
+					continue;
+			} else if (!same_op(n->op, op)) {
+				continue;
+			} else if (n->splits) {
+				/* split by dm into pieces, each held and released */
+				if (start < n->start || n->end < start + sectors)
+					continue;
+			} else if (n->down || n->first_child || n->start != start ||
+				   n->sectors != sectors) {
+				continue;
+			}
+			if (!best || n->seq < best->seq)
+				best = n;
+		}
+	}
+	return best;
+}
+
+/*
+ * Whether I/O a layer issued at @d serves a bio held above: the copy of the
+ * chunk a held write covers (dm-snapshot's read), or a flush or FUA write
+ * (md's superblock) while a bio above waits to be sent down.
+ */
+static bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	if (!d->nuppers)
+		return false;
+	if (ev->nr_sector && find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_OVERLAP))
+		return true;
+	return (ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
+	       find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
+}
+
 static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	struct node *n = find_awaiting(d, ev->sector, ev->nr_sector, ev->op);
 
+	d->queues = true;
 	if (n) {
 		n->await_q = false;
 		n->qev = ev->ts;
@@ -712,23 +910,70 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 			memcpy(n->root->comm, ev->comm, sizeof(n->root->comm));
 		return;
 	}
+	if (d->nuppers && ev->nr_sector) {
+		struct node *held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_EXACT);
+
+		if (held) {
+			/* the release of a held bio: its layer's way down ends here */
+			n = child_new(t, d, held, ev, ev->sector, ev->nr_sector);
+			if (!n)
+				return;
+			if (!held->down)
+				held->down = ev->ts;
+			n->qev = ev->ts;
+			n->linked = true;
+			return;
+		}
+	}
 	n = root_new(t, d, ev, ev->sector, ev->nr_sector);
+	if (!n)
+		return;
+	n->qev = ev->ts;
+	if (held_for(t, d, ev))
+		n->cls = TK_IO_CAUSED;
+}
+
+/*
+ * The bio a remap out of @src comes from, or NULL. A parity RAID names the
+ * array sector of a data block (a read of it may be the read-modify-write
+ * of a pending write: *@cause), or 0 for parity, which names no bio.
+ */
+static struct node *remap_source(struct tdev *src, const struct blk_event *ev,
+				 struct node **cause)
+{
+	struct node *n;
+
+	*cause = NULL;
+	if ((src->roles & TK_ROLE_PARITY) && !ev->aux_sector && ev->nr_sector)
+		return NULL;
+	n = find_containing(src, ev->aux_sector, ev->nr_sector, ev->op);
 	if (n)
-		n->qev = ev->ts;
+		return n;
+	if (!ev->nr_sector) {
+		/* dm's empty flush names sector 0: an empty bio, else a preflush write */
+		n = find_empty(src, ev->op);
+		if (!n)
+			n = find_flushing(src);
+		return n;
+	}
+	if (src->roles & TK_ROLE_PARITY)
+		*cause = find_containing(src, ev->aux_sector, ev->nr_sector,
+					 ev->op == BLK_OP_READ ? BLK_OP_WRITE : ev->op);
+	return NULL;
 }
 
 static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	struct tdev *src_dev = get_dev(t, ev->old_dev);
-	struct node *src, *child;
+	struct node *src, *child, *cause;
 
 	if (!src_dev)
 		return;
-	d->lower = true;
-	src = find_containing(src_dev, ev->aux_sector, ev->nr_sector, ev->op);
-	if (!src && !ev->nr_sector)
-		src = find_empty(src_dev, ev->op);
-	if (!src) {
+	d->receives = true;
+	src_dev->sends = true;
+	add_upper(d, src_dev->dev);
+	src = remap_source(src_dev, ev, &cause);
+	if (!src && !cause) {
 		/*
 		 * A partition: the bio waits at the whole disk (this remap's
 		 * target) at the partition-relative sector. It was really at
@@ -741,26 +986,46 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 			p->dev = src_dev->dev;
 			p->await_q = false;
 			p->kind = TK_LAYER_REMAP;
-			src_dev->lower = true;
+			src_dev->roles |= TK_ROLE_LOWER | TK_ROLE_REMAP_ONLY;
 			if (dev_add_node(src_dev, p))
 				return;
 			src = p;
 		}
 	}
+	if (!src && !remap_only(src_dev)) {
+		/*
+		 * No bio of @src_dev is the source, and it is a layer that
+		 * queues bios of its own: it issued this one itself (md's
+		 * stripe I/O, dm's own flushes). The tree is rooted where the
+		 * I/O is, below, never top-level and never counted at
+		 * @src_dev, which did not queue it; the remap's count says
+		 * when no cause was found either.
+		 */
+		child = root_new(t, d, ev, ev->sector, ev->nr_sector);
+		if (!child)
+			return;
+		child->cls = cause ? TK_IO_CAUSED : TK_IO_LAYER;
+		child->issuer = src_dev->dev;
+		child->await_q = true;
+		/* a parity RAID's stripe I/O has no source bio by design */
+		if (!cause && !(src_dev->roles & TK_ROLE_PARITY))
+			t->cnt.unmatched_remap++;
+		return;
+	}
 	if (!src) {
 		/*
-		 * I/O submitted to a partition enters the trace at its remap to
-		 * the disk: a new tree, rooted at a remap-only layer. At a
-		 * device that receives remaps itself, a missing source means
-		 * a lost event (or one before the trace started).
+		 * I/O submitted to a partition enters the trace at its remap
+		 * to the disk: a new tree, rooted at a remap-only layer.
 		 */
-		bool lost = src_dev->lower;
-
 		src = root_new(t, src_dev, ev, ev->aux_sector, ev->nr_sector);
 		if (!src)
 			return;
 		src->kind = TK_LAYER_REMAP;
-		if (lost) {
+		if (held_for(t, src_dev, ev)) {
+			/* md writes its superblock to each leg while the write waits */
+			src->cls = TK_IO_CAUSED;
+		} else if (dev_lower(src_dev) && !(src_dev->roles & TK_ROLE_REMAP_ONLY)) {
+			/* a partition under a layer: its source was lost */
 			t->cnt.unmatched_remap++;
 			src->broken = true;
 		}
@@ -795,6 +1060,14 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 	/* dm: sector == new_sector; the block layer: sector is the piece's start */
 	if (ev->sector == cut || ev->sector != n->start || cut >= n->end || n->rq)
 		return;
+	/*
+	 * A bio split by the top layer of a stack (md splits at its chunks):
+	 * the bio goes on as the remainder, the pieces are chained to it and
+	 * it completes last. It stays one top-level I/O, whole; the pieces'
+	 * completions are taken by it (on_bio_complete).
+	 */
+	if (!n->parent && dev_upper(d))
+		return;
 	if (n->parent) {
 		rest = child_new(t, d, n->parent, ev, cut, n->end - cut);
 	} else {
@@ -819,7 +1092,10 @@ static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_
 	struct node *n = find_by_end(d, ev->sector + ev->nr_sector, ev->op);
 
 	if (!n) {
-		t->cnt.unmatched_complete++;
+		/* a piece of a split bio that stayed whole (on_split) completed */
+		n = find_containing(d, ev->sector, ev->nr_sector, ev->op);
+		if (!n || !n->splits || !ev->nr_sector || n->end == ev->sector + ev->nr_sector)
+			t->cnt.unmatched_complete++;
 		return;
 	}
 	if (n->kind == TK_LAYER_REMAP)
@@ -897,8 +1173,13 @@ static void on_rq_merge(struct tracker *t, struct tdev *d, const struct blk_even
 		}
 		into->start = from->start;
 	}
-	for (struct node *b = from->bios; b; b = b->rq_next)
+	for (struct node *b = from->bios; b; b = b->rq_next) {
 		b->rq = into;
+		b->rq_merged = true;
+		/* the bio that started it was merged now (btt's M at its start) */
+		if (b->merge == TK_MERGE_NONE && !b->m)
+			b->m = ev->ts;
+	}
 	pp = &into->bios;
 	while (*pp)
 		pp = &(*pp)->rq_next;
@@ -936,6 +1217,7 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 
 		if (!n)
 			return;
+		n->cls = find_flushing(d) ? TK_IO_CAUSED : TK_IO_LAYER;
 		r = rq_new(t, d, ev);
 		if (!r)
 			return;
@@ -999,7 +1281,36 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 	rq_release(t, d, r);
 }
 
-/* Drop trees older than the timeout: they will not complete any more. */
+/* A tree did not complete in time: count it once, keep it to absorb late events. */
+static void tree_expire(struct tracker *t, struct node *root)
+{
+	tree_unlink(root);
+	root->expired = true;
+	root->expired_at = t->now;
+	t->cnt.expired++;
+	if (tree_class(t, root) == TK_IO_TOP)
+		t->cnt.expired_top++;
+	tree_link(&t->zombies, root);
+}
+
+/* Free an expired tree whose late events had a whole timeout to come. */
+static void tree_drop(struct tracker *t, struct node *root)
+{
+	tree_detach(t, root);
+	tree_unlink(root);
+	tree_release(t, root);
+}
+
+/* Whether the oldest live or expired tree is due: one test per event. */
+static inline bool sweep_due(const struct tracker *t)
+{
+	const struct node *live = t->trees.tree_next, *dead = t->zombies.tree_next;
+
+	return (live != &t->trees && live->q + t->p.timeout_ns <= t->now) ||
+	       (dead != &t->zombies && dead->expired_at + t->p.timeout_ns <= t->now);
+}
+
+/* Expire trees older than the timeout, free those expired a timeout ago. */
 static void sweep(struct tracker *t)
 {
 	while (t->trees.tree_next != &t->trees) {
@@ -1007,9 +1318,14 @@ static void sweep(struct tracker *t)
 
 		if (root->q + t->p.timeout_ns > t->now)
 			break;
-		tree_detach(t, root, true);
-		tree_unlink(root);
-		tree_release(t, root);
+		tree_expire(t, root);
+	}
+	while (t->zombies.tree_next != &t->zombies) {
+		struct node *root = t->zombies.tree_next;
+
+		if (root->expired_at + t->p.timeout_ns > t->now)
+			break;
+		tree_drop(t, root);
 	}
 }
 
@@ -1073,20 +1389,23 @@ int tracker_event(const struct blk_event *ev, void *ctx)
 	default:
 		break;
 	}
-	if (t->cnt.events % SWEEP_EVENTS == 0)
+	if (sweep_due(t))
 		sweep(t);
 	return 0;
 }
 
 void tracker_finish(struct tracker *t)
 {
-	while (t->trees.tree_next != &t->trees) {
-		struct node *root = t->trees.tree_next;
+	while (t->trees.tree_next != &t->trees)
+		tree_expire(t, t->trees.tree_next);
+	while (t->zombies.tree_next != &t->zombies)
+		tree_drop(t, t->zombies.tree_next);
+}
 
-		tree_detach(t, root, true);
-		tree_unlink(root);
-		tree_release(t, root);
-	}
+uint64_t tracker_oldest_q(const struct tracker *t)
+{
+	/* the list of live trees is in order of creation, that is of their roots' Q */
+	return t->trees.tree_next != &t->trees ? t->trees.tree_next->q : UINT64_MAX;
 }
 
 const struct tk_counters *tracker_counters(const struct tracker *t)
@@ -1094,18 +1413,49 @@ const struct tk_counters *tracker_counters(const struct tracker *t)
 	return &t->cnt;
 }
 
-void tracker_set_lower(struct tracker *t, uint32_t dev)
+void tracker_set_role(struct tracker *t, uint32_t dev, unsigned int roles)
 {
 	struct tdev *d = get_dev(t, dev);
 
 	if (d)
-		d->lower = true;
+		d->roles |= roles;
 }
 
-bool tracker_is_lower(const struct tracker *t, uint32_t dev)
+int tracker_learn_event(const struct blk_event *ev, void *ctx)
 {
-	for (int i = 0; i < t->ndevs; i++)
-		if (t->devs[i]->dev == dev)
-			return t->devs[i]->lower;
-	return false;
+	struct tracker *t = ctx;
+	struct tdev *d;
+
+	if (ev->kind == BLK_EV_BIO_REMAP) {
+		if ((d = get_dev(t, ev->dev))) {
+			d->receives = true;
+			add_upper(d, ev->old_dev);
+		}
+		if ((d = get_dev(t, ev->old_dev)))
+			d->sends = true;
+	} else if (ev->kind == BLK_EV_BIO_QUEUE && (d = get_dev(t, ev->dev))) {
+		d->queues = true;
+	}
+	return 0;
+}
+
+void tracker_set_edge(struct tracker *t, uint32_t upper, uint32_t lower)
+{
+	struct tdev *d = get_dev(t, lower);
+
+	if (d)
+		add_upper(d, upper);
+}
+
+unsigned int tracker_roles(const struct tracker *t, uint32_t dev)
+{
+	for (int i = 0; i < t->ndevs; i++) {
+		const struct tdev *d = t->devs[i];
+
+		if (d->dev == dev)
+			return d->roles | (dev_lower(d) ? TK_ROLE_LOWER : 0) |
+			       (dev_upper(d) ? TK_ROLE_UPPER : 0) |
+			       (d->sends && remap_only(d) ? TK_ROLE_REMAP_ONLY : 0);
+	}
+	return 0;
 }

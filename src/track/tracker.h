@@ -56,7 +56,8 @@ enum tk_layer_kind {
  * @g: got its request (request-based, when it started one)
  * @i: its request was inserted into the scheduler (0 if never)
  * @d: its request was issued to the device
- * @m: merged into a request (Q2M), when @merge is set
+ * @m: merged into a request (Q2M), when @merge is set; for the bio that
+ *	started a request the scheduler merged into another, that merge
  * @qev: its queue event at this layer (0 if none: a bio that entered by a
  *	 remap shows its queue event after it; a request with no bio, such as
  *	 a flush of the flush machinery, has none); btt's Q
@@ -66,6 +67,12 @@ enum tk_layer_kind {
  * @complete: every step of this record was seen (nothing inferred)
  * @split_rest: the remainder of a bio split at this layer (no queue event
  *		of its own; @q and @qev are those of the bio it came from)
+ * @rq_merged: its request was merged into another by the scheduler (btt
+ *	       gives it no I2D: the request it started was never issued)
+ * @linked: it entered this layer with no remap event: the layer above held
+ *	    it (dm-snapshot's origin, until the chunk is copied) and released
+ *	    it here; linked by device, sectors and operation
+ * @flags: enum blk_flag bits as it entered the layer (PREFLUSH, FUA, ...)
  */
 struct tk_rec {
 	uint32_t dev;
@@ -85,6 +92,34 @@ struct tk_rec {
 	int32_t error;
 	bool complete;
 	bool split_rest;
+	bool rq_merged;
+	bool linked;
+	uint8_t flags;
+};
+
+/**
+ * tk_rec_is_flush - an empty bio that asks for a cache flush, or a flush
+ * request: counted as "flush" at every layer, never as a 0-byte write
+ */
+static inline bool tk_rec_is_flush(const struct tk_rec *r)
+{
+	return r->op == BLK_OP_FLUSH || (!r->sectors && (r->flags & BLK_F_PREFLUSH));
+}
+
+/*
+ * Who an I/O tree belongs to. A top-level I/O was queued by a user of the
+ * stack's top device; every other tree was issued by a layer of the stack
+ * itself (md's superblock and parity I/O, dm's flushes and copies,
+ * thin-pool metadata, the flush machinery's flush requests), with the I/O
+ * that caused it known where the events tell (a read-modify-write read of
+ * a block a pending write covers, the flush a preflush write asked for).
+ * The class depends on the stack's roles (tracker_set_role()), never on
+ * which event happened to come first.
+ */
+enum tk_class {
+	TK_IO_TOP = 0,		/* queued by a user of the stack */
+	TK_IO_LAYER,		/* issued by a layer, cause unknown */
+	TK_IO_CAUSED,		/* issued by a layer for an I/O in flight */
 };
 
 /**
@@ -92,9 +127,15 @@ struct tk_rec {
  * @pid: the task that queued the root bio (the originator, kept for every
  *	 layer even when a kworker or dm-crypt's thread submits below)
  * @comm: its name
- * @top: the root is top-level I/O (its device receives no remap from above);
- *	 false for I/O a layer issued itself (thin-pool zeroing, metadata)
- * @matched: every node of the tree was followed from queue to completion
+ * @top: the root is top-level I/O (@cls is TK_IO_TOP); false for I/O a
+ *	 layer issued itself (thin-pool zeroing, metadata, parity)
+ * @cls: enum tk_class
+ * @issuer: for I/O issued by a layer, that layer's device (md0 for its
+ *	    stripe I/O on a member disk, which the tree is rooted at; the
+ *	    root's own device for I/O queued there); 0 for top-level I/O
+ * @matched: every layer on the tree's paths was followed from queue to
+ *	     completion, and every path reaches a device that completed it (a
+ *	     request-based device, or a bio-based one with no lower device)
  * @root: the root record (recs[0])
  * @recs: every bio of the tree at every layer, root first, parents before
  *	  their children
@@ -104,6 +145,8 @@ struct tk_io {
 	int32_t pid;
 	char comm[16];
 	bool top;
+	uint8_t cls;
+	uint32_t issuer;
 	bool matched;
 	const struct tk_rec *root;
 	const struct tk_rec *recs;
@@ -115,25 +158,33 @@ struct tk_io {
 typedef void (*tk_io_fn)(const struct tk_io *io, void *ctx);
 
 /**
- * struct tk_counters - what the tracker could not follow
+ * struct tk_counters - what the tracker followed, and what it could not
  * @events: events taken
- * @ios_top: top-level trees completed
- * @ios_top_matched: of those, followed through every layer
- * @ios_layer: trees issued by a layer itself
- * @expired: bios dropped after the timeout without completing
+ * @ios_top: top-level I/Os completed
+ * @ios_top_matched: of those, matched (see struct tk_io); the rest were
+ *		     partly followed: their path was lost below some layer
+ * @ios_layer: I/Os a layer issued itself, with no known cause
+ * @ios_caused: I/Os a layer issued for an I/O in flight (known cause)
+ * @expired: I/Os (trees) not completed within the timeout, or still in
+ *	     flight when the trace ended; an expired I/O stays one I/O: its
+ *	     later events are taken by it, never start new ones
+ * @expired_top: of those, top-level I/Os
  * @dropped_cap: bios not tracked because the in-flight cap was reached
  * @unmatched_complete: completions that matched no bio in flight
- * @unmatched_remap: remaps whose source was not in flight (tracked as new)
+ * @unmatched_remap: remaps whose source was not in flight (tracked as I/O
+ *		     of the layer they came from)
  * @unmatched_rq: request events that matched no request
- * @inflight: bios in flight now
- * @inflight_peak: the most bios in flight at once
+ * @inflight: bios in flight now (expired ones included, until released)
+ * @inflight_peak: the most bios in flight at once (never above the cap)
  */
 struct tk_counters {
 	uint64_t events;
 	uint64_t ios_top;
 	uint64_t ios_top_matched;
 	uint64_t ios_layer;
+	uint64_t ios_caused;
 	uint64_t expired;
+	uint64_t expired_top;
 	uint64_t dropped_cap;
 	uint64_t unmatched_complete;
 	uint64_t unmatched_remap;
@@ -178,20 +229,52 @@ int tracker_event(const struct blk_event *ev, void *ctx);
  */
 void tracker_finish(struct tracker *t);
 
+/**
+ * tracker_oldest_q - when the oldest tree still in flight entered the stack
+ * (its root's Q): no record completed from now on entered a layer before
+ * it. UINT64_MAX when nothing is in flight.
+ */
+uint64_t tracker_oldest_q(const struct tracker *t);
+
 /** tracker_counters - what was followed and what was not */
 const struct tk_counters *tracker_counters(const struct tracker *t);
 
-/**
- * tracker_set_lower - tell that @dev is a lower layer (it has holders):
- * I/O rooted there is issued by a layer above it, not top-level, even when
- * no remap leads into it (dm-thin's metadata I/O goes straight to its disk)
- */
-void tracker_set_lower(struct tracker *t, uint32_t dev);
+/* What a device is in the stack; the class of its I/O follows from it. */
+enum tk_role {
+	TK_ROLE_LOWER = 1 << 0,		/* under another layer (has holders, receives remaps) */
+	TK_ROLE_UPPER = 1 << 1,		/* over other devices (has slaves, remaps down) */
+	TK_ROLE_REMAP_ONLY = 1 << 2,	/* a partition: remaps, no queue of its own */
+	TK_ROLE_PARITY = 1 << 3,	/* md raid4/5/6: stripe I/O of its own, remapped
+					 * with the array sector of a block, or 0 for parity */
+};
 
 /**
- * tracker_is_lower - whether @dev has received remaps from another device
- * (it is a lower layer of some stack in the trace)
+ * tracker_set_role - tell what @dev is (enum tk_role bits, added to those
+ * known), from the stack's topology or from a first pass over a recording
+ * (tracker_learn_event()). Tell it before the events: I/O rooted at a
+ * lower device is issued by a layer above it, even when no remap leads
+ * into it (dm-thin's metadata, md's superblock), whenever it comes.
  */
-bool tracker_is_lower(const struct tracker *t, uint32_t dev);
+void tracker_set_role(struct tracker *t, uint32_t dev, unsigned int roles);
+
+/**
+ * tracker_learn_event - a blk_event_fn for a first pass over a recording
+ * whose stack is not known: remaps tell which devices are lower and upper,
+ * queue events which devices queue (a partition never does). Then feed the
+ * same events to tracker_event(): no class depends on their order.
+ * Returns 0.
+ */
+int tracker_learn_event(const struct blk_event *ev, void *ctx);
+
+/**
+ * tracker_set_edge - tell that @upper sends its I/O to @lower (a slave of
+ * it), from the topology; remaps tell it too. A layer that holds a bio and
+ * releases it below with no remap event (dm-snapshot's origin) is linked
+ * to it through this edge.
+ */
+void tracker_set_edge(struct tracker *t, uint32_t upper, uint32_t lower);
+
+/** tracker_roles - the enum tk_role bits known or learnt for @dev */
+unsigned int tracker_roles(const struct tracker *t, uint32_t dev);
 
 #endif /* BLKSTACK_TRACKER_H */

@@ -352,3 +352,22 @@ bench()
 	done
 	awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }' <<<"$best"
 }
+
+# bench_secs_runs "$@": the options "-t SECS -r RUNS" of the benchmarks that
+# take no others, into SECS and RUNS (their defaults set before); -h or a
+# bad option prints the script's opening comment and exits 2.
+bench_secs_runs()
+{
+	local opt OPTIND=1
+
+	while getopts "t:r:h" opt; do
+		case $opt in
+		t) SECS=$OPTARG ;;
+		r) RUNS=$OPTARG ;;
+		*)
+			sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+			exit 2
+			;;
+		esac
+	done
+}

@@ -12,6 +12,9 @@
 #   none      fio alone
 #   blkstack  blkstack trace -d DEV -o FILE               (FILE on tmpfs)
 #   blkstack-record  blkstack record -d DEV -o FILE.dat   (raw pages, undecoded)
+#   blkstack-monitor blkstack monitor -d DEV --listen 127.0.0.1:PORT (decode,
+#             tracker and statistics, scraped once after fio; its I/O count and
+#             lost events are read from /metrics)
 #   trace-cmd trace-cmd record -B NAME -d --no-filter -e block -o FILE sleep N
 #   blk       cat trace_pipe | blkparse -i - -o FILE      (the blk tracer on DEV)
 #
@@ -31,7 +34,7 @@ set -euo pipefail
 SECS=10
 ROUNDS=3
 DEVKINDS="zram loop"
-TRACERS="none blkstack blkstack-record trace-cmd blk"
+TRACERS="none blkstack blkstack-record blkstack-monitor trace-cmd blk"
 while getopts "t:r:D:T:h" opt; do
 	case $opt in
 	t) SECS=$OPTARG ;;
@@ -110,6 +113,38 @@ m_blkstack_record()
 	UNREAD=-
 	Q=$("$BLKSTACK" parse -i "$WORK/rec.dat" -d "${MM/,/:}" -o "$WORK/rec.txt" && qc_count "$WORK/rec.txt" "$MM")
 	rm -f "$WORK/rec.dat" "$WORK/rec.txt"
+}
+
+# blkstack monitor: the whole pipeline of report, served on 127.0.0.1; its
+# counts come from one scrape after fio, its CPU time from start to SIGTERM.
+m_blkstack_monitor()
+{
+	local dev=$1 pid child port i
+
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	"$GNU_TIME" -f '%e %U %S %M' -o "$WORK/time" \
+		"$BLKSTACK" monitor -d "$dev" --listen "127.0.0.1:$port" 2>"$WORK/mon.err" &
+	pid=$!
+	_clean_pids+=("$pid")
+	bs_wait_ready "$pid"
+	child=$(pgrep -P "$pid" -x blkstack)
+	INFO="buffer $(cat "$TRACEFS/instances/blkstack-$child/buffer_size_kb") KiB/CPU"
+	run_fio "$dev" "$SECS" "$WORK/fio"
+	# the last completions reach the statistics within a read pass
+	sleep 1
+	for i in $(seq 20); do
+		curl -sf "http://127.0.0.1:$port/metrics" >"$WORK/mon.prom" && break
+		sleep 0.2
+	done
+	kill -TERM "$child"
+	wait "$pid" || { cat "$WORK/mon.err" >&2; die "blkstack monitor failed"; }
+	CPU=$(cpu_secs "$WORK/time")
+	LOST=$(awk '$1 ~ /^blkstack_events_lost_total[{]/ { n += $2 } END { print n + 0 }' "$WORK/mon.prom")
+	UNREAD=-
+	# bios completed at the device: what the monitor saw of fio's reads
+	Q=$(awk -v d="device=\"${MM/,/:}\"" '$1 ~ /^blkstack_layer_ios_total[{]/ && index($1, d) && $1 ~ /op="read"/ { n += $2 } END { printf "%d", n }' "$WORK/mon.prom")
+	Q="$Q/$Q"
+	rm -f "$WORK/mon.prom"
 }
 
 # Diagnostic variants, not run by default (-T): blkstack without -d (no

@@ -12,7 +12,10 @@
 #
 #   blkstack report -i v6.dat -o /dev/null          (decode + merge + tracker + statistics)
 #   blkstack report -i v6.dat --json -o /dev/null
+#   blkstack report -i v6.dat --btt -o /dev/null    (btt's tables instead of the tracker)
+#   blkstack report -i v6.dat --iostat -o /dev/null (iostat -x's table instead)
 #   btt -i bt.dump                                  (after `blkparse -i - -d bt.dump`, not timed)
+#   btt -A -i bt.dump                               (every table, as report --btt prints)
 #
 # A benchmark, not a test: it prints events per second, peak RSS and
 # ratios, and asserts nothing. Usage: bench-report.sh [-t SECS] [-r RUNS];
@@ -23,16 +26,7 @@ set -euo pipefail
 
 SECS=20
 RUNS=3
-while getopts "t:r:h" opt; do
-	case $opt in
-	t) SECS=$OPTARG ;;
-	r) RUNS=$OPTARG ;;
-	*)
-		sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-		exit 2
-		;;
-	esac
-done
+bench_secs_runs "$@"
 need_tools btt blkparse
 
 bench_setup
@@ -96,6 +90,9 @@ for name in long short; do
 	printf -v "r_json_$name" %s "$(bench "report --json $name" "$BLKSTACK" report --json -i "$WORK/$name.dat" -o /dev/null)"
 	# in $WORK: btt writes its per-device *_iops_fp.dat files to the directory it runs in
 	printf -v "r_btt_$name" %s "$(cd "$WORK" && bench "btt $name" btt -i "$WORK/$name.dump" -o "$WORK/btt-$name")"
+	printf -v "r_rbtt_$name" %s "$(bench "report --btt $name" "$BLKSTACK" report --btt -i "$WORK/$name.dat" -o /dev/null)"
+	printf -v "r_rios_$name" %s "$(bench "report --iostat $name" "$BLKSTACK" report --iostat -i "$WORK/$name.dat" -o /dev/null)"
+	printf -v "r_bttA_$name" %s "$(cd "$WORK" && bench "btt -A $name" btt -A -i "$WORK/$name.dump" -o "$WORK/bttA-$name")"
 done
 
 bench_header
@@ -117,6 +114,10 @@ echo
 		row "blkstack report" "$name" "${!n_tc}" "${!rt}"
 		row "blkstack report --json" "$name" "${!n_tc}" "${!rj}"
 		row "btt" "$name" "${!n_bt}" "${!rb}"
+		rbt=r_rbtt_$name rio=r_rios_$name rba=r_bttA_$name
+		row "blkstack report --btt" "$name" "${!n_tc}" "${!rbt}"
+		row "blkstack report --iostat" "$name" "${!n_tc}" "${!rio}"
+		row "btt -A" "$name" "${!n_bt}" "${!rba}"
 	done
 } | column -t -s '|' -o '  '
 echo
@@ -135,4 +136,15 @@ awk -v bs="$(rate "$n_tc_long" "$r_text_long")" -v bt="$(rate "$n_bt_long" "$r_b
 	-v bl="$(rss "$r_btt_long")" -v bsh="$(rss "$r_btt_short")" 'BEGIN {
 	printf "blkstack report / btt (long):   %.1fx  (goal: >= 10 M events/s: %.1f M)\n", bs / bt, bs / 1e6
 	printf "peak RSS long / short: blkstack %.2f, btt %.2f\n", rl / rs, bl / bsh
+}'
+walls()
+{
+	read -r wall _ <<<"$1"
+	echo "$wall"
+}
+awk -v r="$(walls "$r_text_long")" -v b="$(walls "$r_rbtt_long")" -v i="$(walls "$r_rios_long")" \
+	-v a="$(walls "$r_bttA_long")" 'BEGIN {
+	printf "report --btt / report (long):    %.2fx time  (goal: <= 1.20x)\n", b / r
+	printf "report --iostat / report (long): %.2fx time  (goal: <= 1.20x)\n", i / r
+	printf "btt -A / report --btt (long):    %.1fx time\n", a / (b > 0 ? b : 0.01)
 }'

@@ -19,8 +19,9 @@
 #     the guest (blkstack trace), blkstack parse of trace-cmd's trace.dat on
 #     the host, and blkparse of blktrace in the guest
 #   - blkstack report, live in the guest over the same window: every layer,
-#     bytes conserved at each, >= 99% of top-level I/O matched, the leaves'
-#     D2C and Q2C averages within 1% of btt on the guest's blktrace
+#     bytes conserved at each, >= 99% of top-level reads and writes matched,
+#     the leaves' btt phases (Q2G, G2I, I2D, Q2M, D2C, Q2C) over as many
+#     I/Os as btt on the guest's blktrace, with averages within 1% (or 5 us)
 #   - the page cache (guest/pagecache.sh, after the window): files read cold
 #     by read(2), mmap and O_DIRECT and one written with fsync, under blkstack
 #     report --by dir: each file's disk bytes within one readahead window of
@@ -445,8 +446,8 @@ check_stack() {
 # where some page-cache events do not exist): each file's disk bytes within
 # one readahead window of its size, its misses its pages, each directory the
 # sum of its files, evictions after the drop of caches, O_DIRECT per file
-# where the kernel has iomap's event; and blkstack's notes name exactly the
-# events this kernel lacks.
+# where the kernel has iomap's events (iomap_dio_rw_begin, or before 6.3
+# iomap_iter); and blkstack's notes name exactly the events this kernel lacks.
 check_pagecache() {
 	local RES=$1
 	if [[ ! -s $RES/pc.json ]]; then
@@ -474,7 +475,6 @@ needed = {
     "filemap/mm_filemap_get_pages": "lookups",
     "writeback/writeback_single_inode_start": "flusher writeback",
     "writeback/sb_mark_inode_writeback": "fsync writeback",
-    "iomap/iomap_dio_rw_begin": "direct I/O",
 }
 for ev, what in needed.items():
     said = ("this kernel has no %s:%s event" % tuple(ev.split("/"))) in err
@@ -483,6 +483,9 @@ for ev, what in needed.items():
                       "said it is missing" if said else "said nothing"))
     if ev not in events:
         notes.append(ev)
+# the guest runs as root on 5.9 or later: files are named by fanotify as they are opened
+if not doc["names"].startswith("opens seen by fanotify"):
+    errors.append("names not from fanotify: %s (%s)" % (doc["names"], err.strip()))
 sizes = {"d1/r1": 300000, "d1/r2": 1060864, "d2/m1": 2000000}
 for rel, size in sizes.items():
     f = files.get(d + "/" + rel)
@@ -498,16 +501,38 @@ for rel, size in sizes.items():
     print("file %s %d bytes read (size %d), %d misses, %d sync + %d async readahead pages" %
           (rel, f["read_bytes"], size, f["misses"], f["ra_sync"], f["ra_async"]))
 o = files.get(d + "/d2/sub/o1")
+# direct I/O: from iomap_dio_rw_begin, else (before 6.3) from iomap_iter, and the report says which
+dio = "iomap/iomap_dio_rw_begin" in events or "iomap/iomap_iter" in events
+dio_notes = [n for n in doc.get("notes", []) if "iomap:iomap_dio_rw_begin" in n]
 if "iomap/iomap_dio_rw_begin" in events:
+    if dio_notes:
+        errors.append("iomap_dio_rw_begin is present, but the report says: %s" % dio_notes)
+elif "iomap/iomap_iter" in events:
+    if not any("from iomap:iomap_iter" in n for n in dio_notes):
+        errors.append("no iomap_dio_rw_begin: the report does not say direct I/O comes from iomap_iter (notes: %s)" %
+                      doc.get("notes"))
+    notes.append("iomap/iomap_dio_rw_begin (iomap_iter instead)")
+elif not any("cannot be given to its file" in n for n in dio_notes) or \
+        "this kernel has no iomap:iomap_dio_rw_begin or iomap:iomap_iter event" not in err:
+    errors.append("no iomap event: the report and the notes do not say direct I/O is not per file")
+dw = files.get(d + "/d2/sub/dw")
+if dio:
+    how = "iomap_dio_rw_begin" if "iomap/iomap_dio_rw_begin" in events else "iomap_iter"
     if not o or o["read_bytes"] != 1048576 or o["direct_bytes"] != 1048576:
         errors.append("d2/sub/o1: O_DIRECT read not attributed: %s" % o)
+    else:
+        print("file d2/sub/o1 %d bytes of O_DIRECT read, all direct (%s)" % (o["read_bytes"], how))
+    if not dw or dw["write_bytes"] != 16 << 20 or dw["direct_bytes"] != 16 << 20:
+        errors.append("d2/sub/dw: 16 MiB O_DIRECT write not all attributed: %s" % dw)
+    else:
+        print("file d2/sub/dw %d bytes of O_DIRECT write, all direct (%s)" % (dw["write_bytes"], how))
 else:
     # not a file's, but not dropped either: counted as unattributed
     un = doc["not_files"]["unattributed"]["read_bytes"]
     if o or un < 1048576:
         errors.append("d2/sub/o1 without iomap's event: %s in the files, %d bytes read unattributed" %
                       ("present" if o else "absent", un))
-    print("file d2/sub/o1: no iomap_dio_rw_begin on this kernel: its 1048576 bytes of O_DIRECT "
+    print("file d2/sub/o1: no iomap event on this kernel: its 1048576 bytes of O_DIRECT "
           "read are among the %d bytes read unattributed" % un)
 w = files.get(d + "/d2/w1")
 wpages = (200000 + page - 1) // page
@@ -523,7 +548,7 @@ for dd in doc["dirs"]:
         if dd[k] != s:
             errors.append("dir %s: %s %d, but its files sum to %d" % (dd["path"], k, dd[k], s))
 # d2/sub holds only the O_DIRECT file: no directory without iomap's event
-for want in (d + "/d1", d + "/d2") + ((d + "/d2/sub",) if "iomap/iomap_dio_rw_begin" in events else ()):
+for want in (d + "/d1", d + "/d2") + ((d + "/d2/sub",) if dio else ()):
     if want not in {dd["path"] for dd in doc["dirs"]}:
         errors.append("no directory %s" % want)
 ev = sum(f["evicted"] for f in drop["files"] if f["path"].startswith(d + "/"))
@@ -588,15 +613,20 @@ for dev, l in layers.items():
     if got != want:
         errors.append("%s (%s): report %d bytes, trace log %d" % (dev, l["kind"], got, want))
 t = report["tracking"]
-if not t["top_level_ios"] or t["top_level_matched"] * 100 < t["top_level_ios"] * 99:
-    errors.append("matched %d of %d top-level I/Os" % (t["top_level_matched"], t["top_level_ios"]))
+# reads and writes followed to the devices that completed them (dm-thin
+# completes discards itself: those are "partly followed", counted apart)
+e2e = report["end_to_end"]
+rw = sum(e2e[op]["ios"] for op in ("read", "write") if op in e2e)
+rw_matched = sum(e2e[op]["matched"] for op in ("read", "write") if op in e2e)
+if not rw or rw_matched * 100 < rw * 99:
+    errors.append("matched %d of %d top-level reads and writes" % (rw_matched, rw))
 if report["events_lost"]:
     errors.append("%d events lost" % report["events_lost"])
 # the request-based leaves' btt averages, all operations together
 for dev, l in layers.items():
     if l["kind"] != "request":
         continue
-    for phase in ("d2c", "q2c"):
+    for phase in ("q2g", "g2i", "i2d", "q2m", "d2c", "q2c"):
         n = s = 0
         for op in l["ops"].values():
             h = op.get("btt", {}).get(phase + "_ns", {"count": 0})
@@ -604,8 +634,11 @@ for dev, l in layers.items():
             s += h.get("avg", 0) * h["count"]
         if n:
             print("btt %s %s %.0f %d" % (dev, phase.upper(), s / n, n))
-print("summary %d layers, %d/%d top-level I/Os matched" %
-      (len(layers), t["top_level_matched"], t["top_level_ios"]))
+print("summary %d layers, %d/%d top-level I/Os matched (%d/%d reads and writes), %d partly "
+      "followed, %d+%d issued by a layer (caused, own), %d expired" %
+      (len(layers), t["top_level_matched"], t["top_level_ios"], rw_matched, rw,
+       t.get("top_level_partly_followed", 0), t.get("layer_caused_ios", 0),
+       t["layer_issued_ios"], t["expired"]))
 for e in errors:
     print("error " + e)
 sys.exit(1 if errors else 0)
@@ -681,7 +714,7 @@ PY
 		fi
 	done < <(grep '^btt ' "$TMP/$STACK.rep")
 	if ((compared > 0)); then
-		pass "D2C/Q2C compared with btt at $compared leaf phase(s)"
+		pass "btt phases (Q2G, G2I, I2D, Q2M, D2C, Q2C) compared with btt at $compared leaf phase(s)"
 	else
 		say "note: no leaf where btt and blkstack followed the same I/Os: nothing compared"
 	fi

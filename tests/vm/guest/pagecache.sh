@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The page-cache part of the guest's run (guest/init, after the traced
 # window): files of known sizes on the stack's ext4, read cold with read(2),
-# mmap and O_DIRECT, one written with fsync, under
+# mmap and O_DIRECT, one written with fsync, 16 MiB written with O_DIRECT, under
 # "blkstack report --by dir --json"; then a traced drop of caches under
 # "blkstack report --by file --json". Results in $OUTDIR/pc-*; what this
 # kernel's tracefs has of the page-cache events in pc-events.txt, so that
@@ -36,6 +36,7 @@ blkstack report -d "$MNT" --by dir --json --resolve-paths=walk -o "$OUTDIR/pc.js
 	cat '$D/d1/r2' >/dev/null
 	/vm/mmapread '$D/d2/m1'
 	dd if='$D/d2/sub/o1' of=/dev/null bs=64k iflag=direct 2>/dev/null
+	dd if=/dev/zero of='$D/d2/sub/dw' bs=1M count=16 oflag=direct 2>/dev/null
 	dd if=/dev/urandom of='$D/d2/w1' bs=200000 count=1 conv=fsync 2>/dev/null" \
 	2>"$OUTDIR/pc.err"
 blkstack report -d "$MNT" --by file --json --resolve-paths=walk -o "$OUTDIR/pc-drop.json" -- \

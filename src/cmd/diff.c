@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * diff.c - "blkstack diff A.dat B.dat": each recording through the tracker
+ * into its statistics and amplification, then both side by side with the
+ * change (output/diff.c), for before/after comparisons of a configuration.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/pcevent.h"
+#include "base/util.h"
+#include "cmd/cmd.h"
+#include "cmd/diff.h"
+#include "cmd/roles.h"
+#include "format/tracefile.h"
+#include "output/diff.h"
+#include "output/outfile.h"
+#include "track/amp.h"
+#include "track/stats.h"
+#include "track/topo-record.h"
+#include "track/tracker.h"
+
+enum {
+	OPT_JSON = CHAR_MAX + 1,
+};
+
+const char *cli_usage_diff(void)
+{
+	return "Usage:\n"
+	       " blkstack diff [options] A.dat B.dat\n"
+	       "\n"
+	       "Follow every I/O of two recordings through their stacks and print, per layer\n"
+	       "and operation, the figures of each side by side with the change from A to B:\n"
+	       "I/Os, throughput, size, latency (average, p50, p99), merges, splits and the\n"
+	       "layer's byte amplification.\n"
+	       "\n"
+	       "Output:\n"
+	       " -o, --output FILE       write to FILE instead of standard output\n"
+	       "     --json              one JSON document instead of a table\n"
+	       "\n"
+	       "General:\n"
+	       " -D, --debug             print debugging messages\n"
+	       " -h, --help              display this help\n"
+	       "\n"
+	       "See blkstack-diff(8).\n";
+}
+
+enum cli_result cli_parse_diff(int argc, char **argv, struct diff_params *p, char *err,
+			       size_t errlen)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "json",   no_argument,       NULL, OPT_JSON },
+		{ "debug",  no_argument,       NULL, 'D' },
+		{ "help",   no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	enum cli_result r;
+	int c;
+
+	memset(p, 0, sizeof(*p));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:Dh", opts, NULL)) != -1) {
+		r = CLI_RUN;
+		switch (c) {
+		case 'o':
+			r = opt_file(optarg, &p->output, 'o', err, errlen);
+			break;
+		case OPT_JSON:
+			p->json = true;
+			break;
+		case 'D':
+			p->debug = true;
+			break;
+		case 'h':
+			return CLI_HELP;
+		default:
+			return opt_bad(err, errlen, argv, c);
+		}
+		if (r != CLI_RUN)
+			return r;
+	}
+	if (argc - optind != 2)
+		return opt_error(err, errlen, "two recordings to compare: A.dat B.dat");
+	p->a = argv[optind];
+	p->b = argv[optind + 1];
+	return CLI_RUN;
+}
+
+/* ---- the command ---- */
+
+/* One recording: its statistics, amplification and recorded stack. */
+struct side {
+	struct stats *st;
+	struct amp amp;
+	struct tracker *t;
+	struct tracefile *f;
+};
+
+static void side_io(const struct tk_io *io, void *ctx)
+{
+	struct side *s = ctx;
+
+	stats_io(io, s->st);
+	amp_io(io, &s->amp);
+}
+
+/* A recording may hold page-cache events: only block events count. */
+static int side_event(const struct blk_event *ev, void *ctx)
+{
+	struct side *s = ctx;
+
+	return pc_kind_is(ev->kind) ? 0 : tracker_event(ev, s->t);
+}
+
+/* Read @path into @s. Says what failed; returns 0 or -1. */
+static int side_read(struct side *s, const char *path)
+{
+	const struct topo_record *stack;
+	struct tk_params tp = { 0 };
+	int ret;
+
+	s->st = stats_alloc();
+	s->t = s->st ? tracker_alloc(&tp, side_io, s) : NULL;
+	if (!s->t) {
+		err_msg("out of memory");
+		return -1;
+	}
+	s->f = tracefile_open(path, &ret);
+	if (!s->f) {
+		tracefile_open_error(path, ret);
+		return -1;
+	}
+	/* as report -i: the recorded stack, or a first pass, tells each device's role */
+	stack = tracefile_topology(s->f);
+	roles_of_recording(path, stack, s->t);
+	ret = tracefile_read(s->f, side_event, s);
+	if (tracefile_damage_said(path, s->f, ret, NULL) || ret < 0)
+		return -1;
+	tracker_finish(s->t);
+	return 0;
+}
+
+static void side_free(struct side *s)
+{
+	tracker_free(s->t);
+	stats_free(s->st);
+	amp_destroy(&s->amp);
+	tracefile_close(s->f);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct side sa = { 0 }, sb = { 0 };
+	struct diff_side da, db;
+	struct outfile of = { 0 };
+	struct diff_params p;
+	char err[CLI_ERR_LEN];
+	int rc = EXIT_RUNTIME;
+	int ret;
+
+	switch (cli_parse_diff(argc, argv, &p, err, sizeof(err))) {
+	case CLI_HELP:
+		fputs(cli_usage_diff(), stdout);
+		return EXIT_OK;
+	case CLI_USAGE_ERROR:
+		err_msg("%s", err);
+		fprintf(stderr, "see '" PROGRAM_NAME " diff --help'\n");
+		return EXIT_USAGE;
+	case CLI_RUN:
+		break;
+	}
+	util_debug = p.debug;
+	if (side_read(&sa, p.a) < 0 || side_read(&sb, p.b) < 0)
+		goto out;
+	da = (struct diff_side){ .label = p.a, .st = sa.st, .amp = &sa.amp,
+				 .name = tracefile_topology(sa.f) ? topo_record_name : NULL,
+				 .name_ctx = (void *)tracefile_topology(sa.f) };
+	db = (struct diff_side){ .label = p.b, .st = sb.st, .amp = &sb.amp,
+				 .name = tracefile_topology(sb.f) ? topo_record_name : NULL,
+				 .name_ctx = (void *)tracefile_topology(sb.f) };
+	ret = outfile_open(&of, p.output);
+	if (ret < 0) {
+		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
+		goto out;
+	}
+	ret = p.json ? out_diff_json(of.fp, &da, &db) : out_diff_text(of.fp, &da, &db);
+	if (!ret)
+		ret = outfile_commit(&of);
+	if (ret < 0) {
+		err_msg("cannot write to '%s': %s", p.output ? p.output : "standard output",
+			strerror(-ret));
+		goto out;
+	}
+	rc = EXIT_OK;
+out:
+	if (of.fp)
+		outfile_abort(&of);
+	side_free(&sa);
+	side_free(&sb);
+	return rc;
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report-iostat.c - the glue of "blkstack report --iostat": source events
+ * -> diskstats accounting -> iostat -x's table over the trace (its first to
+ * its last event).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "base/pcevent.h"
+#include "cmd/report-iostat.h"
+#include "output/iostat.h"
+
+unsigned int report_iostat_hz(void)
+{
+	unsigned int hz = 0;
+	struct utsname u;
+	char path[128 + sizeof(u.release)], line[128];
+	FILE *fp;
+
+	if (uname(&u) < 0)
+		return 0;
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (!strncmp(line, "CONFIG_HZ=", 10)) {
+			hz = (unsigned int)strtoul(line + 10, NULL, 10);
+			break;
+		}
+	fclose(fp);
+	return hz;
+}
+
+int report_iostat_init(struct report_iostat *ri, unsigned int hz)
+{
+	ri->s = iostat_alloc(hz);
+	return ri->s ? 0 : -ENOMEM;
+}
+
+void report_iostat_destroy(struct report_iostat *ri)
+{
+	iostat_free(ri->s);
+	ri->s = NULL;
+}
+
+int report_iostat_event(const struct blk_event *ev, void *ctx)
+{
+	struct report_iostat *ri = ctx;
+
+	if (pc_kind_is(ev->kind))
+		return 0;
+	if (!ri->first)
+		ri->first = ev->ts;
+	ri->last = ev->ts;
+	return iostat_event(ev, ri->s);
+}
+
+int report_iostat_output(FILE *fp, struct report_iostat *ri, bool json, report_name_fn name,
+			 void *ctx)
+{
+	if (json)
+		return out_iostat_json(fp, ri->s, ri->first, ri->last, name, ctx);
+	return out_iostat_text(fp, ri->s, ri->first, ri->last, name, ctx, true);
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_btt.c - btt's statistics on a hand-made event sequence, against
+ * figures worked out by hand in the comments with btt's rules.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "check_run.h"
+#include "track/btt.h"
+
+#define SDA	KDEV_MKDEV(8, 0)
+#define SDB	KDEV_MKDEV(8, 16)
+#define DM0	KDEV_MKDEV(253, 0)
+
+static struct btt *b;
+
+static void ev(uint64_t ts, uint32_t dev, enum blk_kind kind, uint64_t sector, uint32_t nsec)
+{
+	struct blk_event e = { .ts = ts, .dev = dev, .kind = kind, .sector = sector,
+			       .nr_sector = nsec, .bytes = nsec * 512, .pid = 10,
+			       .op = BLK_OP_WRITE, .count = 1 };
+
+	if (kind == BLK_EV_BIO_QUEUE)
+		strcpy(e.comm, "dd");
+	btt_event(&e, dev, false, b);
+}
+
+static void remap(uint64_t ts, uint32_t to, uint64_t sector, uint32_t from, uint64_t from_sector)
+{
+	struct blk_event e = { .ts = ts, .dev = to, .old_dev = from, .kind = BLK_EV_BIO_REMAP,
+			       .sector = sector, .aux_sector = from_sector, .nr_sector = 8,
+			       .bytes = 4096, .pid = 11 };
+
+	btt_event(&e, to, false, b);
+}
+
+/*
+ * dm0: Q 0+8 at 100, remapped to sda at 150 (Q2Adm 50), completed at 3000
+ * (Q2Cdm 2900). sdb: a D before any Q or A: btt ignores the device.
+ * sda: Q 100+8 at 1000, G 1100, I 1200, plugged 1250 to 1450 (one request
+ * released), Q 108+8 at 1300 back-merged at 1400, a second Q at 100 at
+ * 1350 (a followed bio starts there: ignored whole), D 100+16 at 1500,
+ * C 100+16 at 2500.
+ */
+static void setup(void)
+{
+	struct blk_event plug = { .ts = 1250, .kind = BLK_EV_PLUG, .pid = 10 };
+	struct blk_event unplug = { .ts = 1450, .kind = BLK_EV_UNPLUG, .pid = 10, .count = 1 };
+
+	b = btt_alloc();
+	ck_assert_ptr_nonnull(b);
+	ev(50, SDB, BLK_EV_RQ_ISSUE, 0, 8);
+	ev(100, DM0, BLK_EV_BIO_QUEUE, 0, 8);
+	remap(150, SDA, 0, DM0, 0);
+	ev(1000, SDA, BLK_EV_BIO_QUEUE, 100, 8);
+	ev(1100, SDA, BLK_EV_GETRQ, 100, 8);
+	ev(1200, SDA, BLK_EV_RQ_INSERT, 100, 8);
+	btt_event(&plug, SDA, false, b);
+	ev(1300, SDA, BLK_EV_BIO_QUEUE, 108, 8);
+	ev(1350, SDA, BLK_EV_BIO_QUEUE, 100, 8);
+	ev(1400, SDA, BLK_EV_BIO_BACKMERGE, 108, 8);
+	btt_event(&unplug, SDA, false, b);
+	ev(1500, SDA, BLK_EV_RQ_ISSUE, 100, 16);
+	ev(2500, SDA, BLK_EV_RQ_COMPLETE, 100, 16);
+	ev(3000, DM0, BLK_EV_BIO_COMPLETE, 0, 8);
+	btt_finish(b);
+}
+
+static void teardown(void)
+{
+	btt_free(b);
+}
+
+static void avg_is(const struct btt_avg *a, uint64_t n, uint64_t total, uint64_t min, uint64_t max)
+{
+	ck_assert_uint_eq(a->n, n);
+	ck_assert_uint_eq(a->total, total);
+	ck_assert_uint_eq(a->min, min);
+	ck_assert_uint_eq(a->max, max);
+}
+
+START_TEST(devices_after_culling)
+{
+	ck_assert_uint_eq(btt_ndevs(b), 2);
+	ck_assert_uint_eq(btt_dev_at(b, 0)->dev, DM0);
+	ck_assert(btt_dev_at(b, 0)->remapper);
+	ck_assert_uint_eq(btt_dev_at(b, 1)->dev, SDA);
+	ck_assert(!btt_dev_at(b, 1)->remapper);
+	ck_assert_ptr_null(btt_dev_at(b, 2));
+}
+END_TEST
+
+START_TEST(phases)
+{
+	const struct btt_dev *dm = btt_dev_at(b, 0), *sda = btt_dev_at(b, 1);
+	const struct btt_avg *all = btt_all(b);
+
+	avg_is(&dm->avg[BTT_Q2A_DM], 1, 50, 50, 50);
+	avg_is(&dm->avg[BTT_Q2C_DM], 1, 2900, 2900, 2900);
+	avg_is(&sda->avg[BTT_Q2Q], 1, 300, 300, 300);
+	avg_is(&sda->avg[BTT_Q2G], 1, 100, 100, 100);
+	avg_is(&sda->avg[BTT_G2I], 1, 100, 100, 100);
+	avg_is(&sda->avg[BTT_Q2M], 1, 100, 100, 100);
+	avg_is(&sda->avg[BTT_I2D], 1, 300, 300, 300);
+	avg_is(&sda->avg[BTT_M2D], 1, 100, 100, 100);
+	/* both bios of the request complete with it */
+	avg_is(&sda->avg[BTT_D2C], 2, 2000, 1000, 1000);
+	avg_is(&sda->avg[BTT_Q2C], 2, 2700, 1200, 1500);
+	/* all devices: the time between Qs of any device, 100 -> 1000 -> 1300 */
+	avg_is(&all[BTT_Q2Q], 2, 1200, 300, 900);
+	ck_assert_uint_eq(all[BTT_Q2Q_DM].n, 0);
+}
+END_TEST
+
+START_TEST(merges_queue_and_plugs)
+{
+	const struct btt_dev *sda = btt_dev_at(b, 1);
+	struct btt_live_info li = btt_lives(b, sda);
+	const struct btt_proc *pr;
+	size_t n;
+
+	ck_assert_uint_eq(sda->n_qs, 2);
+	ck_assert_uint_eq(sda->n_ds, 1);
+	avg_is(&sda->blks, 1, 16, 16, 16);
+	/* the Qs find 0 and 1 waiting */
+	ck_assert_uint_eq(sda->actq.sampled, 1);
+	ck_assert_uint_eq(sda->actq.now, 0);
+	ck_assert_uint_eq(sda->q2q_seek.nseeks, 2);
+	ck_assert_uint_eq(sda->q2q_seek.nseq, 1);
+	ck_assert_uint_eq(sda->d2d_seek.nseeks, 1);
+	ck_assert_uint_eq(sda->nplugs, 1);
+	ck_assert_uint_eq(sda->nplugs_t, 0);
+	ck_assert_uint_eq(sda->nios_up, 1);
+	ck_assert_uint_eq(sda->plugged_ns, 200);
+	ck_assert_uint_eq(sda->q2d[0], 2);
+	ck_assert_uint_eq(li.nlives, 1);
+	ck_assert_double_eq(li.pct_live, 100.0);
+	pr = btt_procs(b, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(pr[0].name, "dd");
+	ck_assert_uint_eq(pr[0].avg[BTT_Q2C].n, 2);
+	ck_assert_uint_eq(pr[0].avg[BTT_Q2C_DM].n, 1);
+}
+END_TEST
+
+/* Two periods [10, 20] and [40, 50] from a trace that began at 0: btt
+ * measures % live from the trace's start: 20 of 50 ns. */
+START_TEST(active_periods)
+{
+	struct btt_live_info li;
+
+	btt_free(b);
+	b = btt_alloc();
+	ev(0, SDA, BLK_EV_BIO_QUEUE, 0, 8);
+	ev(5, SDA, BLK_EV_BIO_QUEUE, 8, 8);
+	ev(10, SDA, BLK_EV_RQ_ISSUE, 0, 8);
+	ev(20, SDA, BLK_EV_RQ_COMPLETE, 0, 8);
+	ev(40, SDA, BLK_EV_RQ_ISSUE, 8, 8);
+	ev(50, SDA, BLK_EV_RQ_COMPLETE, 8, 8);
+	btt_finish(b);
+	li = btt_lives(b, btt_dev_at(b, 0));
+	ck_assert_uint_eq(li.nlives, 2);
+	ck_assert_double_eq_tol(li.avg_live, 10.0, 1e-9);
+	ck_assert_double_eq_tol(li.avg_lull, 30.0, 1e-9);
+	ck_assert_double_eq_tol(li.pct_live, 40.0, 1e-9);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("btt");
+	TCase *tc = tcase_create("btt");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, devices_after_culling);
+	tcase_add_test(tc, phases);
+	tcase_add_test(tc, merges_queue_and_plugs);
+	tcase_add_test(tc, active_periods);
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}

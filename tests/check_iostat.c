@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * check_iostat.c - diskstats' accounting from hand-made events, against
+ * figures worked out by hand in the comments.
+ */
+#include <check.h>
+
+#include "check_run.h"
+#include "track/iostat.h"
+
+#define SDA	KDEV_MKDEV(8, 0)
+#define DM0	KDEV_MKDEV(253, 0)
+#define MS	1000000ULL
+
+static struct iostat *s;
+
+static void ev(uint64_t ts, uint32_t dev, enum blk_kind kind, uint8_t op, uint64_t sector,
+	       uint32_t nsec)
+{
+	struct blk_event e = { .ts = ts, .dev = dev, .kind = kind, .op = op, .sector = sector,
+			       .nr_sector = nsec, .bytes = nsec * 512 };
+
+	iostat_event(&e, s);
+}
+
+static void setup(void)
+{
+	/* no jiffies: busy time in ns */
+	s = iostat_alloc(0);
+	ck_assert_ptr_nonnull(s);
+}
+
+static void teardown(void)
+{
+	iostat_free(s);
+}
+
+/*
+ * sda, over [0, 1 s]: a read request 0+8 from G at 100 ms to C at 110 ms;
+ * a write request of two bios (1000+8, back-merged 1008+8) from G at 200 ms
+ * to C at 230 ms; a write 2000+16 issued at 300 ms completing in two parts,
+ * 2000+8 at 310 ms and 2008+8 at 320 ms (one request: counted once, at the
+ * end). 1 read of 4 kB in 10 ms; 2 writes of 16 kB in 30 + 20 ms, 1 merge
+ * (%wrqm 1/3); aqu-sz (10 + 50 ms) / 1 s; busy 10 + 30 + 20 ms.
+ */
+START_TEST(request_based)
+{
+	const struct ios_dev *d;
+	struct ios_row r;
+
+	ev(100 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 0, 8);
+	ev(101 * MS, SDA, BLK_EV_RQ_ISSUE, BLK_OP_READ, 0, 8);
+	ev(110 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 0, 8);
+	ev(200 * MS, SDA, BLK_EV_GETRQ, BLK_OP_WRITE, 1000, 8);
+	ev(201 * MS, SDA, BLK_EV_BIO_BACKMERGE, BLK_OP_WRITE, 1008, 8);
+	ev(202 * MS, SDA, BLK_EV_RQ_ISSUE, BLK_OP_WRITE, 1000, 16);
+	ev(230 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_WRITE, 1000, 16);
+	ev(300 * MS, SDA, BLK_EV_RQ_ISSUE, BLK_OP_WRITE, 2000, 16);
+	ev(310 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_WRITE, 2000, 8);
+	ev(320 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_WRITE, 2008, 8);
+	ck_assert_uint_eq(iostat_ndevs(s), 1);
+	d = iostat_dev(s, 0);
+	ck_assert(d->rq_based);
+	ck_assert_uint_eq(d->npending, 0);
+	iostat_row(d, 0, 1000 * MS, &r);
+	ck_assert_double_eq_tol(r.rs[IOS_READ], 1.0, 1e-9);
+	ck_assert_double_eq_tol(r.kbs[IOS_READ], 4.0, 1e-9);
+	ck_assert_double_eq_tol(r.await[IOS_READ], 10.0, 1e-9);
+	ck_assert_double_eq_tol(r.rs[IOS_WRITE], 2.0, 1e-9);
+	ck_assert_double_eq_tol(r.kbs[IOS_WRITE], 16.0, 1e-9);
+	ck_assert_double_eq_tol(r.rqms[IOS_WRITE], 1.0, 1e-9);
+	ck_assert_double_eq_tol(r.pct_rqm[IOS_WRITE], 100.0 / 3, 1e-9);
+	ck_assert_double_eq_tol(r.await[IOS_WRITE], 25.0, 1e-9);
+	ck_assert_double_eq_tol(r.areq_sz[IOS_WRITE], 8.0, 1e-9);
+	ck_assert_double_eq_tol(r.aqu_sz, 0.06, 1e-9);
+	ck_assert_double_eq_tol(r.util, 6.0, 1e-9);
+}
+END_TEST
+
+/*
+ * A preflush: the empty request (G at 10 ms), the flush machinery's flush
+ * request (issued 11 ms, completed 15 ms: f/s 1, f_await from 10 ms) and
+ * the empty request's own completion, which the kernel does not count.
+ */
+START_TEST(flush)
+{
+	struct blk_event g = { .ts = 10 * MS, .dev = SDA, .kind = BLK_EV_GETRQ,
+			       .op = BLK_OP_WRITE, .flags = BLK_F_PREFLUSH };
+	struct ios_row r;
+
+	iostat_event(&g, s);
+	ev(11 * MS, SDA, BLK_EV_RQ_ISSUE, BLK_OP_FLUSH, 0, 0);
+	ev(15 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_FLUSH, 0, 0);
+	ev(16 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_WRITE, 0, 0);
+	iostat_row(iostat_dev(s, 0), 0, 1000 * MS, &r);
+	ck_assert_double_eq_tol(r.rs[IOS_FLUSH], 1.0, 1e-9);
+	ck_assert_double_eq_tol(r.await[IOS_FLUSH], 5.0, 1e-9);
+	ck_assert_double_eq(r.rs[IOS_WRITE], 0.0);
+}
+END_TEST
+
+/*
+ * dm0, bio-based: Q 0+8 at 0, Q 8+8 at 1 ms, completions (by end sector)
+ * at 3 and 5 ms; a new interval at 4 ms keeps the second in flight.
+ */
+START_TEST(bio_based_and_intervals)
+{
+	const struct ios_dev *d;
+	struct ios_row r;
+
+	ev(0, DM0, BLK_EV_BIO_QUEUE, BLK_OP_WRITE, 0, 8);
+	ev(1 * MS, DM0, BLK_EV_BIO_QUEUE, BLK_OP_WRITE, 8, 8);
+	ev(3 * MS, DM0, BLK_EV_BIO_COMPLETE, BLK_OP_WRITE, 0, 8);
+	d = iostat_dev(s, 0);
+	ck_assert(!d->rq_based);
+	iostat_row(d, 0, 4 * MS, &r);
+	ck_assert_double_eq_tol(r.rs[IOS_WRITE], 250.0, 1e-9);
+	ck_assert_double_eq_tol(r.await[IOS_WRITE], 3.0, 1e-9);
+	iostat_interval(s, 4 * MS);
+	ev(5 * MS, DM0, BLK_EV_BIO_COMPLETE, BLK_OP_WRITE, 8, 8);
+	iostat_row(d, 4 * MS, 6 * MS, &r);
+	/* one completion in 2 ms, after 4 ms in flight */
+	ck_assert_double_eq_tol(r.rs[IOS_WRITE], 500.0, 1e-9);
+	ck_assert_double_eq_tol(r.await[IOS_WRITE], 4.0, 1e-9);
+	/* busy from the interval's start to the completion: 1 of 2 ms */
+	ck_assert_double_eq_tol(r.util, 50.0, 1e-9);
+}
+END_TEST
+
+/* In jiffies (HZ 250, 4 ms): a request from 1 to 3 ms adds no busy time */
+START_TEST(jiffies)
+{
+	struct ios_row r;
+
+	iostat_free(s);
+	s = iostat_alloc(250);
+	ev(1 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 0, 8);
+	ev(3 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 0, 8);
+	ev(5 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 8, 8);
+	ev(9 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 8, 8);
+	iostat_row(iostat_dev(s, 0), 0, 100 * MS, &r);
+	/* the second spans the tick at 8 ms: 4 ms (from tick 4 to tick 8) */
+	ck_assert_double_eq_tol(r.util, 4.0, 1e-9);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("iostat");
+	TCase *tc = tcase_create("iostat");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, request_based);
+	tcase_add_test(tc, flush);
+	tcase_add_test(tc, bio_based_and_intervals);
+	tcase_add_test(tc, jiffies);
+	suite_add_tcase(su, tc);
+	return check_run(su);
+}

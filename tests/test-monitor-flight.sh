@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The flight recorder of blkstack monitor on a workload with a deliberately
+# slow phase: reads of a loop disk's partition by a task whose cgroup
+# throttles the disk to 10 reads per second (cgroup v2 io.max, or v1
+# blkio.throttle where the io controller is v1's), so that each waits about
+# 100 ms between its remap into the disk and its queueing there. The fast
+# phase before it triggers nothing; the slow phase triggers exactly one
+# recording (--record-gap holds back the others), which `report -i` reads
+# with the slow I/O and the stack in it, and the metric counts it. Then
+# SIGUSR1 and an interval's p99 above the bound trigger one recording each.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+setup
+need_tool curl python3
+
+# metric NAME: its value on the endpoint ("" if absent)
+metric()
+{
+	curl -sf "http://127.0.0.1:$MON_PORT/metrics" | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+make_loop A 64
+MM=$(cat "/sys/class/block/$A_NAME/dev")
+
+# A cgroup whose reads of the loop disk are throttled to 10 per second.
+CG=blkstack-test-flight-$$
+if grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+	echo +io >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+	mkdir "/sys/fs/cgroup/$CG" || skip "cannot create cgroup /sys/fs/cgroup/$CG"
+	CGDIR=/sys/fs/cgroup/$CG
+	echo "$MM riops=10" >"$CGDIR/io.max" || skip "cgroup v2 io.max refuses '$MM riops=10'"
+elif [ -w /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
+	mkdir "/sys/fs/cgroup/blkio/$CG" || skip "cannot create cgroup /sys/fs/cgroup/blkio/$CG"
+	CGDIR=/sys/fs/cgroup/blkio/$CG
+	echo "$MM 10" >"$CGDIR/blkio.throttle.read_iops_device" ||
+		skip "blkio.throttle.read_iops_device refuses '$MM 10'"
+else
+	skip "no cgroup I/O throttling here (neither v2 io.max nor v1 blkio.throttle)"
+fi
+at_cleanup "rmdir '$CGDIR' 2>/dev/null"
+
+RECDIR=$TMPD/rec
+mkdir "$RECDIR"
+MON_PORT=$(free_port)
+"$BLKSTACK" monitor -d "$A_PDEV" --listen "127.0.0.1:$MON_PORT" \
+	--record-on 'latency>50ms' --record-dir "$RECDIR" --record-window 20s \
+	--record-gap 1h --record-memory 16 >"$TMPD/monitor.out" 2>"$TMPD/monitor.err" &
+MON_PID=$!
+_clean_pids+=("$MON_PID")
+_clean_instances+=("blkstack-$MON_PID")
+wait_http "http://127.0.0.1:$MON_PORT/metrics" "blkstack monitor" "$MON_PID" "$TMPD/monitor.err"
+[ "$(metric blkstack_recordings_total)" = 0 ] || fail "blkstack_recordings_total is not 0 at the start"
+
+# Fast phase: 200 reads, none near 50 ms: no recording.
+dd_quiet if="$A_PDEV" of=/dev/null bs=4k count=200 iflag=direct
+sleep 1
+[ "$(metric blkstack_recordings_total)" = 0 ] || fail "the fast phase triggered a recording"
+[ -z "$(ls "$RECDIR")" ] || fail "the fast phase left files in $RECDIR: $(ls "$RECDIR")"
+
+# Slow phase: 5 throttled reads of known sectors, from inside the cgroup.
+sh -c "echo \$\$ >'$CGDIR/cgroup.procs' && exec dd if='$A_PDEV' of=/dev/null bs=4k skip=4096 count=5 iflag=direct status=none" ||
+	fail "the throttled reads failed"
+for i in $(seq 100); do
+	[ "$(metric blkstack_recordings_total)" = 1 ] && break
+	sleep 0.1
+done
+[ "$(metric blkstack_recordings_total)" = 1 ] ||
+	{ cat "$TMPD/monitor.err" >&2; fail "the slow phase did not trigger exactly one recording"; }
+mapfile -t recs < <(ls "$RECDIR")
+[ ${#recs[@]} -eq 1 ] || fail "expected one recording in $RECDIR, found: ${recs[*]}"
+case ${recs[0]} in
+blkstack-flight-*.dat) ;;
+*) fail "unexpected file '${recs[0]}' in $RECDIR" ;;
+esac
+grep -q "flight recording '.*' written (latency: a bio of" "$TMPD/monitor.err" ||
+	fail "the monitor did not say why it recorded"
+# the reads after the first slow one reach the monitor a pass or two later
+for i in $(seq 50); do
+	grep -q "no recording for latency" "$TMPD/monitor.err" && break
+	sleep 0.1
+done
+grep -q "no recording for latency" "$TMPD/monitor.err" ||
+	{ cat "$TMPD/monitor.err" >&2; fail "the later slow reads were not held back by --record-gap"; }
+
+# The recording has the slow reads (50 ms and more at the disk) and the stack.
+"$BLKSTACK" report -i "$RECDIR/${recs[0]}" --json >"$TMPD/flight.json" 2>"$TMPD/flight.err" ||
+	{ cat "$TMPD/flight.err" >&2; fail "report -i of the recording failed"; }
+python3 - "$TMPD/flight.json" "$A_NAME" "$A_PNAME" <<'EOF' || fail "the recording lacks the slow reads or the stack"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+names = {l.get("name") for l in doc["layers"]}
+disk = [l for l in doc["layers"] if l.get("name") == sys.argv[2]]
+read = disk[0]["ops"].get("read", {}) if disk else {}
+slow = read.get("total_ns", {}).get("max", 0)
+print("recording: layers %s, %d reads at %s, slowest %.1f ms"
+      % (sorted(n for n in names if n), read.get("ios", 0), sys.argv[2], slow / 1e6))
+sys.exit(0 if sys.argv[3] in names and slow >= 50e6 and read.get("ios", 0) >= 5 else 1)
+EOF
+if command -v trace-cmd >/dev/null; then
+	trace-cmd report "$RECDIR/${recs[0]}" 2>/dev/null | grep -q 'blkstack-topology: ' ||
+		fail "trace-cmd report does not show the stack's markers in the recording"
+fi
+
+kill -TERM "$MON_PID"
+wait "$MON_PID" || fail "blkstack monitor exited $? after SIGTERM"
+instance_gone "blkstack-$MON_PID" || fail "tracefs instance blkstack-$MON_PID left behind"
+note "latency>50ms: one recording of the slow phase, the rest held back: ok"
+
+# The other triggers: SIGUSR1, and an interval whose end-to-end p99 is
+# above 50 ms (the same throttled reads), with no gap between recordings.
+RECDIR2=$TMPD/rec2
+mkdir "$RECDIR2"
+"$BLKSTACK" monitor -d "$A_PDEV" --listen "127.0.0.1:$MON_PORT" --interval 1s \
+	--record-on 'p99>50ms' --record-on signal --record-dir "$RECDIR2" --record-gap 0 \
+	--record-memory 16 >"$TMPD/monitor2.out" 2>"$TMPD/monitor2.err" &
+MON_PID=$!
+_clean_pids+=("$MON_PID")
+_clean_instances+=("blkstack-$MON_PID")
+wait_http "http://127.0.0.1:$MON_PORT/metrics" "blkstack monitor" "$MON_PID" "$TMPD/monitor2.err"
+kill -USR1 "$MON_PID"
+for i in $(seq 50); do
+	[ "$(metric blkstack_recordings_total)" = 1 ] && break
+	sleep 0.1
+done
+grep -q "written (signal: SIGUSR1)" "$TMPD/monitor2.err" ||
+	{ cat "$TMPD/monitor2.err" >&2; fail "SIGUSR1 did not trigger a recording"; }
+sh -c "echo \$\$ >'$CGDIR/cgroup.procs' && exec dd if='$A_PDEV' of=/dev/null bs=4k skip=8192 count=5 iflag=direct status=none" ||
+	fail "the throttled reads failed"
+for i in $(seq 50); do
+	grep -q "written (p99: end-to-end p99 of" "$TMPD/monitor2.err" && break
+	sleep 0.1
+done
+grep -q "written (p99: end-to-end p99 of" "$TMPD/monitor2.err" ||
+	{ cat "$TMPD/monitor2.err" >&2; fail "an interval with a p99 above 50 ms did not trigger a recording"; }
+[ "$(ls "$RECDIR2" | grep -c '^blkstack-flight-.*\.dat$')" = 2 ] ||
+	fail "expected 2 recordings in $RECDIR2, found: $(ls "$RECDIR2")"
+kill -TERM "$MON_PID"
+wait "$MON_PID" || fail "blkstack monitor exited $? after SIGTERM"
+instance_gone "blkstack-$MON_PID" || fail "tracefs instance blkstack-$MON_PID left behind"
+note "signal and p99>50ms: a recording each: ok"
+note "PASS"
