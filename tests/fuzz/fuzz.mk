@@ -10,7 +10,8 @@
 CLANG ?= clang
 HARNESSES = pagewalk tracefile decode markers opt
 
-PKGS = libtracecmd libtracefs libtraceevent mount smartcols json-c devmapper
+PKGS = libtracecmd libtracefs libtraceevent mount smartcols json-c devmapper \
+	$(shell pkg-config --exists libmicrohttpd && echo libmicrohttpd)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 
