@@ -195,6 +195,25 @@ struct order_sink {
 	bool bad;
 };
 
+/*
+ * A stream that ended bounds nothing, even against events at UINT64_MAX: a
+ * damaged page can put them there, and an "ended at UINT64_MAX" tie held
+ * them back forever (the readers spun on an endless fill loop).
+ */
+START_TEST(ended_stream_releases_events_at_max_time)
+{
+	struct sink s = { 0 };
+
+	push(m, 1, UINT64_MAX, 1);
+	merge_end(m, 0);
+	merge_end(m, 2);
+	ck_assert_int_eq(merge_drain(m, false, collect, &s), 0);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_uint_eq(s.ts[0], UINT64_MAX);
+	ck_assert_uint_eq(merge_queued(m), 0);
+}
+END_TEST
+
 static int check_order(const struct blk_event *ev, void *ctx)
 {
 	struct order_sink *s = ctx;
@@ -256,6 +275,7 @@ int main(void)
 	tcase_add_test(tc, consumer_stops_drain);
 	tcase_add_test(tc, grows_and_wraps);
 	tcase_add_test(tc, cpu_out_of_range);
+	tcase_add_test(tc, ended_stream_releases_events_at_max_time);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -26,8 +26,11 @@
 #     or nothing at all when the signal came before blkstack could catch
 #     it; never FILE.partial, a spill file or a tracefs instance left;
 #   - a full disk (tmpfs of 64 KiB and of 4 MiB): exit 1 with the error,
-#     no FILE, only FILE.partial, no space held by a spill file, and the
-#     readers take it or refuse it with a message naming it.
+#     no FILE, only FILE.partial (none when it would be empty), no space
+#     held by a spill file, and the
+#     readers take it or refuse it with a message naming it; report and
+#     parse -o on it say "No space left on device" and leave no empty
+#     FILE.partial.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -503,12 +506,20 @@ for size in 64k 4m; do
 	grep -qF "'$full" "$TMPD/full.err" ||
 		fail "a full disk ($size): the message names no file: $(cat "$TMPD/full.err")"
 	[ ! -e "$full/r.dat" ] || fail "a full disk ($size): the incomplete recording was renamed to r.dat"
-	[ "$(ls -A "$full")" = r.dat.partial ] || fail "a full disk ($size) left: $(ls -A "$full" | tr '\n' ' ')"
+	# what could be written stays as r.dat.partial; nothing at all, when nothing could
+	left=$(ls -A "$full")
+	if [ -z "$left" ]; then
+		note "a full disk ($size): nothing could be written, no empty r.dat.partial left"
+	else
+		[ "$left" = r.dat.partial ] && [ -s "$full/r.dat.partial" ] ||
+			fail "a full disk ($size) left: $(ls -lA "$full" | tr '\n' ' ')"
+	fi
 	# and no unnamed spill file still holding space
 	used=$(df -k --output=used "$full" | tail -1)
-	[ "$used" -le $(($(du -k "$full/r.dat.partial" | cut -f1) + 4)) ] ||
+	[ "$used" -le $(($(du -k "$full/r.dat.partial" 2>/dev/null | cut -f1) + 4)) ] ||
 		fail "a full disk ($size): $used KiB used, more than r.dat.partial"
 	for cmd in report parse top; do
+		[ -e "$full/r.dat.partial" ] || break
 		rc=0
 		"$BS" "$cmd" -i "$full/r.dat.partial" >/dev/null 2>"$TMPD/fr.err" || rc=$?
 		! sanitizer_said "$TMPD/fr.err" && [ "$rc" -le 1 ] ||
@@ -516,5 +527,17 @@ for size in 64k 4m; do
 		[ "$rc" -eq 0 ] || grep -qF "'$full/r.dat.partial'" "$TMPD/fr.err" ||
 			fail "$cmd -i of the recording cut by a full disk ($size): exit 1 without naming it"
 	done
+	# the readers' own output on the full disk: the cause named (not "Input/output
+	# error"), and no empty FILE.partial left
+	dd status=none if=/dev/zero of="$full/fill" bs=4k 2>/dev/null || true
+	for cmd in report parse; do
+		rc=0
+		"$BS" "$cmd" -i "$TMPD/good.dat" -o "$full/$cmd.out" >/dev/null 2>"$TMPD/fw.err" || rc=$?
+		[ "$rc" -eq 1 ] && grep -q "No space left on device" "$TMPD/fw.err" ||
+			fail "$cmd -o on a full disk ($size): exit $rc: $(cat "$TMPD/fw.err")"
+		[ ! -e "$full/$cmd.out" ] && [ ! -e "$full/$cmd.out.partial" ] ||
+			fail "$cmd -o on a full disk ($size) left: $(ls -A "$full" | tr '\n' ' ')"
+	done
+	rm -f "$full/fill"
 done
-note "a full disk (64 KiB, 4 MiB): exit 1 naming the error and the place, only FILE.partial left, read or refused by name: ok"
+note "a full disk (64 KiB, 4 MiB): exit 1 naming the error and the place, only a non-empty FILE.partial left, read or refused by name; report and parse -o there say 'No space left on device' and leave nothing: ok"

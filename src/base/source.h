@@ -23,6 +23,11 @@
  * @pages: sub-buffers read
  * @bytes: bytes of sub-buffers read
  * @truncated: bytes of this CPU's data that a file announces but lacks
+ * @time_back: records of a file timed before the previous one of their CPU
+ *	       (a CPU's buffer is in time order: damage, or a wrapped time)
+ * @time_jumps: records of a file timed more than a day after the previous
+ *		one of their CPU (a damaged page time stamp, as a rule)
+ * @last_ts: the time of the CPU's last record, for the two above
  */
 struct source_cpu_stats {
 	uint64_t events;
@@ -35,6 +40,9 @@ struct source_cpu_stats {
 	uint64_t pages;
 	uint64_t bytes;
 	uint64_t truncated;
+	uint64_t time_back;
+	uint64_t time_jumps;
+	uint64_t last_ts;
 };
 
 /**

@@ -593,6 +593,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (ret == -ECANCELED)
 		goto out;
+	ret = outfile_write_error(&of, ret);
 	if (!ret)
 		ret = outfile_commit(&of);
 	if (ret < 0) {

@@ -170,12 +170,13 @@ struct top {
 	struct tracker *t;
 	struct stats *st;
 	struct iostat *ios;		/* -x: iostat's accounting instead of the tracker's */
-	uint64_t last_ts;		/* -x: the last event, where a replay ends */
+	uint64_t last_ts;		/* replay: the last event (a jump's start; -x: the end) */
 	struct report r;
 	unsigned long long shown;	/* intervals printed */
 	uint64_t start;			/* this interval's start (trace or mono clock) */
 	uint64_t origin;		/* the first interval's start, for labels */
 	uint64_t lost_before;		/* events lost before this interval */
+	bool jumped;			/* replay: a jump of trace time was said */
 	struct live *live;		/* live: where the loss counters come from */
 	struct tracefile *file;		/* replay: likewise */
 	struct access *access;		/* --access: in entry order, marked per interval */
@@ -267,26 +268,60 @@ static void banner(const struct top *tp)
 		tp->r.source, tp->p->interval_ns / 1e9, tp->p->input ? "trace time" : "the clock");
 }
 
+/*
+ * Replaying, a gap longer than this between two events is damage (a page
+ * time stamp gone wrong), not an idle disk: its empty intervals are not shown.
+ */
+#define TOP_JUMP_MAX_NS (86400ULL * 1000000000ULL)
+/* More empty intervals in a row than this are passed over with one note. */
+#define TOP_EMPTY_MAX 1000
+
+/* Replay: pass @n empty intervals without a table each; 1 when the count is reached. */
+static int skip_empty(struct top *tp, uint64_t n)
+{
+	if (!tp->jumped)
+		note_msg("'%s': no event for %llu intervals from +%.3fs: not shown one by one",
+			 tp->p->input, (unsigned long long)n, (tp->start - tp->origin) / 1e9);
+	tp->start += n * tp->p->interval_ns;
+	tp->shown += n;
+	if (tp->p->has_count && tp->shown >= tp->p->count)
+		return 1;
+	return 0;
+}
+
 /* Replay: close every interval the event is past, then track it. */
 static int replay_event(const struct blk_event *ev, void *ctx)
 {
 	struct top *tp = ctx;
+	uint64_t empty;
+	int ret;
 
 	if (pc_kind_is(ev->kind))
 		return 0;	/* a recording's page-cache events: not the layers' */
 	if (!tp->origin) {
-		tp->origin = tp->start = ev->ts;
+		tp->origin = tp->start = tp->last_ts = ev->ts;
 	}
-	while (ev->ts >= tp->start + tp->p->interval_ns) {
-		int ret = close_interval(tp, tp->start + tp->p->interval_ns);
-
+	/* the merge gives events in time order: ev->ts >= start, no overflow */
+	if (ev->ts - tp->start >= tp->p->interval_ns) {
+		empty = (ev->ts - tp->start) / tp->p->interval_ns - 1;
+		if (ev->ts - tp->last_ts > TOP_JUMP_MAX_NS && !tp->jumped) {
+			warn_msg("'%s' is damaged: its trace time jumps ahead by %.0f s after +%.3fs; "
+				 "the intervals go on after the jump",
+				 tp->p->input, (ev->ts - tp->last_ts) / 1e9,
+				 (tp->last_ts - tp->origin) / 1e9);
+			tp->jumped = true;
+		}
+		ret = close_interval(tp, tp->start + tp->p->interval_ns);
+		if (!ret && empty > TOP_EMPTY_MAX)
+			ret = skip_empty(tp, empty);
+		while (!ret && ev->ts - tp->start >= tp->p->interval_ns)
+			ret = close_interval(tp, tp->start + tp->p->interval_ns);
 		if (ret)
 			return ret < 0 ? ret : -ECANCELED;	/* count reached: stop reading */
 	}
-	if (tp->ios) {
-		tp->last_ts = ev->ts;
+	tp->last_ts = ev->ts;
+	if (tp->ios)
 		return iostat_event(ev, tp->ios);
-	}
 	return tracker_event(ev, tp->t);
 }
 

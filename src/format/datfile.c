@@ -499,7 +499,7 @@ int datfile_layout_parse(const void *map, size_t len, struct datfile_layout *out
 	skip(&c, get_u64(&c));
 	out->sections[DATFILE_SEC_FTRACE] = c.pos;
 	n = get_u32(&c);			/* ftrace formats */
-	for (uint32_t i = 0; i < n && !c.bad; i++)
+	for (uint32_t i = 0; i < n && !c.bad; i++, out->nformats++)
 		skip(&c, get_u64(&c));
 	out->sections[DATFILE_SEC_EVENTS] = c.pos;
 	n = get_u32(&c);			/* event systems */
@@ -508,7 +508,7 @@ int datfile_layout_parse(const void *map, size_t len, struct datfile_layout *out
 
 		get_str(&c);
 		events = get_u32(&c);
-		for (uint32_t j = 0; j < events && !c.bad; j++)
+		for (uint32_t j = 0; j < events && !c.bad; j++, out->nformats++)
 			skip(&c, get_u64(&c));
 	}
 	skip(&c, get_u32(&c));			/* kallsyms */

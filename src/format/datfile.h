@@ -65,6 +65,7 @@ enum datfile_sec {
  * @sections: where each enum datfile_sec part is, 0 when absent: in a v6
  *	      file the offset of its first byte, in a v7 file that of its
  *	      section header (the section may be compressed)
+ * @nformats: event formats the headers hold (ftrace's and every system's)
  */
 struct datfile_layout {
 	int version;
@@ -78,6 +79,7 @@ struct datfile_layout {
 	struct datfile_stream *streams;
 	int nstreams;
 	uint64_t sections[DATFILE_SEC_MAX];
+	uint64_t nformats;
 };
 
 /**

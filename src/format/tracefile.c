@@ -93,9 +93,15 @@ enum msg_type {
 	MSG_END,		/* int32 error of the walk */
 };
 
+/*
+ * The most CPUs a file may claim (datfile.c's bound too): a count beyond is
+ * damage, and would size the per-CPU table by the file's word (2^31 CPUs).
+ */
+#define TRACEFILE_MAX_CPUS 65536
+
 static struct source_cpu_stats *cpu_stats(struct tracefile *f, int cpu)
 {
-	if (cpu < 0)
+	if (cpu < 0 || cpu >= TRACEFILE_MAX_CPUS)
 		return NULL;
 	if (cpu >= f->cpu_cap) {
 		int cap = cpu + 16;
@@ -111,6 +117,19 @@ static struct source_cpu_stats *cpu_stats(struct tracefile *f, int cpu)
 	if (cpu >= f->st.ncpu)
 		f->st.ncpu = cpu + 1;
 	return &f->st.cpu[cpu];
+}
+
+/* A CPU's records are in time order, a day apart at most in a real recording. */
+#define TIME_JUMP_MAX_NS (86400ULL * 1000000000ULL)
+
+/* Count a record's time that goes backwards or jumps far ahead on its CPU. */
+static void time_check(struct source_cpu_stats *cs, uint64_t ts)
+{
+	if (cs->last_ts && ts < cs->last_ts)
+		cs->time_back++;
+	else if (cs->last_ts && ts - cs->last_ts > TIME_JUMP_MAX_NS)
+		cs->time_jumps++;
+	cs->last_ts = ts;
 }
 
 static int open_buffers(struct tracefile *f)
@@ -228,11 +247,30 @@ static int send_msg(int fd, uint8_t type, const void *a, size_t alen, const void
 	return 0;
 }
 
+/*
+ * Why libtracecmd could not open a trace.dat. It allocates what the file
+ * claims (a v7 section's size, a compressed chunk's): ENOMEM while memory
+ * is still there to allocate is a corrupt claim, not the machine's state.
+ */
+static int open_failure(void)
+{
+	int e = errno;
+	void *p;
+
+	if (e == EACCES)
+		return -EACCES;
+	if (e != ENOMEM)
+		return -EBADMSG;
+	p = malloc(64 << 20);
+	free(p);
+	return p ? -EBADMSG : -ENOMEM;
+}
+
 static int open_records(struct tracefile *f, const char *path)
 {
 	f->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!f->handle)
-		return (errno == EACCES || errno == ENOMEM) ? -errno : -EBADMSG;
+		return open_failure();
 	f->decoder = decoder_alloc(tracecmd_get_tep(f->handle));
 	if (!f->decoder)
 		return errno == ENOMEM ? -ENOMEM : -ENODATA;
@@ -275,6 +313,8 @@ static void __attribute__((noreturn)) child_main(struct tracefile *f, const char
 			if (decoder_has(f->decoder, k))
 				kinds |= 1ULL << k;
 		ncpu = tep_get_cpus(tracecmd_get_tep(f->handle));
+		if (ncpu > TRACEFILE_MAX_CPUS)
+			err = -EBADMSG;
 	}
 	if (send_msg(fd, MSG_OPENED, &err, sizeof(err), &kinds, sizeof(kinds)) ||
 	    write_all(fd, &ncpu, sizeof(ncpu)))
@@ -316,6 +356,8 @@ static int open_in_child(struct tracefile *f, const char *path)
 	    read_all(f->in_fd, &f->has_kinds, sizeof(f->has_kinds)) != 1 ||
 	    read_all(f->in_fd, &ncpu, sizeof(ncpu)) != 1)
 		return -EBADMSG;	/* the child died opening it */
+	if (!err && ncpu > TRACEFILE_MAX_CPUS)
+		return -EBADMSG;
 	if (!err && ncpu > 0 && !cpu_stats(f, ncpu - 1))
 		return -ENOMEM;
 	return err;
@@ -330,6 +372,8 @@ static int open_in_child(struct tracefile *f, const char *path)
  * after the events: near the start and the end of their CPU's pages
  */
 #define MARKER_SCAN_PAGES	64
+/* the most text of a stack read from markers */
+#define MARKER_TOPOLOGY_MAX	(1U << 20)
 
 struct markers {
 	char *text;		/* the stack's lines */
@@ -339,6 +383,9 @@ struct markers {
 
 static void add_topology_line(struct markers *m, const char *s, size_t n)
 {
+	/* a stack is a few KiB of text: more is damage, and its parse is quadratic */
+	if (m->len + n + 1 > MARKER_TOPOLOGY_MAX)
+		return;
 	if (m->len + n + 1 > m->cap) {
 		size_t c = (m->len + n + 1) * 2;
 		char *t = realloc(m->text, c);
@@ -481,19 +528,21 @@ const struct tracefile_name *tracefile_file_names(const struct tracefile *f, siz
  * libtraceevent crashes on some damaged event formats (a '[' in a field's
  * type, for one): parse the headers first in a child, which says through
  * a pipe that it lived through the parse (its exit status is not used:
- * valgrind and the sanitizers set their own). The child parses them as the
- * parent then will: datformats_load() for a mapped file, libtracecmd
+ * valgrind and the sanitizers set their own), and for a mapped file
+ * whether the formats it decodes parsed (*@parsed). The child parses them
+ * as the parent then will: datformats_load() for a mapped file, libtracecmd
  * otherwise. Returns 0 when they can be parsed here (or fail to parse
  * without a crash), -EBADMSG when they crash their parser.
  */
-static int headers_parse_safely(struct tracefile *f, const char *path)
+static int headers_parse_safely(struct tracefile *f, const char *path, bool *parsed)
 {
 	struct tracecmd_input *h;
 	struct tep_handle *tep;
 	int fds[2], ret = 0;
-	char done = 0;
+	char done = 0, ok = 0;
 	pid_t pid;
 
+	*parsed = true;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return 0;	/* no child to try in: parse here, as before */
 	fflush(NULL);
@@ -508,27 +557,48 @@ static int headers_parse_safely(struct tracefile *f, const char *path)
 		quiet_child();
 		if (f->mapped) {
 			tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
+			ok = tep != NULL;
 			tep_free(tep);
 		} else {
 			h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+			ok = h != NULL;
 			if (h)
 				tracecmd_close(h);
 		}
 		done = 1;
-		_exit(write_all(fds[1], &done, 1) < 0);
+		_exit(write_all(fds[1], &done, 1) < 0 || write_all(fds[1], &ok, 1) < 0);
 	}
 	close(fds[1]);
-	if (read_all(fds[0], &done, 1) != 1 || !done)
+	if (read_all(fds[0], &done, 1) != 1 || !done || read_all(fds[0], &ok, 1) != 1)
 		ret = -EBADMSG;
+	*parsed = ok;
 	close(fds[0]);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	return ret;
 }
 
+/*
+ * libtraceevent leaks what it allocated for a format text it fails to
+ * parse. A mapped file's formats are parsed again here: when they did not
+ * parse in the child, the file is read by libtracecmd in a child instead,
+ * so that the leak ends with it and cannot accumulate in a process that
+ * opens many files (markers and the recorded stack are then not read: the
+ * file is damaged anyway).
+ */
+static void unmap_file(struct tracefile *f)
+{
+	datfile_layout_free(&f->layout);
+	munmap((void *)f->map, f->map_len);
+	f->map = NULL;
+	f->map_len = 0;
+	f->mapped = false;
+}
+
 struct tracefile *tracefile_open(const char *path, int *err)
 {
 	struct tracefile *f;
+	bool parsed = true;
 	int ret;
 
 	if (!util_debug)
@@ -547,10 +617,12 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		*err = ret;
 		goto fail;
 	}
-	if (has_magic(path) && headers_parse_safely(f, path) < 0) {
+	if (has_magic(path) && headers_parse_safely(f, path, &parsed) < 0) {
 		*err = -EBADMSG;
 		goto fail;
 	}
+	if (f->mapped && has_magic(path) && !parsed)
+		unmap_file(f);
 	if (!f->mapped) {
 		ret = open_in_child(f, path);
 		if (ret < 0) {
@@ -617,6 +689,17 @@ bool tracefile_damage_said(const char *path, struct tracefile *f, int read_ret,
 			(unsigned long long)st->cpu[c].truncated,
 			done ? "; the events before the cut were " : "", done ? done : "");
 		damaged = true;
+	}
+	/* times out of order: said, not fatal (the merge keeps each CPU in order) */
+	for (int c = 0; c < st->ncpu; c++) {
+		if (st->cpu[c].time_back)
+			warn_msg("'%s' is damaged: on cpu%d, trace time goes backwards (%llu times); "
+				 "times and rates are not to be trusted", path, c,
+				 (unsigned long long)st->cpu[c].time_back);
+		if (st->cpu[c].time_jumps)
+			warn_msg("'%s' is damaged: on cpu%d, trace time jumps ahead by more than a "
+				 "day (%llu times); times and rates are not to be trusted", path, c,
+				 (unsigned long long)st->cpu[c].time_jumps);
 	}
 	/* pages that do not parse as the header_page describes them: said, not fatal */
 	for (int c = 0; c < st->ncpu; c++)
@@ -686,7 +769,7 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 			ps->done = true;
 			if (ps->pages.corrupt)
 				f->corrupt = true;
-			merge_reached(m, idx, UINT64_MAX);
+			merge_end(m, idx);
 			break;
 		}
 		while ((rec = pagewalk_next(&ps->walk, &ts, &size))) {
@@ -696,6 +779,7 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 
 			if (!ev)
 				return -ENOMEM;
+			time_check(cs, ts);
 			ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, ev);
 			if (ret == 0) {
 				cs->other++;
@@ -796,6 +880,7 @@ static void feed_decode(struct tracefile *f, struct decoder *dec, struct feed *f
 			fd->in_page = false;
 			continue;
 		}
+		time_check(&fd->st, ts);
 		ret = decoder_decode(dec, rec, size, ts, ds->cpu, &b->ev[b->n]);
 		if (ret == 0) {
 			fd->st.other++;
@@ -956,7 +1041,7 @@ static int feed_fill(struct feeds *fs, struct merge *m, unsigned int i, struct p
 		fs->cur[i] = feed_take(fs, i, fs->cur[i]);
 		if (!fs->cur[i]) {
 			ps->done = true;
-			merge_reached(m, i, UINT64_MAX);
+			merge_end(m, i);
 			break;
 		}
 		for (unsigned int e = 0; e < fs->cur[i]->n; e++) {
@@ -1000,6 +1085,8 @@ static void feeds_stop(struct feeds *fs, struct page_stream *ps)
 			cs->missed_unknown += fd->st.missed_unknown;
 			cs->pages += fd->st.pages;
 			cs->bytes += fd->st.bytes;
+			cs->time_back += fd->st.time_back;
+			cs->time_jumps += fd->st.time_jumps;
 		}
 		if (fd->ps.pages.corrupt)
 			f->corrupt = true;
@@ -1104,13 +1191,14 @@ static int on_record(struct tracecmd_input *h __attribute__((unused)), struct te
 	int ret;
 
 	if (!cs) {
-		f->ret = -ENOMEM;
+		f->ret = rec->cpu >= TRACEFILE_MAX_CPUS ? -EBADMSG : -ENOMEM;
 		return -1;
 	}
 	if (rec->missed_events > 0)
 		cs->missed += rec->missed_events;
 	else if (rec->missed_events < 0)
 		cs->missed_unknown++;
+	time_check(cs, rec->ts);
 	ret = decoder_decode(f->decoder, rec->data, rec->size, rec->ts, rec->cpu,
 			     &f->batch[f->nbatch]);
 	if (ret == 0) {
@@ -1134,6 +1222,8 @@ static int read_records(struct tracefile *f)
 	int ncpu = tep_get_cpus(tracecmd_get_tep(f->handle));
 
 	f->ret = 0;
+	if (ncpu > TRACEFILE_MAX_CPUS)
+		return -EBADMSG;
 	if (ncpu > 0 && !cpu_stats(f, ncpu - 1))
 		return -ENOMEM;
 	tracecmd_iterate_events_multi(f->buffers, f->nbuffers, on_record, f);
@@ -1147,6 +1237,7 @@ static int read_from_child(struct tracefile *f, blk_event_fn fn, void *ctx)
 {
 	struct blk_event batch[256];
 	int32_t err = -EBADMSG;
+	uint64_t last = 0;
 	uint8_t type;
 	int status;
 
@@ -1158,7 +1249,17 @@ static int read_from_child(struct tracefile *f, blk_event_fn fn, void *ctx)
 			    read_all(f->in_fd, batch, n * sizeof(batch[0])) != 1)
 				break;
 			for (uint32_t i = 0; i < n; i++) {
-				int ret = fn(&batch[i], ctx);
+				int ret;
+
+				/*
+				 * libtracecmd merges CPUs by time, but a damaged CPU's
+				 * own records can go backwards (counted in time_back):
+				 * kept in order, as the merge of the v6 path keeps them
+				 */
+				if (batch[i].ts < last)
+					batch[i].ts = last;
+				last = batch[i].ts;
+				ret = fn(&batch[i], ctx);
 
 				if (ret < 0)
 					return ret;
@@ -1170,7 +1271,7 @@ static int read_from_child(struct tracefile *f, blk_event_fn fn, void *ctx)
 			if (read_all(f->in_fd, &cpu, sizeof(cpu)) != 1 ||
 			    read_all(f->in_fd, &cs, sizeof(cs)) != 1)
 				break;
-			if (cpu >= 0 && cpu < 65536 && cpu_stats(f, cpu))
+			if (cpu_stats(f, cpu))
 				f->st.cpu[cpu] = cs;
 		} else if (type == MSG_END) {
 			if (read_all(f->in_fd, &err, sizeof(err)) != 1)

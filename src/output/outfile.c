@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "output/outfile.h"
@@ -47,6 +48,15 @@ int outfile_open(struct outfile *o, const char *path)
 	return 0;
 }
 
+/* A .partial nothing could be written to tells nobody anything: remove it. */
+static void drop_if_empty(const char *tmp)
+{
+	struct stat st;
+
+	if (tmp && stat(tmp, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(tmp);
+}
+
 int outfile_commit(struct outfile *o)
 {
 	int err = 0;
@@ -69,6 +79,8 @@ int outfile_commit(struct outfile *o)
 	o->fp = NULL;
 	if (!err && rename(o->tmp, o->path))
 		err = -errno;
+	if (err)
+		drop_if_empty(o->tmp);
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;
@@ -82,7 +94,27 @@ void outfile_abort(struct outfile *o)
 	else if (o->fp)
 		fflush(o->fp);
 	o->fp = NULL;
+	drop_if_empty(o->tmp);
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;
+}
+
+int outfile_write_error(const struct outfile *o, int ret)
+{
+	struct statvfs vfs;
+	struct stat st;
+	int fd;
+
+	if (ret != -EIO || !o->fp || !ferror(o->fp))
+		return ret;
+	fd = fileno(o->fp);
+	if (fd < 0 || fstat(fd, &st))
+		return ret;
+	if (S_ISREG(st.st_mode))
+		return fstatvfs(fd, &vfs) == 0 && (!vfs.f_bavail || !vfs.f_bfree) ? -ENOSPC : ret;
+	/* a device or a pipe: an empty write fails as the real one did (/dev/full) */
+	if (write(fd, "", 0) < 0 && errno != EAGAIN && errno != EINTR)
+		return -errno;
+	return ret;
 }

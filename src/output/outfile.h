@@ -30,7 +30,19 @@ int outfile_open(struct outfile *o, const char *path);
  */
 int outfile_commit(struct outfile *o);
 
-/** outfile_abort - close and keep what was written under the .partial name */
+/**
+ * outfile_abort - close and keep what was written under the .partial name;
+ * an empty .partial (nothing could be written: a full disk) is removed
+ */
 void outfile_abort(struct outfile *o);
+
+/**
+ * outfile_write_error - the cause of a failed write to @o: @ret, unless it
+ * is the bare -EIO the formatters return for stdio's error flag (which
+ * keeps no errno, and library calls after the write clobber errno); then
+ * what the destination says: -ENOSPC for a full filesystem or /dev/full,
+ * the error of an empty write to a device or pipe, else -EIO.
+ */
+int outfile_write_error(const struct outfile *o, int ret);
 
 #endif /* BLKSTACK_OUTFILE_H */

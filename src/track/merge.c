@@ -6,6 +6,8 @@
  * FIFO is not empty by (head timestamp, CPU). The release horizon is the
  * earliest point that an empty CPU may still produce an event at: nothing
  * at or after it can be released until that CPU speaks or is marked further.
+ * A stream that has ended bounds nothing: it is flagged, not given a time,
+ * because any time (UINT64_MAX too) is one a damaged file's events can hold.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@ struct cpu_queue {
 	size_t head;
 	size_t len;
 	uint64_t reached;	/* nothing earlier will come from this CPU */
+	bool ended;		/* nothing more will come: it bounds nothing */
 	int heap_pos;		/* index in the heap, -1 when empty */
 };
 
@@ -205,6 +208,12 @@ static inline void horizon_lower(struct horizon *h, uint64_t ts, unsigned int cp
 	}
 }
 
+void merge_end(struct merge *m, unsigned int stream)
+{
+	if (stream < m->ncpu)
+		m->q[stream].ended = true;
+}
+
 int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx)
 {
 	struct horizon h = { .none = true };
@@ -212,7 +221,7 @@ int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx)
 
 	if (!final)
 		for (unsigned int i = 0; i < m->ncpu; i++)
-			if (!m->q[i].len)
+			if (!m->q[i].len && !m->q[i].ended)
 				horizon_lower(&h, m->q[i].reached, i);
 
 	while (m->heap_len) {
@@ -235,7 +244,7 @@ int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx)
 			q->heap_pos = -1;
 			if (m->heap_len)
 				sift_down(m, 0);
-			if (!final)
+			if (!final && !q->ended)
 				horizon_lower(&h, q->reached, cpu);
 		}
 		ret = fn(ev, ctx);

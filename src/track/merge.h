@@ -61,10 +61,16 @@ size_t merge_stream_len(const struct merge *m, unsigned int stream);
 
 /**
  * merge_reached - tell that @stream will produce nothing earlier than @ts
- * Used when a read found the CPU drained, or (UINT64_MAX) when a stream
- * has ended. Going backwards is ignored.
+ * Used when a read found the CPU drained. Going backwards is ignored.
  */
 void merge_reached(struct merge *m, unsigned int stream, uint64_t ts);
+
+/**
+ * merge_end - tell that @stream has ended: it holds back no other stream,
+ * whatever the times of the events still queued on it or on the others
+ * (an ended stream is not "reached UINT64_MAX": events can be at that time)
+ */
+void merge_end(struct merge *m, unsigned int stream);
 
 /**
  * merge_drain - hand released events, in order, to @fn
