@@ -8,14 +8,16 @@
 # iostat runs as the command blkstack traces, and a steady workload makes
 # the part of the trace around iostat's window immaterial to rates.
 # r/s, w/s, rkB/s, wkB/s, rrqm/s and wrqm/s agree within 2%, or within
-# iostat's rounding (0.01) where the figure is that small. %util, r_await,
-# w_await and aqu-sz within 5%: the kernel counts busy time in whole
+# iostat's rounding (0.01) where the figure is that small; r_await and
+# w_await within 5%. aqu-sz and %util are printed, not compared: the
+# kernel counts busy time (and so the queue's time integral) in whole
 # jiffies, whose phase against the trace clock is unknown (5% apart seen
 # with 0.2 ms requests and 4 ms jiffies); the trace begins before iostat's
 # first read and ends up to a poll (250 ms) after its last, while blkstack
 # starts and drains, and on a loaded 2-CPU machine the loop device's
 # requests that complete then take longer (awaits 2-4% apart seen, once
-# 11%).
+# 11%); with requests of tens of microseconds, each touching a jiffy counts
+# it whole, and on CI %util came out 2.40 against the events' 1.52.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -53,7 +55,10 @@ errs = []
 for col in ("r/s", "w/s", "rkB/s", "wkB/s", "rrqm/s", "wrqm/s", "r_await", "w_await",
             "aqu-sz", "util"):
     t, o = theirs[col], ours["%util" if col == "util" else col]
-    slack = 0.05 if col in ("r_await", "w_await", "aqu-sz", "util") else 0.02
+    if col in ("aqu-sz", "util"):
+        print("  %-8s iostat %10.2f  blkstack %10.2f  (not compared: jiffies)" % (col, t, o))
+        continue
+    slack = 0.05 if col in ("r_await", "w_await") else 0.02
     ok = abs(t - o) <= max(abs(t) * slack, 0.01)
     print("  %-8s iostat %10.2f  blkstack %10.2f  %s" % (col, t, o, "ok" if ok else "DIFFERS"))
     if not ok:
@@ -63,4 +68,4 @@ if theirs["wrqm/s"] < 1:
 if errs:
     sys.exit("  differ: " + ", ".join(errs))
 PY
-note "iostat -x's columns of $A_NAME agree (2%; awaits, aqu-sz and %util 5%): ok"
+note "iostat -x's columns of $A_NAME agree (2%; awaits 5%; aqu-sz and %util printed): ok"

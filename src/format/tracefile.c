@@ -524,12 +524,21 @@ const struct tracefile_name *tracefile_file_names(const struct tracefile *f, siz
 	return *n ? f->names : NULL;
 }
 
+/* Whether libtraceevent parsed every format of @tep whole (a failed one is kept, flagged). */
+static bool formats_all_parsed(struct tep_handle *tep)
+{
+	for (int i = 0; i < tep_get_events_count(tep); i++)
+		if (tep_get_event(tep, i)->flags & TEP_EVENT_FL_FAILED)
+			return false;
+	return true;
+}
+
 /*
  * libtraceevent crashes on some damaged event formats (a '[' in a field's
  * type, for one): parse the headers first in a child, which says through
  * a pipe that it lived through the parse (its exit status is not used:
  * valgrind and the sanitizers set their own), and for a mapped file
- * whether the formats it decodes parsed (*@parsed). The child parses them
+ * whether the formats it decodes all parsed whole (*@parsed). The child parses them
  * as the parent then will: datformats_load() for a mapped file, libtracecmd
  * otherwise. Returns 0 when they can be parsed here (or fail to parse
  * without a crash), -EBADMSG when they crash their parser.
@@ -557,7 +566,7 @@ static int headers_parse_safely(struct tracefile *f, const char *path, bool *par
 		quiet_child();
 		if (f->mapped) {
 			tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
-			ok = tep != NULL;
+			ok = tep && formats_all_parsed(tep);
 			tep_free(tep);
 		} else {
 			h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
