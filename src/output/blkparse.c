@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "output/blkparse.h"
+#include "track/plugdev.h"
 
 #define OUT_BUF_SIZE	(256 * 1024)
 #define OUT_LINE_MAX	256
@@ -35,30 +36,6 @@ struct dev_summary {
 	uint64_t remaps, splits, unplugs, timer_unplugs, plugs;
 	uint64_t events;
 	uint64_t first_ts, last_ts;
-};
-
-/* Tasks remembered for plug attribution; a collision only loses a plug. */
-#define PLUG_SLOTS 4096
-
-struct plug_owner {
-	uint32_t dev;		/* device of the task's last queue-side event */
-	uint32_t getrq_dev;	/* device of its last get-request */
-	int32_t pid;
-};
-
-/* Events held back behind an unplug, at most; more are shown as they come. */
-#define PENDING_HELD 32
-
-struct pending {
-	struct blk_event unplug;
-	uint32_t fallback;	/* the task's last device when it unplugged */
-	struct blk_event held[PENDING_HELD];
-	unsigned int nheld;
-	bool set;
-	/* the plug flush the last resolved unplug belonged to */
-	int32_t flush_pid;
-	bool flush_open;
-	bool flush_explicit;
 };
 
 struct blkparse_out {
@@ -87,10 +64,11 @@ struct blkparse_out {
 	uint32_t prefix_dev;
 	unsigned int prefix_cpu;
 
-	struct plug_owner plug[PLUG_SLOTS];	/* by pid: the last queue-side event */
-	struct pending *pending;		/* per CPU: an unplug awaiting its queue */
-	size_t pending_cap;
+	/* the device of plugs and unplugs, U or UT: the rules of track/plugdev.c */
+	struct plugdev *plugs;
 };
+
+static int emit_attributed(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx);
 
 struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *filter)
 {
@@ -105,7 +83,8 @@ struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *
 	o->buf = malloc(OUT_BUF_SIZE);
 	o->seq_cap = 256;
 	o->seq = calloc(o->seq_cap, sizeof(*o->seq));
-	if (!o->buf || !o->seq) {
+	o->plugs = plugdev_alloc(emit_attributed, o);
+	if (!o->buf || !o->seq || !o->plugs) {
 		blkparse_out_free(o);
 		errno = ENOMEM;
 		return NULL;
@@ -120,7 +99,7 @@ void blkparse_out_free(struct blkparse_out *o)
 	free(o->buf);
 	free(o->seq);
 	free(o->devs);
-	free(o->pending);
+	plugdev_free(o->plugs);
 	free(o);
 }
 
@@ -362,53 +341,6 @@ static void count(struct blk_event const *ev, struct dev_summary *s, char act)
 	}
 }
 
-/*
- * Plug and unplug events name no device: they belong to the queue whose
- * requests the task holds on its plug (a plug follows the get-request of
- * its first request, an unplug flushes what was plugged, possibly from
- * another CPU after a migration). blktrace knows the queue; we take the
- * device of the task's last queue-side event. With a device filter in the
- * kernel, other devices' queue events never reach us, so a plug by a task
- * that only did I/O elsewhere stays unattributed (0) rather than being
- * given to the wrong device.
- */
-static uint32_t plug_device(struct blkparse_out *o, const struct blk_event *ev)
-{
-	struct plug_owner *last = &o->plug[(uint32_t)ev->pid & (PLUG_SLOTS - 1)];
-
-	if (last->pid != ev->pid &&
-	    (ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG))
-		return 0;
-	if (last->pid != ev->pid) {
-		last->pid = ev->pid;
-		last->dev = last->getrq_dev = 0;
-	}
-	switch (ev->kind) {
-	case BLK_EV_PLUG:
-		/*
-		 * The kernel plugs right after the get-request of the request
-		 * it adds; a full plug may be flushed in between (U, I, D of
-		 * another disk), so the get-request names the device.
-		 */
-		return last->getrq_dev ? last->getrq_dev : last->dev;
-	case BLK_EV_UNPLUG:
-		return last->dev;
-	case BLK_EV_GETRQ:
-		last->getrq_dev = ev->dev;
-		last->dev = ev->dev;
-		break;
-	case BLK_EV_BIO_QUEUE:
-	case BLK_EV_BIO_BACKMERGE:
-	case BLK_EV_BIO_FRONTMERGE:
-	case BLK_EV_RQ_INSERT:
-		last->dev = ev->dev;
-		break;
-	default:
-		break;
-	}
-	return ev->dev;
-}
-
 /* ---- the line ---------------------------------------------------------- */
 
 /* Format one event as the line of device @dev; @timer: an unplug is "UT". */
@@ -557,125 +489,26 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	return 0;
 }
 
-/*
- * Unplugs. The tracepoint names no queue and does not say whether the plug
- * was flushed explicitly (blkparse's U) or because the task went to sleep
- * (blkparse's UT); blktrace knows both. What follows the unplug in the same
- * task on the same CPU tells: the requests of its queue are inserted (I)
- * and/or issued (D) right away, so the first of them names the queue; and
- * an explicit flush runs the queue at once (a D follows), while a flush on
- * the way to sleep leaves the dispatch to kblockd (no D from this task).
- * So an unplug, and the inserts (and scheduler merges, and completions
- * from interrupts) that follow it, wait for the next other event of that
- * CPU.
- */
-static struct pending *pending_of(struct blkparse_out *o, unsigned int cpu)
+/* plugdev's consumer: each event with its device, unplugs as U or UT */
+static int emit_attributed(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 {
-	if (cpu >= o->pending_cap) {
-		size_t cap = cpu + 16;
-		struct pending *n = realloc(o->pending, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		memset(n + o->pending_cap, 0, (cap - o->pending_cap) * sizeof(*n));
-		o->pending = n;
-		o->pending_cap = cap;
-	}
-	return &o->pending[cpu];
-}
-
-/* Resolve a waiting unplug given the event after it (NULL: none came). */
-static int emit_pending(struct blkparse_out *o, struct pending *pu, const struct blk_event *next)
-{
-	bool issued = next && next->kind == BLK_EV_RQ_ISSUE && next->pid == pu->unplug.pid;
-	uint32_t dev = 0;
-	bool timer;
-	int ret;
-	unsigned int inserts = 0;
-
-	pu->set = false;
-	for (unsigned int i = 0; i < pu->nheld; i++) {
-		if (pu->held[i].kind != BLK_EV_RQ_INSERT && pu->held[i].kind != BLK_EV_RQ_MERGE)
-			continue;
-		if (!inserts++)
-			dev = pu->held[i].dev;
-	}
-	if (!inserts)
-		dev = issued ? next->dev : pu->fallback;
-	/*
-	 * Inserted and not issued by the task: a flush on the way to sleep.
-	 * But one flush unplugs each queue of the plug in turn, and with an
-	 * I/O scheduler a queue may hold what an explicit flush inserted:
-	 * the unplugs of one flush share what the first of them showed.
-	 */
-	if (pu->flush_open && pu->flush_pid == pu->unplug.pid) {
-		timer = !pu->flush_explicit;
-	} else {
-		timer = inserts && !issued;
-		pu->flush_open = true;
-		pu->flush_pid = pu->unplug.pid;
-		pu->flush_explicit = !timer;
-	}
-	ret = emit(o, &pu->unplug, dev, timer);
-	for (unsigned int i = 0; i < pu->nheld && !ret; i++)
-		ret = emit(o, &pu->held[i], pu->held[i].dev, false);
-	pu->nheld = 0;
-	return ret;
+	return emit(ctx, ev, dev, timer);
 }
 
 int blkparse_out_event(const struct blk_event *ev, void *ctx)
 {
 	struct blkparse_out *o = ctx;
-	struct pending *pu = pending_of(o, ev->cpu);
-	int ret;
 
 	if (o->err)
 		return o->err;
-	if (pu && pu->set) {
-		/*
-		 * The scheduler may merge what is inserted before it dispatches;
-		 * a completion from an interrupt may land in between, in one
-		 * instance's buffer and not in another's: both wait too.
-		 */
-		bool held = ((ev->kind == BLK_EV_RQ_INSERT || ev->kind == BLK_EV_RQ_MERGE) &&
-			     ev->pid == pu->unplug.pid) ||
-			    ev->kind == BLK_EV_RQ_COMPLETE || ev->kind == BLK_EV_BIO_COMPLETE;
-
-		if (held && pu->nheld < PENDING_HELD) {
-			plug_device(o, ev);
-			pu->held[pu->nheld++] = *ev;
-			return 0;
-		}
-		ret = emit_pending(o, pu, ev);
-		if (ret)
-			return ret;
-	}
-	/* a new submission by the task ends its plug flush */
-	if (pu && pu->flush_open && ev->pid == pu->flush_pid &&
-	    (ev->kind == BLK_EV_BIO_QUEUE || ev->kind == BLK_EV_GETRQ || ev->kind == BLK_EV_PLUG ||
-	     ev->kind == BLK_EV_BIO_BACKMERGE || ev->kind == BLK_EV_BIO_FRONTMERGE))
-		pu->flush_open = false;
-	if (ev->kind == BLK_EV_UNPLUG && pu) {
-		pu->unplug = *ev;
-		/* the task's device now: by resolution time it may have moved on */
-		pu->fallback = plug_device(o, ev);
-		pu->set = true;
-		return 0;
-	}
-	return emit(o, ev, plug_device(o, ev), false);
+	return plugdev_event(ev, o->plugs);
 }
 
 int blkparse_out_finish(struct blkparse_out *o)
 {
-	for (size_t c = 0; c < o->pending_cap; c++) {
-		if (o->pending[c].set) {
-			int ret = emit_pending(o, &o->pending[c], NULL);
+	int ret = plugdev_finish(o->plugs);
 
-			if (ret)
-				return ret;
-		}
-	}
-	return blkparse_out_flush(o);
+	return ret ? ret : blkparse_out_flush(o);
 }
 
 uint64_t blkparse_out_lines(const struct blkparse_out *o)

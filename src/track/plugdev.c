@@ -10,8 +10,15 @@
  * task, then issued (D) at once when the flush was explicit, or left to
  * kblockd when the task is going to sleep (UT). So an unplug, and the
  * inserts, scheduler merges and interrupt completions right after it, wait
- * for the next other event of that CPU. These are the rules of the text
- * log in output/blkparse.c; both must name the same device.
+ * for the next other event of that CPU.
+ *
+ * A bio-based device may hang a callback on the plug (md raid5 releases
+ * its stripes from one) and trace its own unplug for it, before the
+ * queues' flush: such an unplug inserts and issues nothing, and the task
+ * may have queued at the array's members since (an array's flush goes to
+ * every member in the task's context). Its device is the bio-based device
+ * the task last queued at. A device is request-based once it has shown a
+ * request (G, I, D, M, C of a request).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,15 +32,20 @@
 /* Events held behind one unplug at most; more are handed on as they come. */
 #define HELD_MAX 32
 
+/* Request-based devices remembered; past that, none is taken for bio-based. */
+#define RQ_DEVS 256
+
 struct task_dev {
 	int32_t pid;
 	uint32_t dev;		/* device of its last queue-side event */
 	uint32_t getrq_dev;	/* device of its last get-request */
+	uint32_t bio_dev;	/* its last queue at a device not seen request-based */
 };
 
 struct cpu_wait {
 	struct blk_event unplug;
 	uint32_t fallback;	/* the task's device when it unplugged */
+	uint32_t bio_fallback;	/* its last bio-based device then (0: none) */
 	bool waiting;
 	unsigned int nheld;
 	struct blk_event held[HELD_MAX];
@@ -49,6 +61,9 @@ struct plugdev {
 	struct task_dev task[TASK_SLOTS];
 	struct cpu_wait *cpu;
 	size_t ncpu;
+	uint32_t rq_dev[RQ_DEVS];
+	unsigned int nrq_dev;
+	bool rq_dev_full;
 };
 
 struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx)
@@ -70,6 +85,35 @@ void plugdev_free(struct plugdev *p)
 	free(p);
 }
 
+static bool request_based(const struct plugdev *p, uint32_t dev)
+{
+	for (unsigned int i = 0; i < p->nrq_dev; i++)
+		if (p->rq_dev[i] == dev)
+			return true;
+	return p->rq_dev_full;
+}
+
+/* Remember the devices that showed a request. */
+static void see_device(struct plugdev *p, const struct blk_event *ev)
+{
+	switch (ev->kind) {
+	case BLK_EV_GETRQ:
+	case BLK_EV_RQ_INSERT:
+	case BLK_EV_RQ_ISSUE:
+	case BLK_EV_RQ_MERGE:
+	case BLK_EV_RQ_COMPLETE:
+		break;
+	default:
+		return;
+	}
+	if (!ev->dev || request_based(p, ev->dev))
+		return;
+	if (p->nrq_dev < RQ_DEVS)
+		p->rq_dev[p->nrq_dev++] = ev->dev;
+	else
+		p->rq_dev_full = true;
+}
+
 /* Follow the task's queue-side events; returns the device of @ev. */
 static uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
 {
@@ -81,7 +125,7 @@ static uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
 		if (plug)
 			return 0;
 		t->pid = ev->pid;
-		t->dev = t->getrq_dev = 0;
+		t->dev = t->getrq_dev = t->bio_dev = 0;
 	}
 	switch (ev->kind) {
 	case BLK_EV_PLUG:
@@ -93,6 +137,10 @@ static uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
 		t->getrq_dev = t->dev = ev->dev;
 		break;
 	case BLK_EV_BIO_QUEUE:
+		if (!request_based(p, ev->dev))
+			t->bio_dev = ev->dev;
+		t->dev = ev->dev;
+		break;
 	case BLK_EV_BIO_BACKMERGE:
 	case BLK_EV_BIO_FRONTMERGE:
 	case BLK_EV_RQ_INSERT:
@@ -136,7 +184,7 @@ static int resolve(struct plugdev *p, struct cpu_wait *w, const struct blk_event
 			dev = w->held[i].dev;
 	}
 	if (!inserts)
-		dev = issued ? next->dev : w->fallback;
+		dev = issued ? next->dev : w->bio_fallback ? w->bio_fallback : w->fallback;
 	/*
 	 * One flush unplugs each queue of the plug in turn, and with a
 	 * scheduler a queue may keep what an explicit flush inserted: the
@@ -163,11 +211,17 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 	struct cpu_wait *w = cpu_wait_of(p, ev->cpu);
 	int ret;
 
+	see_device(p, ev);
 	if (w && w->waiting) {
-		/* what the flush inserts, and completions from interrupts, wait too */
+		/*
+		 * what the flush inserts, completions from interrupts, and
+		 * events blktrace has no letter for (6.12's block_io_start
+		 * between the unplug and its issue) wait too
+		 */
 		bool hold = ((ev->kind == BLK_EV_RQ_INSERT || ev->kind == BLK_EV_RQ_MERGE) &&
 			     ev->pid == w->unplug.pid) ||
-			    ev->kind == BLK_EV_RQ_COMPLETE || ev->kind == BLK_EV_BIO_COMPLETE;
+			    ev->kind == BLK_EV_RQ_COMPLETE || ev->kind == BLK_EV_BIO_COMPLETE ||
+			    !blk_kind_action(ev->kind);
 
 		if (hold && w->nheld < HELD_MAX) {
 			task_device(p, ev);
@@ -187,6 +241,10 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 		w->unplug = *ev;
 		/* the task's device now: by resolution it may have moved on */
 		w->fallback = task_device(p, ev);
+		w->bio_fallback = w->fallback ? p->task[(uint32_t)ev->pid & (TASK_SLOTS - 1)].bio_dev : 0;
+		/* a device queued at before its first request showed */
+		if (w->bio_fallback && request_based(p, w->bio_fallback))
+			w->bio_fallback = 0;
 		w->waiting = true;
 		return 0;
 	}

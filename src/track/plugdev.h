@@ -6,9 +6,9 @@
  * block_plug and block_unplug name no device and no reason, where blktrace
  * records both. This stage takes the merged event stream and hands each
  * event on with the device it belongs to, holding an unplug back until the
- * events after it tell which queue it flushed. The rules are those of the
- * text log (output/blkparse.c), so that a blktrace file written from the
- * stream shows blkparse the same plugs and unplugs as the text log.
+ * events after it tell which queue it flushed. The text log
+ * (output/blkparse.c) and the blktrace files both take their plugs and
+ * unplugs from here, so blkparse shows the same ones in both.
  */
 #ifndef BLKSTACK_PLUGDEV_H
 #define BLKSTACK_PLUGDEV_H
