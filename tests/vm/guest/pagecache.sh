@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The page-cache part of the guest's run (guest/init, after the traced
 # window): files of known sizes on the stack's ext4, read cold with read(2),
-# mmap and O_DIRECT, one written with fsync, 16 MiB written with O_DIRECT, under
+# mmap and O_DIRECT, one written with fsync, 16 MiB (or what fits) written
+# with O_DIRECT, under
 # "blkstack report --by dir --json"; then a traced drop of caches under
 # "blkstack report --by file --json". Results in $OUTDIR/pc-*; what this
 # kernel's tracefs has of the page-cache events in pc-events.txt, so that
@@ -42,3 +43,6 @@ blkstack report -d "$MNT" --by dir --json --resolve-paths=walk -o "$OUTDIR/pc.js
 blkstack report -d "$MNT" --by file --json --resolve-paths=walk -o "$OUTDIR/pc-drop.json" -- \
 	sh -c 'sync; echo 3 >/proc/sys/vm/drop_caches' 2>"$OUTDIR/pc-drop.err"
 echo "$D" >"$OUTDIR/pc-dir.txt"
+# what the O_DIRECT write wrote: the whole 16 MiB, or up to a full file
+# system on a small stack (md-raid5's is 16 MiB)
+stat -c %s "$D/d2/sub/dw" >"$OUTDIR/pc-dw.txt"
