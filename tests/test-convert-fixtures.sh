@@ -13,6 +13,10 @@
 #    bios;
 #  - perfetto: JSON with one process per device, slices that never cross on
 #    a thread, phases inside their slice, arrows from slices that hold them;
+#  - btt-data: the files per second (iops, mbps, and the seeks of -m) are
+#    byte for byte those btt writes from the blktrace files (and on
+#    fixtures/btt/sps-190s.dat, where btt's two streams of seeks write
+#    over each other in its -m file a buffer at a time);
 #  - input that is damaged or missing, output that cannot be written: exit
 #    status 1, a message naming the file, no output under its final name.
 set -euo pipefail
@@ -36,6 +40,26 @@ bad() {
 # lines of a blkparse-format log, sorted, without the summary
 log_lines() {
 	awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 ~ /^[A-Z]+$/' "$1" | LC_ALL=C sort
+}
+
+# per_second DAT DUMP DIR NAME: convert --to btt-data's files per second
+# (MAJ,MIN_iops_fp.dat, sys_mbps_fp.dat, sps_MAJ,MIN.dat...) are btt's own,
+# run without -M on DUMP (DAT converted for it), byte for byte
+per_second() {
+	local ours theirs f
+
+	mkdir "$3/btt-data" "$3/btt-sec"
+	(cd "$3/btt-sec" && btt -i "$2" -s seek -m sps -o x >/dev/null 2>&1) ||
+		{ bad "$4: btt -s seek -m sps failed on the converted files"; return; }
+	"$BLKSTACK" convert -i "$1" --to btt-data -o "$3/btt-data" 2>"$3/err" ||
+		{ bad "$4: convert --to btt-data failed: $(cat "$3/err")"; return; }
+	theirs=$(cd "$3/btt-sec" && ls | grep -E '_fp\.dat$|^sps_' || true)
+	ours=$(cd "$3/btt-data" && ls | grep -E '_fp\.dat$|^sps_' || true)
+	[ -n "$theirs" ] && [ "$theirs" = "$ours" ] ||
+		{ bad "$4: files per second: btt's" $theirs "blkstack's" $ours; return; }
+	for f in $theirs; do
+		cmp -s "$3/btt-sec/$f" "$3/btt-data/$f" || bad "$4: $f is not btt's"
+	done
 }
 
 for dat in "$FIXTURES"/vm/*.dat; do
@@ -72,6 +96,7 @@ for dat in "$FIXTURES"/vm/*.dat; do
 		# the device map names the devices of btt's per-device tables
 		first=$(awk 'NR == 1 { print $1 }' "$out/bt.devmap")
 		grep -qF "$first" "$out/btt.avg" || bad "$name: btt did not use the device map"
+		per_second "$dat" "$out/bt.dump" "$out" "$name"
 	fi
 
 	# --- the stack's names: the recording's stack (--topology) in devmap and Perfetto ---
@@ -264,6 +289,20 @@ PY
 	fi
 done
 [ "$n" -gt 0 ] || { echo "FAIL: no fixtures in $FIXTURES/vm"; exit 1; }
+
+# --- btt-data: btt's -m file past its first buffer ---------------------------------
+if [ "$have_blkparse" = 1 ]; then
+	sps=$tmp/sps
+	mkdir "$sps"
+	"$BLKSTACK" convert -i "$FIXTURES/btt/sps-190s.dat" --to blktrace -o "$sps/bt" 2>"$sps/err" &&
+		(cd "$sps" && blkparse -q -i bt -d bt.dump -o /dev/null >/dev/null 2>&1) ||
+		bad "sps-190s: convert --to blktrace or blkparse failed: $(cat "$sps/err")"
+	before=$failed
+	failed=0
+	per_second "$FIXTURES/btt/sps-190s.dat" "$sps/bt.dump" "$sps" sps-190s
+	[ "$failed" -eq 0 ] && echo "ok   sps-190s: btt-data's files per second are btt's, -m's past a buffer too"
+	failed=$((failed | before))
+fi
 
 # --- faults -----------------------------------------------------------------------
 if command -v valgrind >/dev/null 2>&1; then

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * convert-btt.h - "blkstack convert --to btt-data -o DIR": btt's data files
- * for plotting (its -l -q -z -Q -s -B files) per device of a recording.
+ * for plotting (its -l -q -z -Q -s -m -B files, and the iops and mbps
+ * files it always writes) per device of a recording.
  */
 #ifndef BLKSTACK_CMD_CONVERT_BTT_H
 #define BLKSTACK_CMD_CONVERT_BTT_H

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * btt-data.h - btt's data files for plotting, from track/btt.h's sink: the
- * files btt writes with -l d2c -q q2c -z q2d -Q aqd -s seek -B bno, with
- * btt's names ("d2c_8,0_d2c.dat", "seek_8,0_q2q_r.dat") and columns, one
- * set per device of the stack, in one directory.
+ * files btt writes with -l d2c -q q2c -z q2d -Q aqd -s seek -m sps -B bno,
+ * and the I/Os and MiB per second it writes always, with btt's names
+ * ("d2c_8,0_d2c.dat", "seek_8,0_q2q_r.dat", "sps_8,0.dat",
+ * "8,0_iops_fp.dat", "sys_mbps_fp.dat") and columns, one set per device of
+ * the stack, in one directory.
  */
 #ifndef BLKSTACK_OUT_BTT_DATA_H
 #define BLKSTACK_OUT_BTT_DATA_H
@@ -19,11 +21,14 @@ struct btt_data;
  */
 struct btt_data *btt_data_alloc(const char *dir);
 
-/** btt_data_sink - the sink to give btt_set_sink(); @b gives the time base */
+/** btt_data_sink - the sink to give btt_set_sink(); @b gives the time base
+ * and, at the end, the devices btt saw */
 const struct btt_sink *btt_data_sink(struct btt_data *w, const struct btt *b);
 
 /**
- * btt_data_commit - close every file and give it its name
+ * btt_data_commit - the trace ended: write the rows btt writes at its
+ * end, close every file and give it its name (a file left empty is
+ * removed, as btt removes it)
  * Returns the number of files, or a negative errno (the first write error;
  * btt_data_failed() names the file).
  */

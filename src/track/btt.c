@@ -503,6 +503,8 @@ static void on_complete(struct btt *b, struct btt_dev *d, const struct blk_event
 	struct btt_q *q;
 
 	avg_add(&d->blks, nsec);
+	if (b->sink && b->sink->complete)
+		b->sink->complete(b->sink->ctx, d->dev, ev->ts, nsec);
 	if (d->aqd) {
 		/* btt's -Q: one fewer issued at every completion while any is */
 		if (b->sink && b->sink->aqd)

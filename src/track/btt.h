@@ -167,12 +167,15 @@ enum btt_lat {
 };
 
 /**
- * struct btt_sink - btt's per-event data (its -l -q -z -Q -s -B files), as
- * the statistics see each event; times in ns of the trace clock
+ * struct btt_sink - btt's per-event data (its -l -q -z -Q -s -m -B files
+ * and its iops and mbps files), as the statistics see each event; times in
+ * ns of the trace clock
  * @latency: one bio's D2C, Q2C or Q2D
  * @aqd: the requests issued and not completed went from @from to @to
  * @seek: one seek of the Q2Q (@d2d false) or D2D stream, @read or a write
  * @bno: a request issued, sectors @start to @end
+ * @complete: a completion btt follows, of @nsec sectors (its I/Os per
+ *	second count completions, not bios)
  * @ctx: passed to each
  */
 struct btt_sink {
@@ -180,6 +183,7 @@ struct btt_sink {
 	void (*aqd)(void *ctx, uint32_t dev, uint64_t ts, unsigned int from, unsigned int to);
 	void (*seek)(void *ctx, uint32_t dev, bool d2d, uint64_t ts, int64_t dist, bool read);
 	void (*bno)(void *ctx, uint32_t dev, uint64_t ts, uint64_t start, uint64_t end, bool read);
+	void (*complete)(void *ctx, uint32_t dev, uint64_t ts, uint32_t nsec);
 	void *ctx;
 };
 
