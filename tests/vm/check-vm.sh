@@ -719,10 +719,15 @@ if dio:
         print("file d2/sub/o1 %d bytes of O_DIRECT read, all direct (%s)" % (o["read_bytes"], how))
     # the file's size after the write (a small file system fills up first)
     dw_size = int(open(res + "/pc-dw.txt").read()) if os.path.exists(res + "/pc-dw.txt") else 16 << 20
+    # and dd's 1 MiB write that hit the full file system may have reached
+    # the disk in part before ext4 gave up on it and cut the file back
+    slack = 0 if dw_size == 16 << 20 else 1 << 20
     if dw_size < 1 << 20:
         errors.append("d2/sub/dw: the O_DIRECT write wrote %d bytes, want at least 1 MiB" % dw_size)
-    elif not dw or dw["write_bytes"] != dw_size or dw["direct_bytes"] != dw_size:
-        errors.append("d2/sub/dw: %d bytes of O_DIRECT write not all attributed: %s" % (dw_size, dw))
+    elif not dw or not dw_size <= dw["write_bytes"] <= dw_size + slack or \
+            dw["direct_bytes"] != dw["write_bytes"]:
+        errors.append("d2/sub/dw: %d bytes of O_DIRECT write (up to %d more) not all attributed: %s" %
+                      (dw_size, slack, dw))
     else:
         print("file d2/sub/dw %d bytes of O_DIRECT write, all direct (%s)" % (dw["write_bytes"], how))
 else:
