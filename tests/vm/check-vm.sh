@@ -202,7 +202,16 @@ check_stack() {
 	KNOWN_SEEN=()
 	DAT=$RES/trace.dat
 	TOPO=$RES/topo.txt
-	if [[ ! -s $RES/status ]]; then fail "no results in $RES"; return; fi
+	# which kernel and stack, from the directory KVER-STACK (vm.sh's host.txt
+	# names the kernel): known even when the guest crashed, so that the
+	# stack can be booted again
+	STACK_KVER=$(awk '$1 == "kernel" { print $2 }' "$RES/host.txt" 2>/dev/null || true)
+	[[ -z $STACK_KVER || $STACK != "$STACK_KVER"-* ]] || STACK_NAME=${STACK#"$STACK_KVER"-}
+	if [[ ! -s $RES/status ]]; then
+		fail "no results in $RES; console tail:"
+		tail -n 5 "$RES/console.log" >&2 2>/dev/null || true
+		return
+	fi
 	if [[ $(<"$RES/status") != ok ]]; then
 		fail "the guest failed: $(<"$RES/status"); console tail:"
 		tail -n 15 "$RES/console.log" >&2 || true
