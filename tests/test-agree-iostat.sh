@@ -8,16 +8,16 @@
 # iostat runs as the command blkstack traces, and a steady workload makes
 # the part of the trace around iostat's window immaterial to rates.
 # r/s, w/s, rkB/s, wkB/s, rrqm/s and wrqm/s agree within 2%, or within
-# iostat's rounding (0.01) where the figure is that small; r_await and
-# w_await within 5%. aqu-sz and %util are printed, not compared: the
-# kernel counts busy time (and so the queue's time integral) in whole
-# jiffies, whose phase against the trace clock is unknown (5% apart seen
-# with 0.2 ms requests and 4 ms jiffies); the trace begins before iostat's
+# iostat's rounding (0.01) where the figure is that small; r_await,
+# w_await and aqu-sz (the requests' times in nanoseconds, summed: the
+# awaits times the rates; and 4 us a request, see below) within 5%: the trace begins before iostat's
 # first read and ends up to a poll (250 ms) after its last, while blkstack
 # starts and drains, and on a loaded 2-CPU machine the loop device's
 # requests that complete then take longer (awaits 2-4% apart seen, once
-# 11%); with requests of tens of microseconds, each touching a jiffy counts
-# it whole, and on CI %util came out 2.40 against the events' 1.52.
+# 11%). %util is printed, not compared: the kernel counts busy time in
+# whole jiffies, whose phase against the trace clock is unknown, and with
+# requests of tens of microseconds each jiffy one touches counts whole (on
+# CI %util came out 2.40 against the events' 1.52).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -55,14 +55,22 @@ errs = []
 for col in ("r/s", "w/s", "rkB/s", "wkB/s", "rrqm/s", "wrqm/s", "r_await", "w_await",
             "aqu-sz", "util"):
     t, o = theirs[col], ours["%util" if col == "util" else col]
-    if col in ("aqu-sz", "util"):
+    if col == "util":
         print("  %-8s iostat %10.2f  blkstack %10.2f  (not compared: jiffies)" % (col, t, o))
         continue
-    slack = 0.05 if col in ("r_await", "w_await") else 0.02
+    slack = 0.05 if col in ("r_await", "w_await", "aqu-sz") else 0.02
     # merges are rare (about 5/s): one more or less in the quarter second
     # the trace runs past iostat's window is 0.1/s (4.90 against 5.09 seen)
     floor = 0.25 if col in ("rrqm/s", "wrqm/s") else 0.01
-    ok = abs(t - o) <= max(abs(t) * slack, floor)
+    # (each side rounded to 0.01: a difference of one unit is rounding)
+    bound = max(abs(t) * slack, floor) + 1e-9
+    if col == "aqu-sz":
+        # the kernel times a request from its allocation to its accounting,
+        # blkstack from its G to its C event, which the probes' own time
+        # puts a few microseconds inside: 4 us a request (blkstack came out
+        # 0.01-0.015 lower at 3,500 requests/s of 20-40 us each)
+        bound += (theirs["r/s"] + theirs["w/s"]) * 4e-6
+    ok = abs(t - o) <= bound
     print("  %-8s iostat %10.2f  blkstack %10.2f  %s" % (col, t, o, "ok" if ok else "DIFFERS"))
     if not ok:
         errs.append(col)
@@ -71,4 +79,4 @@ if theirs["wrqm/s"] < 1:
 if errs:
     sys.exit("  differ: " + ", ".join(errs))
 PY
-note "iostat -x's columns of $A_NAME agree (2%; awaits 5%; aqu-sz and %util printed): ok"
+note "iostat -x's columns of $A_NAME agree (2%; awaits and aqu-sz 5%; %util printed): ok"
