@@ -22,6 +22,8 @@
 #     bytes conserved at each, >= 99% of top-level reads and writes matched,
 #     the leaves' btt phases (Q2G, G2I, I2D, Q2M, D2C, Q2C) over as many
 #     I/Os as btt on the guest's blktrace, with averages within 1% (or 5 us)
+#   - blkstack convert --to blktrace of trace.dat writes, at every device
+#     blktrace traced, blktrace's own records (action, sector, size, pid)
 #   - what the workload's programs issued (guest/workload.sh's app.txt, by
 #     pid): their data bytes queued at the top device, and blkstack report's
 #     top-level I/O count and bytes for each program equal to the bios that
@@ -531,6 +533,7 @@ check_stack() {
 		done
 	done <"$TMP/$STACK.comms"
 	check_report "$RES"
+	check_blktrace_records "$RES"
 	check_app "$RES"
 	check_pagecache "$RES"
 	known_unseen
@@ -938,6 +941,71 @@ PY
 	else
 		say "note: no leaf where btt and blkstack followed the same I/Os: nothing compared"
 	fi
+}
+
+# convert --to blktrace against blktrace itself: at every device blktrace
+# traced, its records and those blkstack writes from trace.dat are the
+# same (action, sector, size, process, device), so that btt, blkparse and
+# iowatcher read the same I/O from either; times are not compared (two
+# tracers stamp one event apart, by microseconds under emulation). As in
+# the three logs' comparison: U and UT are one, and blktrace drops what
+# lies beyond the traced device's end. A split's size is not compared:
+# block_split carries none (blktrace takes it from the bio).
+# Runs after check_report, which leaves blktrace's records in $STACK.dump.
+check_blktrace_records() {
+	local RES=$1 conv=$TMP/$STACK.conv
+	[[ -s $TMP/$STACK.dump ]] || { fail "blktrace records: no blkparse -d output of blktrace.bin"; return; }
+	mkdir -p "$conv"
+	"$BLKSTACK" convert -i "$RES/trace.dat" --to blktrace -o "$conv/c" >/dev/null 2>"$conv/err" ||
+		{ fail "blktrace records: convert --to blktrace failed: $(tail -n 1 "$conv/err")"; return; }
+	(cd "$conv" && blkparse -q -i c -d "$conv/dump" -o /dev/null >/dev/null 2>&1) ||
+		{ fail "blktrace records: blkparse -d of convert's output failed"; return; }
+	if ! python3 - "$TMP/$STACK.dump" "$conv/dump" "$RES/topo.txt" >"$TMP/$STACK.btrec" <<'PY'; then
+import collections, re, struct, sys
+theirs_dump, ours_dump, topo = sys.argv[1:]
+NOTIFY = 1 << (10 + 16)          # BLK_TC_NOTIFY: process names, not I/O
+UNPLUG_IO, UNPLUG_TIMER, SPLIT = 10, 11, 13
+size = {}
+for line in open(topo):
+    if line.startswith("blk "):
+        f = dict(x.split("=", 1) for x in line.split()[1:] if "=" in x)
+        size[f["dev"].replace(":", ",")] = int(f["size"])
+
+def events(path):
+    """device -> (action, sector, bytes, pid) -> count"""
+    data, o = open(path, "rb").read(), 0
+    ev = collections.defaultdict(collections.Counter)
+    while o + 48 <= len(data):
+        _, _, _, sector, nbytes, action, pid, dev, _, _, pdu = \
+            struct.unpack_from("<IIQQIIIIIHH", data, o)
+        o += 48 + pdu
+        d = "%d,%d" % (dev >> 20, dev & 0xfffff)
+        if action & NOTIFY or (d in size and sector > size[d]):
+            continue
+        if action & 0xffff == UNPLUG_TIMER:
+            action = (action & ~0xffff) | UNPLUG_IO
+        if action & 0xffff == SPLIT:
+            nbytes = 0
+        ev[d][(action, sector, nbytes, pid)] += 1
+    return ev
+
+a, b = events(theirs_dump), events(ours_dump)
+errs = []
+for dev in sorted(a):
+    diff = (a[dev] - b[dev]) + (b[dev] - a[dev])
+    if diff:
+        k = sorted(diff)[0]
+        errs.append("at %s %d records differ, first action %#x sector %d bytes %d pid %d: "
+                    "blktrace %d, convert %d" % ((dev, sum(diff.values())) + k + (a[dev][k], b[dev][k])))
+print("summary %d records at %s" % (sum(sum(c.values()) for c in a.values()), " ".join(sorted(a))))
+for e in errs:
+    print("error " + e)
+sys.exit(1 if errs or not a else 0)
+PY
+		fail_lines "$TMP/$STACK.btrec" "blktrace records: "
+		return
+	fi
+	pass "convert --to blktrace writes blktrace's own records: $(sed -n 's/^summary //p' "$TMP/$STACK.btrec")"
 }
 
 # A stack that this run booted and that failed is booted once more, in
