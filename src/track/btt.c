@@ -486,6 +486,8 @@ int btt_event(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 	case BLK_EV_BIO_QUEUE:
 	case BLK_EV_BIO_BACKMERGE:
 	case BLK_EV_BIO_FRONTMERGE:
+	/* a request merged into another: blktrace writes it as a back merge */
+	case BLK_EV_RQ_MERGE:
 	case BLK_EV_GETRQ:
 	case BLK_EV_SLEEPRQ:
 	case BLK_EV_RQ_INSERT:
@@ -525,7 +527,8 @@ int btt_event(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 	}
 	/* G, S, I, M: the followed bio that holds the event's sector */
 	d->end = ev->ts;
-	if (ev->kind == BLK_EV_BIO_BACKMERGE || ev->kind == BLK_EV_BIO_FRONTMERGE)
+	if (ev->kind == BLK_EV_BIO_BACKMERGE || ev->kind == BLK_EV_BIO_FRONTMERGE ||
+	    ev->kind == BLK_EV_RQ_MERGE)
 		inflight_dec(&d->actq, ev->ts);
 	q = btt_qtree_holding(&d->qs, ev->sector);
 	if (!q)
