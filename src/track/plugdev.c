@@ -251,6 +251,17 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 	return p->fn(ev, task_device(p, ev), false, p->ctx);
 }
 
+uint64_t plugdev_held_from(const struct plugdev *p)
+{
+	uint64_t from = UINT64_MAX;
+
+	/* what waits behind an unplug came after it on its CPU */
+	for (size_t c = 0; c < p->ncpu; c++)
+		if (p->cpu[c].waiting && p->cpu[c].unplug.ts < from)
+			from = p->cpu[c].unplug.ts;
+	return from;
+}
+
 int plugdev_finish(struct plugdev *p)
 {
 	for (size_t c = 0; c < p->ncpu; c++) {
