@@ -17,10 +17,10 @@
 #   report's; diff with the next recording gives each side's I/Os;
 # - --btt is btt -A on the same events, figure for figure: convert -F
 #   blktrace, blkparse -d and btt -A give btt's tables, and every row of
-#   every section but Per Process must be ours exactly (Per Process names
-#   a task by blktrace's process notes, which the converter writes from
-#   events that carry a name: a task whose first event is a completion
-#   is btt's "pidNNN" there until its name comes);
+#   every section must be ours exactly (Per Process too: the converter
+#   notes a task whose first event is a completion by the recording's
+#   saved_cmdlines, as the kernel notes it, where btt would name it
+#   "pidNNN");
 # - convert --to btt-data writes btt's -l -q -z -Q -s -B files and its
 #   iops and mbps files: the same files, the same rows (sorted: btt writes
 #   them in its hash's order); the sps_*.dat of -m, which reproduce a
@@ -58,7 +58,7 @@ tmp, name = sys.argv[1], sys.argv[2]
 errors = []
 
 def rows(path):
-    """every row of btt's tables but Per Process's, under its section and table"""
+    """every row of btt's tables, under its section and table"""
     out, section, table = [], None, None
     for line in open(path):
         m = re.match(r"^=+ (.*?) =+$", line)
@@ -68,7 +68,7 @@ def rows(path):
         m = re.match(r"^\s*(\S+)\s+MIN\s+AVG\s+MAX\s+N\s*$", line)
         if m:
             table = m.group(1)
-        if section != "Per Process" and line.strip():
+        if line.strip():
             out.append(("%s / %s" % (section, table) if table else section, line.rstrip("\n")))
     return out
 
