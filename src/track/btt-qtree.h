@@ -10,6 +10,9 @@
  * So the shape is btt's: the same balancing (the kernel's red-black tree
  * that btt carries, in its 2.6 form), the same walks (btt's dip_rb.c), and
  * a bio queued where one already starts takes that one's place in the tree.
+ *
+ * The btt followed is blktrace 1.2.0's, the one Debian 12 and its kin ship
+ * and the tests run; blktrace 1.3 changed the walks (see btt-qtree.c).
  */
 #ifndef BLKSTACK_BTT_QTREE_H
 #define BLKSTACK_BTT_QTREE_H
