@@ -322,7 +322,9 @@ static struct btt_dev *setup(struct btt *b, uint32_t dev, const struct blk_event
 
 static void on_queue(struct btt *b, struct btt_dev *d, const struct blk_event *ev, uint32_t nsec)
 {
-	struct btt_q q = { .sector = ev->sector, .nsec = nsec, .q = ev->ts ? ev->ts : 1 };
+	struct btt_q q = { .sector = ev->sector, .nsec = nsec, .proc = -1,
+			   .q = ev->ts ? ev->ts : 1 };
+	struct btt_q *held;
 	int64_t dist;
 
 	/*
@@ -332,11 +334,12 @@ static void on_queue(struct btt *b, struct btt_dev *d, const struct blk_event *e
 	 * a bio whose completion was lost; a dm or md bio split and completed
 	 * under a later sector is such a one, and so is counted anew).
 	 */
-	q.proc = proc_of(b, ev);
-	if (!btt_qtree_put(&d->qs, &q, BTT_MAX_QS)) {
+	held = btt_qtree_put(&d->qs, &q, BTT_MAX_QS);
+	if (!held) {
 		b->unfollowed++;
 		return;
 	}
+	q.proc = held->proc = proc_of(b, ev);
 	d->end = ev->ts;
 	dist = seek_add(&d->q2q_seek, ev->sector, nsec);
 	if (b->sink && b->sink->seek)
