@@ -637,6 +637,53 @@ START_TEST(files_per_cpu)
 }
 END_TEST
 
+/* the recording's names: pid 121 only */
+static const char *saved_name(void *ctx, int32_t pid)
+{
+	(void)ctx;
+	return pid == 121 ? "kworker/u4:4" : NULL;
+}
+
+/*
+ * A task whose first event is a completion (no name in tracefs) is noted
+ * before it by the recording's name, as the kernel notes it; its later
+ * named event needs no note. A task the recording does not name is noted
+ * at its first named event.
+ */
+START_TEST(named_by_the_recording)
+{
+	struct blk_event e[4];
+	char prefix[128], path[160];
+	struct rec r[8];
+	struct bt_out *o;
+	size_t n = 0;
+
+	e[n++] = mk(BLK_EV_RQ_COMPLETE, 8, 16, 0, 10, 121, "W", 0, 8, NULL);
+	e[n++] = mk(BLK_EV_BIO_QUEUE, 8, 16, 0, 20, 121, "W", 8, 8, "kworker/u4:4");
+	e[n++] = mk(BLK_EV_RQ_COMPLETE, 8, 16, 0, 30, 7, "W", 8, 8, NULL);
+	e[n++] = mk(BLK_EV_BIO_QUEUE, 8, 16, 0, 40, 7, "W", 16, 8, "dd");
+	snprintf(prefix, sizeof(prefix), "%s/named", tmpdir);
+	o = bt_out_alloc(prefix);
+	ck_assert_ptr_nonnull(o);
+	bt_out_set_names(o, saved_name, NULL);
+	ck_assert_int_eq(bt_out_open(o, 1), 0);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(bt_out_event(&e[i], o), 0);
+	ck_assert_int_eq(bt_out_finish(o), 0);
+	ck_assert_int_eq(bt_out_commit(o), 0);
+	ck_assert_uint_eq(bt_out_stats(o)->notes, 2);
+	snprintf(path, sizeof(path), "%s.blktrace.0", prefix);
+	/* note(kworker/u4:4), C, Q, C, note(dd), Q */
+	ck_assert_uint_eq(read_records(path, r, 8), 6);
+	ck_assert_uint_eq(r[0].pid, 121);
+	ck_assert_str_eq(r[0].comm, "kworker/u4:4");
+	ck_assert_uint_eq(r[0].ts, T0 + 10);
+	ck_assert_uint_eq(r[4].pid, 7);
+	ck_assert_str_eq(r[4].comm, "dd");
+	bt_out_free(o);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("btrec");
@@ -653,6 +700,7 @@ int main(void)
 	tc = tcase_create("files");
 	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, files_per_cpu);
+	tcase_add_test(tc, named_by_the_recording);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

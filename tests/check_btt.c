@@ -40,8 +40,8 @@ static void remap(uint64_t ts, uint32_t to, uint64_t sector, uint32_t from, uint
  * (Q2Cdm 2900). sdb: a D before any Q or A: btt ignores the device.
  * sda: Q 100+8 at 1000, G 1100, I 1200, plugged 1250 to 1450 (one request
  * released), Q 108+8 at 1300 back-merged at 1400, a second Q at 100 at
- * 1350 (a followed bio starts there: ignored whole), D 100+16 at 1500,
- * C 100+16 at 2500.
+ * 1350 (a followed bio starts there: btt 1.2 drops that one, with its G
+ * and I, and follows this one), D 100+16 at 1500, C 100+16 at 2500.
  */
 static void setup(void)
 {
@@ -98,17 +98,19 @@ START_TEST(phases)
 
 	avg_is(&dm->avg[BTT_Q2A_DM], 1, 50, 50, 50);
 	avg_is(&dm->avg[BTT_Q2C_DM], 1, 2900, 2900, 2900);
-	avg_is(&sda->avg[BTT_Q2Q], 1, 300, 300, 300);
+	/* 1000 -> 1300 -> 1350 */
+	avg_is(&sda->avg[BTT_Q2Q], 2, 350, 50, 300);
 	avg_is(&sda->avg[BTT_Q2G], 1, 100, 100, 100);
 	avg_is(&sda->avg[BTT_G2I], 1, 100, 100, 100);
 	avg_is(&sda->avg[BTT_Q2M], 1, 100, 100, 100);
-	avg_is(&sda->avg[BTT_I2D], 1, 300, 300, 300);
+	/* the bio inserted at 1200 was dropped: none issued had an I */
+	avg_is(&sda->avg[BTT_I2D], 0, 0, 0, 0);
 	avg_is(&sda->avg[BTT_M2D], 1, 100, 100, 100);
 	/* both bios of the request complete with it */
 	avg_is(&sda->avg[BTT_D2C], 2, 2000, 1000, 1000);
-	avg_is(&sda->avg[BTT_Q2C], 2, 2700, 1200, 1500);
-	/* all devices: the time between Qs of any device, 100 -> 1000 -> 1300 */
-	avg_is(&all[BTT_Q2Q], 2, 1200, 300, 900);
+	avg_is(&sda->avg[BTT_Q2C], 2, 2350, 1150, 1200);
+	/* all devices: the time between Qs of any device, 100 -> 1000 -> 1300 -> 1350 */
+	avg_is(&all[BTT_Q2Q], 3, 1250, 50, 900);
 	ck_assert_uint_eq(all[BTT_Q2Q_DM].n, 0);
 }
 END_TEST
@@ -120,13 +122,13 @@ START_TEST(merges_queue_and_plugs)
 	const struct btt_proc *pr;
 	size_t n;
 
-	ck_assert_uint_eq(sda->n_qs, 2);
+	ck_assert_uint_eq(sda->n_qs, 3);
 	ck_assert_uint_eq(sda->n_ds, 1);
 	avg_is(&sda->blks, 1, 16, 16, 16);
-	/* the Qs find 0 and 1 waiting */
-	ck_assert_uint_eq(sda->actq.sampled, 1);
-	ck_assert_uint_eq(sda->actq.now, 0);
-	ck_assert_uint_eq(sda->q2q_seek.nseeks, 2);
+	/* the Qs find 0, 1 and 2 waiting (the dropped one too), M and D take 2 */
+	ck_assert_uint_eq(sda->actq.sampled, 3);
+	ck_assert_uint_eq(sda->actq.now, 1);
+	ck_assert_uint_eq(sda->q2q_seek.nseeks, 3);
 	ck_assert_uint_eq(sda->q2q_seek.nseq, 1);
 	ck_assert_uint_eq(sda->d2d_seek.nseeks, 1);
 	ck_assert_uint_eq(sda->nplugs, 1);

@@ -449,6 +449,44 @@ START_TEST(test_fixture_zstd)
 }
 END_TEST
 
+/*
+ * The tasks' names of the saved_cmdlines, in a v6 file and in the v7
+ * fixture (its section compressed): libtracecmd's, pid for pid.
+ */
+static void assert_names_are_oracles(const char *path)
+{
+	struct tracecmd_input *h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct tracefile *f;
+	struct tep_handle *tep;
+	int err = 0, named = 0;
+
+	ck_assert_ptr_nonnull(h);
+	tep = tracecmd_get_tep(h);
+	f = tracefile_open(path, &err);
+	ck_assert_ptr_nonnull(f);
+	for (int pid = 1; pid < 32768; pid++) {
+		const char *ours = tracefile_comm(f, pid);
+
+		if (!tep_is_pid_registered(tep, pid)) {
+			ck_assert_ptr_null(ours);
+			continue;
+		}
+		ck_assert_ptr_nonnull(ours);
+		ck_assert_str_eq(ours, tep_data_comm_from_pid(tep, pid));
+		named++;
+	}
+	ck_assert_int_gt(named, 10);
+	tracefile_close(f);
+	tracecmd_close(h);
+}
+
+START_TEST(test_fixture_names)
+{
+	assert_names_are_oracles(VM_V7);
+	assert_names_are_oracles(FIXTURES_DIR "/vm/6.1.0-56-amd64-ref-virtio.dat");
+}
+END_TEST
+
 /* algorithm and chunk size of the hand-made files */
 static const struct {
 	enum unzip_algo algo;
@@ -569,6 +607,7 @@ static Suite *v7_suite(void)
 	TCase *tc = tcase_create("trace-cmd");
 
 	tcase_add_test(tc, test_fixture_zstd);
+	tcase_add_test(tc, test_fixture_names);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("made");
 	tcase_add_checked_fixture(tc, setup, teardown);

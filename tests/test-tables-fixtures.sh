@@ -14,17 +14,94 @@
 #   per-layer report's bytes there, and the top-level bytes to the end to
 #   end bytes;
 # - diff of a recording with itself changes nothing, and its I/Os are the
-#   report's; diff with the next recording gives each side's I/Os.
+#   report's; diff with the next recording gives each side's I/Os;
+# - --btt is btt -A on the same events, figure for figure: convert -F
+#   blktrace, blkparse -d and btt -A give btt's tables, and every row of
+#   every section must be ours exactly (Per Process too: the converter
+#   notes a task whose first event is a completion by the recording's
+#   saved_cmdlines, as the kernel notes it, where btt would name it
+#   "pidNNN");
+# - convert --to btt-data writes btt's -l -q -z -Q -s -B files and its
+#   iops and mbps files: the same files, the same rows (sorted: btt writes
+#   them in its hash's order); the sps_*.dat of -m, which reproduce a
+#   stdio quirk of btt's, are compared by test-convert-fixtures.sh.
 #
-# Needs no root.
+# Needs no root; the comparisons with btt need blkparse and btt (blktrace).
 set -euo pipefail
 
 : "${BLKSTACK:?}" "${FIXTURES:?}"
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed (apt-get install python3)"; exit 77; }
 
+have_btt=1
+command -v blkparse >/dev/null && command -v btt >/dev/null ||
+	{ have_btt=0; echo "note: blkparse or btt missing (apt-get install blktrace): the comparisons with btt are skipped"; }
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
+
+# same_as_btt DAT NAME: report --btt and convert --to btt-data on DAT against
+# btt on DAT's events converted to blktrace files
+same_as_btt()
+{
+	rm -rf "$tmp/bt" "$tmp/ob"
+	mkdir -p "$tmp/bt/bd" "$tmp/ob"
+	"$BLKSTACK" convert -i "$1" -F blktrace -o "$tmp/bt/c" 2>"$tmp/err" &&
+		(cd "$tmp/bt" && blkparse -q -i c -d d -o /dev/null && btt -A -i d -o bt &&
+			cd bd && btt -i ../d -l d2c -q q2c -z q2d -Q aqd -s seek -B bno -o x) \
+			>>"$tmp/err" 2>&1 &&
+		"$BLKSTACK" convert -i "$1" --to btt-data -o "$tmp/ob" 2>>"$tmp/err" ||
+		{ echo "FAIL $2: btt's or blkstack's tables: $(cat "$tmp/err")"; return 1; }
+	python3 - "$tmp" "$2" <<'PY'
+import collections, os, re, sys
+tmp, name = sys.argv[1], sys.argv[2]
+errors = []
+
+def rows(path):
+    """every row of btt's tables, under its section and table"""
+    out, section, table = [], None, None
+    for line in open(path):
+        m = re.match(r"^=+ (.*?) =+$", line)
+        if m:
+            section, table = m.group(1), None
+            continue
+        m = re.match(r"^\s*(\S+)\s+MIN\s+AVG\s+MAX\s+N\s*$", line)
+        if m:
+            table = m.group(1)
+        if line.strip():
+            out.append(("%s / %s" % (section, table) if table else section, line.rstrip("\n")))
+    return out
+
+theirs, ours = rows(tmp + "/bt/bt.avg"), rows(tmp + "/btt.txt")
+if theirs != ours:
+    a, b = collections.Counter(theirs), collections.Counter(ours)
+    for s, l in sorted((a - b).elements()):
+        errors.append("btt's row not ours: [%s] %s" % (s, l))
+    for s, l in sorted((b - a).elements()):
+        errors.append("our row not btt's: [%s] %s" % (s, l))
+    if not errors:
+        errors.append("the rows are btt's in another order")
+
+# btt's data files; its -o x writes its tables (x.avg, x.dat, x_*hist.dat) there too
+data = lambda d, keep: sorted(f for f in os.listdir(d) if keep(f))
+a = data(tmp + "/bt/bd", lambda f: f.endswith(".dat") and not f.startswith("x"))
+b = data(tmp + "/ob", lambda f: f.endswith(".dat") and not f.startswith("sps_"))
+if a != b:
+    errors.append("btt data files: btt %s, blkstack %s" % (sorted(set(a) - set(b)), sorted(set(b) - set(a))))
+for f in sorted(set(a) & set(b)):
+    x = sorted(open(os.path.join(tmp, "bt/bd", f)))
+    y = sorted(open(os.path.join(tmp, "ob", f)))
+    if x != y:
+        cx, cy = collections.Counter(x), collections.Counter(y)
+        errors.append("%s: %d rows btt's only, %d ours only, the first %r" %
+                      (f, sum((cx - cy).values()), sum((cy - cx).values()),
+                       sorted(((cx - cy) + (cy - cx)).elements())[0]))
+for e in errors[:20]:
+    print("FAIL %s: %s" % (name, e))
+print("%s: btt's tables and data files: %s" % (name, "the same" if not errors else "%d differences" % len(errors)))
+sys.exit(1 if errors else 0)
+PY
+}
 # each recording is also compared with the one before it (the last with the first)
 prev=$(ls "$FIXTURES"/vm/*.dat | tail -n 1)
 for dat in "$FIXTURES"/vm/*.dat; do
@@ -137,6 +214,9 @@ for e in errors:
 print("%s: %s" % (name, "ok" if not errors else "%d errors" % len(errors)))
 sys.exit(1 if errors else 0)
 PY
+		failed=1
+	fi
+	if [ "$have_btt" = 1 ] && ! same_as_btt "$dat" "$name"; then
 		failed=1
 	fi
 	prev=$dat

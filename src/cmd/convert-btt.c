@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * convert-btt.c - the glue of "convert --to btt-data": a recording ->
- * plugdev -> btt's statistics, whose sink writes btt's data files
+ * plugdev -> time order -> btt's statistics, whose sink writes btt's data files
  * (output/btt-data.c) into one directory.
  */
 #include <errno.h>
@@ -34,7 +34,7 @@ int convert_btt_data(const char *input, struct tracefile *f, const char *dir)
 	ret = tracefile_read(f, report_btt_event, &rb);
 	if (tracefile_damage_said(input, f, ret, "converted") || ret < 0)
 		goto out;
-	ret = plugdev_finish(rb.pd);
+	ret = report_btt_finish(&rb);
 	if (ret >= 0)
 		ret = btt_data_commit(w);
 	if (ret < 0) {

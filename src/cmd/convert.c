@@ -242,6 +242,12 @@ out:
 	return ret;
 }
 
+/* a task's name from the recording's saved_cmdlines (a bt_out name source) */
+static const char *recorded_name(void *ctx, int32_t pid)
+{
+	return tracefile_comm(ctx, pid);
+}
+
 static int run_blktrace(const struct convert_params *p, struct tracefile *f,
 			const struct topo_record *stack)
 {
@@ -263,6 +269,7 @@ static int run_blktrace(const struct convert_params *p, struct tracefile *f,
 			strerror(-ret));
 		goto out;
 	}
+	bt_out_set_names(bt, recorded_name, f);
 	ret = tracefile_read(f, bt_out_event, bt);
 	damaged = input_damaged(p->input, f, ret);
 	/* the CPU count of a file is known once it is read: a file for each */

@@ -511,8 +511,11 @@ int datfile_layout_parse(const void *map, size_t len, struct datfile_layout *out
 		for (uint32_t j = 0; j < events && !c.bad; j++, out->nformats++)
 			skip(&c, get_u64(&c));
 	}
+	out->sections[DATFILE_SEC_KALLSYMS] = c.pos;
 	skip(&c, get_u32(&c));			/* kallsyms */
+	out->sections[DATFILE_SEC_PRINTK] = c.pos;
 	skip(&c, get_u32(&c));			/* printk formats */
+	out->sections[DATFILE_SEC_CMDLINES] = c.pos;
 	skip(&c, get_u64(&c));			/* saved cmdlines */
 	out->ncpu = get_u32(&c);
 	if (c.bad)

@@ -42,11 +42,17 @@ struct datfile_stream {
 	int buffer;
 };
 
-/* the headers the event formats come from (trace-cmd.dat.v7(5) section ids 16-18) */
+/*
+ * the headers the event formats and the tasks' names come from
+ * (trace-cmd.dat.v7(5) section ids 16-21)
+ */
 enum datfile_sec {
 	DATFILE_SEC_HEADER,	/* "header_page" and "header_event" */
 	DATFILE_SEC_FTRACE,	/* the ftrace events' formats (print: the markers) */
 	DATFILE_SEC_EVENTS,	/* the other systems' formats */
+	DATFILE_SEC_KALLSYMS,	/* unused */
+	DATFILE_SEC_PRINTK,	/* unused */
+	DATFILE_SEC_CMDLINES,	/* the kernel's saved_cmdlines: "PID COMM" lines */
 	DATFILE_SEC_MAX,
 };
 

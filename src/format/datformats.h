@@ -30,7 +30,8 @@ struct tep_handle;
  *
  * The handle has the file's byte order, long size, page size, CPU count
  * and header page, the formats of the block system and of the page-cache
- * systems (base/pcevent.h), and ftrace's print. A format that
+ * systems (base/pcevent.h), ftrace's print, and the tasks' names of the
+ * file's saved_cmdlines (tep_data_comm_from_pid()). A format that
  * libtraceevent refuses is left out, as libtracecmd leaves it out.
  * Returns the handle (free with tep_free()), or NULL.
  */

@@ -518,6 +518,16 @@ const struct topo_record *tracefile_topology(const struct tracefile *f)
 	return f && f->has_topology ? &f->topology : NULL;
 }
 
+const char *tracefile_comm(const struct tracefile *f, int32_t pid)
+{
+	struct tep_handle *tep;
+
+	if (!f || pid <= 0)
+		return NULL;
+	tep = f->tep ? f->tep : f->handle ? tracecmd_get_tep(f->handle) : NULL;
+	return tep && tep_is_pid_registered(tep, pid) ? tep_data_comm_from_pid(tep, pid) : NULL;
+}
+
 const struct tracefile_name *tracefile_file_names(const struct tracefile *f, size_t *n)
 {
 	*n = f ? f->nnames : 0;

@@ -62,6 +62,12 @@ void tracefile_open_error(const char *path, int err);
 const struct topo_record *tracefile_topology(const struct tracefile *f);
 
 /**
+ * tracefile_comm - the name the recording's saved_cmdlines give task @pid
+ * (the kernel's, as it last saved them), or NULL: not there
+ */
+const char *tracefile_comm(const struct tracefile *f, int32_t pid);
+
+/**
  * struct tracefile_name - a file name a blkstack recording carries
  * ("blkstack-file: " markers, see record-names.h)
  * @sdev: the filesystem's superblock device (kernel dev_t)

@@ -68,6 +68,10 @@ struct bt_out {
 	struct remap_edge *edges;
 	size_t nedges, edges_cap;
 	uint32_t last_dev;
+
+	/* the name of a task whose event carries none (NULL: unknown) */
+	const char *(*name_of)(void *ctx, int32_t pid);
+	void *name_ctx;
 };
 
 static int emit(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx);
@@ -233,8 +237,11 @@ static int proc_grow(struct bt_out *o)
 	return 0;
 }
 
-/* Whether @pid needs a note before this event: first seen, or renamed. */
-static bool note_needed(struct bt_out *o, int32_t pid, const char *comm)
+/*
+ * Whether @pid needs a note before this event: first seen, or renamed
+ * (not when @first_only: a name from elsewhere than the event).
+ */
+static bool note_needed(struct bt_out *o, int32_t pid, const char *comm, bool first_only)
 {
 	int64_t key = (int64_t)(uint32_t)pid + 1;
 	size_t i;
@@ -244,7 +251,7 @@ static bool note_needed(struct bt_out *o, int32_t pid, const char *comm)
 	i = ((uint64_t)key * 0x9E3779B97F4A7C15ULL >> 32) & (o->procs_cap - 1);
 	while (o->procs[i].key && o->procs[i].key != key)
 		i = (i + 1) & (o->procs_cap - 1);
-	if (o->procs[i].key && strncmp(o->procs[i].comm, comm, 16) == 0)
+	if (o->procs[i].key && (first_only || strncmp(o->procs[i].comm, comm, 16) == 0))
 		return false;
 	if (!o->procs[i].key) {
 		o->procs[i].key = key;
@@ -308,6 +315,7 @@ static int emit(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 {
 	struct bt_out *o = ctx;
 	uint8_t buf[BTREC_MAX_SIZE];
+	const char *comm;
 	struct bt_cpu *c;
 	size_t len;
 	int ret;
@@ -328,8 +336,14 @@ static int emit(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 		return ret;
 	}
 	c = &o->cpu[ev->cpu];
-	if (ev->comm[0] && note_needed(o, ev->pid, ev->comm)) {
-		len = btrec_encode_process(ev->pid, ev->comm, dev, ev->cpu, ev->ts, buf);
+	/*
+	 * The kernel notes a task's name before its first event, whatever the
+	 * event; a completion names no task in tracefs: its name is the
+	 * recording's, if it has one (else it is noted at its first named event)
+	 */
+	comm = ev->comm[0] ? ev->comm : o->name_of ? o->name_of(o->name_ctx, ev->pid) : NULL;
+	if (comm && note_needed(o, ev->pid, comm, !ev->comm[0])) {
+		len = btrec_encode_process(ev->pid, comm, dev, ev->cpu, ev->ts, buf);
 		if (put(o, c, buf, len))
 			return o->err;
 		o->st.notes++;
@@ -369,6 +383,13 @@ int bt_out_finish(struct bt_out *o)
 		}
 	}
 	return o->err;
+}
+
+void bt_out_set_names(struct bt_out *o, const char *(*name_of)(void *ctx, int32_t pid),
+		      void *ctx)
+{
+	o->name_of = name_of;
+	o->name_ctx = ctx;
 }
 
 int bt_out_commit(struct bt_out *o)

@@ -54,6 +54,14 @@ int bt_out_open(struct bt_out *o, int ncpu);
 const char *bt_out_failed_path(const struct bt_out *o);
 
 /**
+ * bt_out_set_names - where the name of a task whose first event carries
+ * none comes from (a recording's saved_cmdlines): @name_of(@ctx, pid), NULL
+ * when unknown. Without it, such a task is noted at its first named event.
+ */
+void bt_out_set_names(struct bt_out *o, const char *(*name_of)(void *ctx, int32_t pid),
+		      void *ctx);
+
+/**
  * bt_out_event - write one event (a blk_event_fn; events in time order)
  * Returns 0, or a negative errno when writing failed.
  */

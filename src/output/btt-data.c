@@ -131,6 +131,7 @@ static FILE *file_of(struct btt_data *w, uint32_t dev, const char *prefix, const
 	return open_file(w, name, false, false);
 }
 
+/* btt's TO_SEC, of its latencies: ns / 1e9 */
 static inline double secs(const struct btt_data *w, uint64_t ts)
 {
 	uint64_t g = btt_genesis(w->b);
@@ -144,6 +145,15 @@ static inline uint64_t since(const struct btt_data *w, uint64_t ts)
 	uint64_t g = btt_genesis(w->b);
 
 	return ts > g ? ts - g : 0;
+}
+
+/*
+ * btt's BIT_TIME, of its -Q, -s and -B rows: seconds and nanoseconds apart,
+ * which rounds to six places otherwise than TO_SEC at times
+ */
+static inline double bit_time(const struct btt_data *w, uint64_t ts)
+{
+	return btt_secs(since(w, ts));
 }
 
 static struct rate_dev *rate_of(struct btt_data *w, uint32_t dev)
@@ -225,7 +235,7 @@ static void on_aqd(void *ctx, uint32_t dev, uint64_t ts, unsigned int from, unsi
 	FILE *fp = file_of(w, dev, "aqd", "_aqd");
 
 	if (fp)
-		fprintf(fp, "%lf %u\n%lf %u\n", secs(w, ts), from, secs(w, ts), to);
+		fprintf(fp, "%lf %u\n%lf %u\n", bit_time(w, ts), from, bit_time(w, ts), to);
 }
 
 static void on_seek(void *ctx, uint32_t dev, bool d2d, uint64_t ts, int64_t dist, bool read)
@@ -240,11 +250,11 @@ static void on_seek(void *ctx, uint32_t dev, bool d2d, uint64_t ts, int64_t dist
 	snprintf(suffix, sizeof(suffix), "_%s_%c", d2d ? "d2d" : "q2q", rw);
 	fp = file_of(w, dev, "seek", suffix);
 	if (fp)
-		fprintf(fp, "%15.9lf %13" PRId64 " %c\n", secs(w, ts), dist, rw);
+		fprintf(fp, "%15.9lf %13" PRId64 " %c\n", bit_time(w, ts), dist, rw);
 	snprintf(suffix, sizeof(suffix), "_%s_c", d2d ? "d2d" : "q2q");
 	fp = file_of(w, dev, "seek", suffix);
 	if (fp)
-		fprintf(fp, "%15.9lf %13" PRId64 " %c\n", secs(w, ts), dist, rw);
+		fprintf(fp, "%15.9lf %13" PRId64 " %c\n", bit_time(w, ts), dist, rw);
 	if (r && btt_sps_add(&r->sps[d2d], btt_secs(since(w, ts)), &row))
 		sps_row(w, dev, d2d, &row);
 }
@@ -255,10 +265,10 @@ static void on_bno(void *ctx, uint32_t dev, uint64_t ts, uint64_t start, uint64_
 	FILE *fp = file_of(w, dev, "bno", read ? "_r" : "_w");
 
 	if (fp)
-		fprintf(fp, "%15.9lf %" PRIu64 " %" PRIu64 "\n", secs(w, ts), start, end);
+		fprintf(fp, "%15.9lf %" PRIu64 " %" PRIu64 "\n", bit_time(w, ts), start, end);
 	fp = file_of(w, dev, "bno", "_c");
 	if (fp)
-		fprintf(fp, "%15.9lf %" PRIu64 " %" PRIu64 "\n", secs(w, ts), start, end);
+		fprintf(fp, "%15.9lf %" PRIu64 " %" PRIu64 "\n", bit_time(w, ts), start, end);
 }
 
 /* btt counts a completion in its device's second and the system's */

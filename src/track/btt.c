@@ -2,12 +2,14 @@
 /*
  * btt.c - btt's statistics per device, by btt's rules (see btt.h).
  *
- * Each rule below is btt's (blktrace 1.2), kept even where it is odd, so
- * that the same I/O gives the same figures: an interval whose end is not
- * after its start counts as 1 ns; events before a device's first Q or A
- * are ignored; a Q at a sector where a followed bio starts is ignored
- * whole; G, S, I and M find the bio that holds their sector; D and C take
- * every followed bio inside the request or completion.
+ * Each rule below is btt's (blktrace 1.2.0, the btt distributions ship),
+ * kept even where it is odd, so that the same I/O gives the same figures:
+ * an interval whose end is not after its start counts as 1 ns; events
+ * before a device's first Q or A are ignored; a Q at a sector where a
+ * followed bio starts takes that one's place (track/btt-qtree.h); G, S, I
+ * and M find a bio that holds their sector, and D and C the followed bios
+ * inside the request or completion, by btt's walks of its tree, which miss
+ * some where bios overlap.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -94,7 +96,7 @@ void btt_free(struct btt *b)
 		seek_destroy(&b->devs[i].q2q_seek);
 		seek_destroy(&b->devs[i].d2d_seek);
 		free(b->devs[i].lives.v);
-		free(b->devs[i].qs);
+		btt_qtree_destroy(&b->devs[i].qs);
 	}
 	free(b->all_lives.v);
 	free(b->devs);
@@ -155,84 +157,8 @@ static struct btt_dev *dev_add(struct btt *b, uint32_t dev, uint64_t ts)
 	inflight_init(&d->actq);
 	seek_init(&d->q2q_seek);
 	seek_init(&d->d2d_seek);
+	btt_qtree_init(&d->qs);
 	return d;
-}
-
-/* ---- the followed bios of a device, by first sector ---- */
-
-static inline size_t q_hash(uint64_t sector, size_t cap)
-{
-	return (size_t)((sector * 0x9e3779b97f4a7c15ULL) >> 29) & (cap - 1);
-}
-
-static struct btt_q *q_find(const struct btt_dev *d, uint64_t sector)
-{
-	if (!d->nq)
-		return NULL;
-	for (size_t i = q_hash(sector, d->qcap); d->qs[i].q; i = (i + 1) & (d->qcap - 1))
-		if (d->qs[i].sector == sector)
-			return &d->qs[i];
-	return NULL;
-}
-
-static int q_grow(struct btt_dev *d)
-{
-	size_t cap = d->qcap ? d->qcap * 2 : 256;
-	struct btt_q *n = calloc(cap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (size_t i = 0; i < d->qcap; i++) {
-		size_t j;
-
-		if (!d->qs[i].q)
-			continue;
-		for (j = q_hash(d->qs[i].sector, cap); n[j].q; j = (j + 1) & (cap - 1))
-			;
-		n[j] = d->qs[i];
-	}
-	free(d->qs);
-	d->qs = n;
-	d->qcap = cap;
-	return 0;
-}
-
-/* Remove a bio, shifting back the ones that probed past it. */
-static void q_remove(struct btt_dev *d, struct btt_q *q)
-{
-	size_t i = (size_t)(q - d->qs), j = i;
-
-	d->qs[i].q = 0;
-	d->nq--;
-	for (;;) {
-		size_t h;
-
-		j = (j + 1) & (d->qcap - 1);
-		if (!d->qs[j].q)
-			return;
-		h = q_hash(d->qs[j].sector, d->qcap);
-		/* j may fill i when its home h is not within (i, j] */
-		if ((i <= j) ? (h <= i || h > j) : (h <= i && h > j)) {
-			d->qs[i] = d->qs[j];
-			d->qs[j].q = 0;
-			i = j;
-		}
-	}
-}
-
-/* btt's rb_find_sec: the bio whose sectors hold @sector */
-static struct btt_q *q_holding(const struct btt_dev *d, uint64_t sector)
-{
-	struct btt_q *q = q_find(d, sector);
-
-	if (q || !d->nq)
-		return q;
-	/* not the first sector of a bio: look through them (rare) */
-	for (size_t i = 0; i < d->qcap; i++)
-		if (d->qs[i].q && d->qs[i].sector <= sector &&
-		    sector < d->qs[i].sector + d->qs[i].nsec)
-			return &d->qs[i];
-	return NULL;
 }
 
 /* ---- processes ---- */
@@ -396,73 +322,51 @@ static struct btt_dev *setup(struct btt *b, uint32_t dev, const struct blk_event
 
 static void on_queue(struct btt *b, struct btt_dev *d, const struct blk_event *ev, uint32_t nsec)
 {
-	struct btt_q *q;
+	struct btt_q q = { .sector = ev->sector, .nsec = nsec, .proc = -1,
+			   .q = ev->ts ? ev->ts : 1 };
+	struct btt_q *held;
 	int64_t dist;
-	int32_t proc;
-	size_t i;
 
-	/* one followed bio per first sector: a second is not followed at all */
-	if (q_find(d, ev->sector))
-		return;
-	if (d->nq >= BTT_MAX_QS || ((d->nq + 1) * 2 > d->qcap && q_grow(d) < 0)) {
+	/*
+	 * One followed bio per first sector: a new one takes the place of the
+	 * one held there, which is dropped and never completes (btt 1.2's
+	 * rb_insert, "btt: Replace overlapping IO": it takes the held one for
+	 * a bio whose completion was lost; a dm or md bio split and completed
+	 * under a later sector is such a one, and so is counted anew).
+	 */
+	held = btt_qtree_put(&d->qs, &q, BTT_MAX_QS);
+	if (!held) {
 		b->unfollowed++;
 		return;
 	}
+	q.proc = held->proc = proc_of(b, ev);
 	d->end = ev->ts;
-	proc = proc_of(b, ev);
 	dist = seek_add(&d->q2q_seek, ev->sector, nsec);
 	if (b->sink && b->sink->seek)
 		b->sink->seek(b->sink->ctx, d->dev, false, ev->ts, dist, !blk_event_writes(ev));
 	update_lq(&d->last_q, &d->avg[d->remapper ? BTT_Q2Q_DM : BTT_Q2Q], ev->ts);
-	update_lq(&b->procs[proc].last_q,
-		  &b->procs[proc].avg[d->remapper ? BTT_Q2Q_DM : BTT_Q2Q], ev->ts);
+	update_lq(&b->procs[q.proc].last_q,
+		  &b->procs[q.proc].avg[d->remapper ? BTT_Q2Q_DM : BTT_Q2Q], ev->ts);
 	update_lq(&b->last_q, &b->all[d->remapper ? BTT_Q2Q_DM : BTT_Q2Q], ev->ts);
 	d->n_qs++;
 	inflight_arrive(&d->actq, ev->ts);
-	for (i = q_hash(ev->sector, d->qcap); d->qs[i].q; i = (i + 1) & (d->qcap - 1))
-		;
-	q = &d->qs[i];
-	*q = (struct btt_q){ .sector = ev->sector, .nsec = nsec, .proc = proc,
-			     .q = ev->ts ? ev->ts : 1 };
-	d->nq++;
 }
 
 static void on_remap(struct btt *b, struct btt_dev *d, const struct blk_event *ev)
 {
 	struct btt_dev *from = dev_find(b, ev->old_dev);
-	struct btt_q *q = from ? q_holding(from, ev->aux_sector) : NULL;
+	struct btt_q *q = from ? btt_qtree_holding(&from->qs, ev->aux_sector) : NULL;
 
 	d->end = ev->ts;
 	if (q)
 		update(b, from, q, from->remapper ? BTT_Q2A_DM : BTT_Q2A, tdelta(q->q, ev->ts));
 }
 
-/*
- * btt's rb_foreach: the followed bios inside [*s, end). They tile a
- * request from its first sector; where none starts at a sector, step to
- * the next one. Returns the next, with *s past it, or NULL.
- */
-static struct btt_q *q_next_inside(const struct btt_dev *d, uint64_t *s, uint64_t end)
-{
-	while (*s < end && d->nq) {
-		struct btt_q *q = q_find(d, *s);
-
-		if (!q || !q->nsec || q->sector + q->nsec > end) {
-			(*s)++;
-			continue;
-		}
-		*s = q->sector + q->nsec;
-		return q;
-	}
-	return NULL;
-}
-
 static void on_issue(struct btt *b, struct btt_dev *d, const struct blk_event *ev, uint32_t nsec)
 {
-	uint64_t s = ev->sector;
-	struct btt_q *q;
-
+	struct btt_q *const *in;
 	int64_t dist;
+	size_t n;
 
 	inflight_dec(&d->actq, ev->ts);
 	dist = seek_add(&d->d2d_seek, ev->sector, nsec);
@@ -478,7 +382,9 @@ static void on_issue(struct btt *b, struct btt_dev *d, const struct blk_event *e
 			b->sink->aqd(b->sink->ctx, d->dev, ev->ts, d->aqd, d->aqd + 1);
 	}
 	d->aqd++;
-	while ((q = q_next_inside(d, &s, ev->sector + nsec))) {
+	in = btt_qtree_inside(&d->qs, ev->sector, ev->sector + nsec, &n);
+	for (size_t j = 0; j < n; j++) {
+		struct btt_q *q = in[j];
 		unsigned int k = 0;
 
 		if (q->i)
@@ -499,8 +405,8 @@ static void on_issue(struct btt *b, struct btt_dev *d, const struct blk_event *e
 static void on_complete(struct btt *b, struct btt_dev *d, const struct blk_event *ev,
 			uint32_t nsec)
 {
-	uint64_t s = ev->sector;
-	struct btt_q *q;
+	struct btt_q *const *in;
+	size_t n;
 
 	avg_add(&d->blks, nsec);
 	if (b->sink && b->sink->complete)
@@ -511,7 +417,10 @@ static void on_complete(struct btt *b, struct btt_dev *d, const struct blk_event
 			b->sink->aqd(b->sink->ctx, d->dev, ev->ts, d->aqd, d->aqd - 1);
 		d->aqd--;
 	}
-	while ((q = q_next_inside(d, &s, ev->sector + nsec))) {
+	in = btt_qtree_inside(&d->qs, ev->sector, ev->sector + nsec, &n);
+	for (size_t j = 0; j < n; j++) {
+		struct btt_q *q = in[j];
+
 		update(b, d, q, d->remapper ? BTT_Q2C_DM : BTT_Q2C, tdelta(q->q, ev->ts));
 		if (b->sink && b->sink->latency)
 			b->sink->latency(b->sink->ctx, d->dev, BTT_LAT_Q2C, q->q, tdelta(q->q, ev->ts));
@@ -523,16 +432,8 @@ static void on_complete(struct btt *b, struct btt_dev *d, const struct blk_event
 			lives_add(&d->lives, q->d, ev->ts);
 			lives_add(&b->all_lives, q->d, ev->ts);
 		}
-		q_remove(d, q);
+		btt_qtree_erase(&d->qs, q);
 	}
-	/*
-	 * A bio split at this device completes in pieces, none holding it
-	 * whole: btt counts no Q2C or D2C for it, and lets it go at its first
-	 * piece's completion (a later bio at its sector is followed again).
-	 */
-	q = q_find(d, ev->sector);
-	if (q)
-		q_remove(d, q);
 }
 
 static void on_plug(struct btt *b, uint32_t dev, const struct blk_event *ev, bool timer)
@@ -588,6 +489,8 @@ int btt_event(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 	case BLK_EV_BIO_QUEUE:
 	case BLK_EV_BIO_BACKMERGE:
 	case BLK_EV_BIO_FRONTMERGE:
+	/* a request merged into another: blktrace writes it as a back merge */
+	case BLK_EV_RQ_MERGE:
 	case BLK_EV_GETRQ:
 	case BLK_EV_SLEEPRQ:
 	case BLK_EV_RQ_INSERT:
@@ -627,9 +530,10 @@ int btt_event(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 	}
 	/* G, S, I, M: the followed bio that holds the event's sector */
 	d->end = ev->ts;
-	if (ev->kind == BLK_EV_BIO_BACKMERGE || ev->kind == BLK_EV_BIO_FRONTMERGE)
+	if (ev->kind == BLK_EV_BIO_BACKMERGE || ev->kind == BLK_EV_BIO_FRONTMERGE ||
+	    ev->kind == BLK_EV_RQ_MERGE)
 		inflight_dec(&d->actq, ev->ts);
-	q = q_holding(d, ev->sector);
+	q = btt_qtree_holding(&d->qs, ev->sector);
 	if (!q)
 		return 0;
 	switch (ev->kind) {

@@ -5,9 +5,10 @@
  * btt (blktrace's analyser) reads one device's events at a time and knows
  * nothing of the stack; its figures come from rules of its own, not from
  * the stack tracker's trees: a bio is found by the sector its events name,
- * a completion ends only the bio that starts where it starts, a bio queued
- * at a sector where an earlier one is still held is not followed at all,
- * and device-mapper and md are told from disks by major number alone. To
+ * a completion ends only the bios wholly inside it, a bio queued at a
+ * sector where an earlier one is still held takes its place (the earlier
+ * one never completes), and device-mapper and md are told from disks by
+ * major number alone. To
  * give the same numbers on the same I/O, this module applies those rules to
  * blkstack's events (after plugdev has named the device of each plug and
  * unplug), per device, with fixed memory per device and per process.
@@ -29,6 +30,7 @@
 #include <stdint.h>
 
 #include "base/event.h"
+#include "track/btt-qtree.h"
 #include "track/inflight.h"
 #include "track/seek.h"
 
@@ -70,14 +72,6 @@ struct btt_avg {
 	uint64_t max;
 };
 
-/* one bio btt follows at a device: its Q and what happened since (0: not yet) */
-struct btt_q {
-	uint64_t sector;
-	uint32_t nsec;
-	int32_t proc;
-	uint64_t q, g, s, i, m, d;
-};
-
 /* the disjoint periods with I/O issued and not completed, sorted by start */
 struct btt_lives {
 	struct { uint64_t d, c; } *v;
@@ -104,7 +98,7 @@ struct btt_lives {
  * @nios_up, @nios_upt: requests those unplugs released
  * @q2d: Q2D histogram
  * @lives: the I/O active periods
- * @qs, @qcap, @nq: the bios followed, open-addressed by first sector
+ * @qs: the bios followed, in btt's tree (track/btt-qtree.h)
  * @aqd: requests issued and not completed, as btt's -Q counts them
  */
 struct btt_dev {
@@ -125,8 +119,7 @@ struct btt_dev {
 	uint64_t nios_up, nios_upt;
 	uint64_t q2d[BTT_Q2D_BUCKETS];
 	struct btt_lives lives;
-	struct btt_q *qs;
-	size_t qcap, nq;
+	struct btt_qtree qs;
 	unsigned int aqd;
 };
 

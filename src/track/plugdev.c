@@ -64,6 +64,7 @@ struct plugdev {
 	uint32_t rq_dev[RQ_DEVS];
 	unsigned int nrq_dev;
 	bool rq_dev_full;
+	unsigned int nwaiting;	/* CPUs with an unplug waiting */
 };
 
 struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx)
@@ -177,6 +178,7 @@ static int resolve(struct plugdev *p, struct cpu_wait *w, const struct blk_event
 	int ret;
 
 	w->waiting = false;
+	p->nwaiting--;
 	for (unsigned int i = 0; i < w->nheld; i++) {
 		if (w->held[i].kind != BLK_EV_RQ_INSERT && w->held[i].kind != BLK_EV_RQ_MERGE)
 			continue;
@@ -246,9 +248,21 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 		if (w->bio_fallback && request_based(p, w->bio_fallback))
 			w->bio_fallback = 0;
 		w->waiting = true;
+		p->nwaiting++;
 		return 0;
 	}
 	return p->fn(ev, task_device(p, ev), false, p->ctx);
+}
+
+uint64_t plugdev_held_from(const struct plugdev *p)
+{
+	uint64_t from = UINT64_MAX;
+
+	/* what waits behind an unplug came after it on its CPU */
+	for (size_t c = 0; c < p->ncpu && p->nwaiting; c++)
+		if (p->cpu[c].waiting && p->cpu[c].unplug.ts < from)
+			from = p->cpu[c].unplug.ts;
+	return from;
 }
 
 int plugdev_finish(struct plugdev *p)

@@ -55,4 +55,10 @@ int plugdev_event(const struct blk_event *ev, void *ctx);
  */
 int plugdev_finish(struct plugdev *p);
 
+/**
+ * plugdev_held_from - the time of the oldest event the stage still holds,
+ * UINT64_MAX when none: nothing it hands on later is older
+ */
+uint64_t plugdev_held_from(const struct plugdev *p);
+
 #endif /* BLKSTACK_PLUGDEV_H */
