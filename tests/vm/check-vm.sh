@@ -23,7 +23,9 @@
 #     the leaves' btt phases (Q2G, G2I, I2D, Q2M, D2C, Q2C) over as many
 #     I/Os as btt on the guest's blktrace, with averages within 1% (or 5 us)
 #   - blkstack convert --to blktrace of trace.dat writes, at every device
-#     blktrace traced, blktrace's own records (action, sector, size, pid)
+#     blktrace traced, blktrace's own records (action, sector, size, pid);
+#     on those records btt -A prints exactly report --btt's tables, and
+#     btt's data files are convert --to btt-data's, at every device
 #   - what the workload's programs issued (guest/workload.sh's app.txt, by
 #     pid): their data bytes queued at the top device, and blkstack report's
 #     top-level I/O count and bytes for each program equal to the bios that
@@ -534,6 +536,7 @@ check_stack() {
 	done <"$TMP/$STACK.comms"
 	check_report "$RES"
 	check_blktrace_records "$RES"
+	check_btt_engine "$RES"
 	check_app "$RES"
 	check_pagecache "$RES"
 	known_unseen
@@ -1006,6 +1009,76 @@ PY
 		return
 	fi
 	pass "convert --to blktrace writes blktrace's own records: $(sed -n 's/^summary //p' "$TMP/$STACK.btrec")"
+}
+
+# report --btt against btt -A on the same events: btt on convert's records
+# of trace.dat (blktrace's own, check_blktrace_records says) prints exactly
+# report --btt's tables, every figure at every device of the stack; so do
+# btt's -l -q -z -Q -s -B files against convert --to btt-data, row for row.
+# (btt on the guest's blktrace is not the reference for times: the two
+# tracers stamp each event apart, by microseconds under emulation.)
+# Runs after check_blktrace_records, which leaves $STACK.conv/dump.
+check_btt_engine() {
+	local RES=$1 conv=$TMP/$STACK.conv
+	[[ -s $conv/dump ]] || { fail "btt engine: no converted records"; return; }
+	mkdir -p "$conv/bd" "$conv/ours.bd"
+	(cd "$conv/bd" && btt -A -i "$conv/dump" -o "$conv/btt" -l d2c -q q2c -z q2d -Q aqd -s seek -B bno \
+		>/dev/null 2>&1) || { fail "btt engine: btt failed on convert's records"; return; }
+	"$BLKSTACK" report -i "$RES/trace.dat" --btt -o "$conv/ours" 2>"$conv/err" ||
+		{ fail "btt engine: report --btt failed: $(tail -n 1 "$conv/err")"; return; }
+	"$BLKSTACK" convert -i "$RES/trace.dat" --to btt-data -o "$conv/ours.bd" 2>"$conv/err" ||
+		{ fail "btt engine: convert --to btt-data failed: $(tail -n 1 "$conv/err")"; return; }
+	if ! python3 - "$conv/btt.avg" "$conv/ours" "$conv/bd" "$conv/ours.bd" >"$TMP/$STACK.btte" <<'PY'; then
+import os, re, sys
+theirs, ours, bd, ourbd = sys.argv[1:]
+
+def rows(path):
+    """(section, table, device) -> fields"""
+    out, section, table = {}, None, None
+    for line in open(path):
+        m = re.match(r"^=+ (.*?) =+$", line)
+        if m:
+            section, table = m.group(1), None
+            continue
+        f = line.split()
+        if not f:
+            continue
+        if len(f) >= 5 and f[1:5] == ["MIN", "AVG", "MAX", "N"]:
+            table = f[0]
+            continue
+        if f[0] in ("DEV", "PID"):
+            table = " ".join(f[2:])
+            continue
+        m = re.match(r"^\s*\(\s*(\d+),\s*(\d+)\)", line)
+        if m:
+            rest = line[m.end():].replace("|", " ").replace("(", " ").replace(")", " ").replace("%", " ")
+            out[(section, table, "%s,%s" % m.groups())] = rest.split()
+    return out
+
+errs = []
+a, b = rows(theirs), rows(ours)
+for key in sorted(set(a) | set(b), key=str):
+    if a.get(key) != b.get(key):
+        errs.append("%s / %s at %s: btt %s, report --btt %s" % (key + (a.get(key), b.get(key))))
+# btt's data files but its -m (sps_*, a stdio quirk of btt's compared by
+# the host's tests) and the per-second fp files it writes in its directory
+pick = lambda d: sorted(f for f in os.listdir(d) if f.endswith(".dat") and
+                        re.match(r"(d2c|q2c|q2d|aqd|seek|bno)_", f))
+fa, fb = pick(bd), pick(ourbd)
+if fa != fb:
+    errs.append("data files: btt %s, convert %s" % (fa, fb))
+for f in sorted(set(fa) & set(fb)):
+    if sorted(open(os.path.join(bd, f))) != sorted(open(os.path.join(ourbd, f))):
+        errs.append("data file %s: rows differ" % f)
+print("summary %d rows of btt -A's tables and %d data files" % (len(a), len(fa)))
+for e in errs[:30]:
+    print("error " + e)
+sys.exit(1 if errs or not a or not fa else 0)
+PY
+		fail_lines "$TMP/$STACK.btte" "btt engine: "
+		return
+	fi
+	pass "report --btt and convert --to btt-data are btt's on the same events: $(sed -n 's/^summary //p' "$TMP/$STACK.btte"), equal"
 }
 
 # A stack that this run booted and that failed is booted once more, in
