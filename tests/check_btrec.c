@@ -377,6 +377,14 @@ static size_t plug_events(struct blk_event *e)
 	e[n++] = mk(BLK_EV_BIO_QUEUE, 254, 0, 1, 520, 386, "FW", 0, 0, "jbd2/md0-8");
 	e[n++] = mk(BLK_EV_UNPLUG, 0, 0, 1, 530, 386, NULL, 0, 0, "jbd2/md0-8");
 	e[n++] = mk(BLK_EV_GETRQ, 254, 0, 1, 540, 386, "FW", 0, 0, "jbd2/md0-8");
+	/*
+	 * kblockd inserts a request another task queued, then flushes a plug
+	 * of its own for a device that is not traced (blktrace shows nothing
+	 * at 8,16; the host's test-agree-btt-tables saw it on a busy machine)
+	 */
+	e[n++] = mk(BLK_EV_RQ_INSERT, 8, 16, 0, 560, 78, "W", 4096, 8, "kworker/0:1H");
+	e[n++] = mk(BLK_EV_UNPLUG, 0, 0, 0, 570, 78, NULL, 0, 0, "kworker/0:1H");
+	e[n++] = mk(BLK_EV_BIO_QUEUE, 8, 32, 0, 580, 79, "R", 512, 8, "cat");
 	/* the stream ends on an unplug: resolved at the end */
 	e[n++] = mk(BLK_EV_BIO_QUEUE, 8, 16, 1, 600, 600, "R", 99, 8, "tail");
 	e[n++] = mk(BLK_EV_UNPLUG, 0, 0, 1, 610, 600, NULL, 0, 0, "tail");

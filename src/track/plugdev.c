@@ -4,7 +4,7 @@
  *
  * A plug follows the get-request of the first request its task adds, and
  * an unplug flushes what the task plugged, possibly from another CPU after
- * a migration: the task's last queue-side event names the device. An
+ * a migration: the task's last queue (Q, G or bio merge) names the device. An
  * unplug's own queue shows in what follows it on its CPU: the requests it
  * flushes are inserted (I) or merged by the scheduler (M) by the same
  * task, then issued (D) at once when the flush was explicit, or left to
@@ -37,7 +37,7 @@
 
 struct task_dev {
 	int32_t pid;
-	uint32_t dev;		/* device of its last queue-side event */
+	uint32_t dev;		/* device of its last queue, merge or get-request */
 	uint32_t getrq_dev;	/* device of its last get-request */
 	uint32_t bio_dev;	/* its last queue at a device not seen request-based */
 };
@@ -144,9 +144,13 @@ static uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
 		break;
 	case BLK_EV_BIO_BACKMERGE:
 	case BLK_EV_BIO_FRONTMERGE:
-	case BLK_EV_RQ_INSERT:
 		t->dev = ev->dev;
 		break;
+	/*
+	 * Not an insert: a plug holds what its task queued, and kblockd
+	 * inserts requests others queued; its own plug, flushed for another
+	 * device, then went to the last queue it dispatched.
+	 */
 	default:
 		break;
 	}
