@@ -17,7 +17,8 @@
 #    (99% of them within 50 us of the usual offset between the dumps);
 # 2. the engine: `report -i --btt` prints exactly what btt -A prints on
 #    the recording converted for it, every figure of every table at the
-#    leaf, and `convert --to btt-data` writes btt's -l -q -z -Q -s -m -B
+#    leaf (to the last digit printed, or one unit of it: btt sums some
+#    figures in floating point), and `convert --to btt-data` writes btt's -l -q -z -Q -s -m -B
 #    files and its iops and mbps files with the same rows (the system's
 #    too, of every device);
 # 3. the counts against btt on the blk tracer's own dump: the phases' N,
@@ -147,7 +148,11 @@ for key in sorted(set(a) | set(b), key=str):
         if how == "counts" and key[0] == "I/O Active Period Information" and i >= 2:
             continue
         n += 1
-        if u != v:
+        # one unit apart in the last digit printed is rounding: btt sums
+        # some figures in floating point, blkstack in integer nanoseconds
+        m, w = re.fullmatch(r"-?\d+\.(\d+)", u), re.fullmatch(r"-?\d+\.(\d+)", v)
+        if u != v and not (m and w and len(m.group(1)) == len(w.group(1)) and
+                           abs(float(u) - float(v)) <= 1.01 * 10 ** -len(m.group(1))):
             errs.append("%s / %s field %d: btt %s, blkstack %s" % (key[0], key[1], i + 1, u, v))
 print("  %s: %d figures of %d rows compared at %s (%s)" % (name, n, len(a), dev, how))
 for e in errs:

@@ -1014,7 +1014,9 @@ PY
 # report --btt against btt -A on the same events: btt on convert's records
 # of trace.dat (blktrace's own, check_blktrace_records says) prints exactly
 # report --btt's tables, every figure at every device of the stack; so do
-# btt's -l -q -z -Q -s -B files against convert --to btt-data, row for row.
+# btt's -l -q -z -Q -s -B files against convert --to btt-data, row for row
+# (a figure may be one unit apart in its last digit: btt sums some in
+# floating point).
 # (btt on the guest's blktrace is not the reference for times: the two
 # tracers stamp each event apart, by microseconds under emulation.)
 # Runs after check_blktrace_records, which leaves $STACK.conv/dump.
@@ -1055,11 +1057,22 @@ def rows(path):
             out[(section, table, "%s,%s" % m.groups())] = rest.split()
     return out
 
+def same(u, v):
+    """equal, or one unit apart in the last digit printed (btt sums some
+    figures in floating point, blkstack in integer nanoseconds)"""
+    if u == v:
+        return True
+    m, n = re.fullmatch(r"-?\d+\.(\d+)", u), re.fullmatch(r"-?\d+\.(\d+)", v)
+    if not m or not n or len(m.group(1)) != len(n.group(1)):
+        return False
+    return abs(float(u) - float(v)) <= 1.01 * 10 ** -len(m.group(1))
+
 errs = []
 a, b = rows(theirs), rows(ours)
 for key in sorted(set(a) | set(b), key=str):
-    if a.get(key) != b.get(key):
-        errs.append("%s / %s at %s: btt %s, report --btt %s" % (key + (a.get(key), b.get(key))))
+    x, y = a.get(key), b.get(key)
+    if x is None or y is None or len(x) != len(y) or not all(map(same, x, y)):
+        errs.append("%s / %s at %s: btt %s, report --btt %s" % (key + (x, y)))
 # btt's data files but its -m (sps_*, a stdio quirk of btt's compared by
 # the host's tests) and the per-second fp files it writes in its directory
 pick = lambda d: sorted(f for f in os.listdir(d) if f.endswith(".dat") and
