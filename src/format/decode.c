@@ -36,17 +36,36 @@ struct field_loc {
 	uint8_t size;
 };
 
+/*
+ * The fast path (decode_fast()): a file in the host's byte order whose fields
+ * have the sizes every kernel so far gives them is read by fixed offset and
+ * mask, without a branch per field. An absent field is read at offset 0
+ * (inside every record: the common fields) and masked to 0.
+ */
+struct fast_layout {
+	uint16_t dev, sector, nr_sector, bytes, old_dev, aux, error, count, ioprio;
+	int16_t rwbs, comm;	/* -1: absent */
+	uint8_t rwbs_size;
+	uint32_t m_dev, m_nr_sector, m_bytes, m_old_dev, m_error, m_count;
+	uint64_t m_sector, m_aux;
+	uint16_t m_ioprio;
+};
+
 struct kind_layout {
 	bool present;
+	bool fast;		/* fl is usable: see struct fast_layout */
 	int id;
 	unsigned int min_size;	/* a record shorter than this is malformed */
+	unsigned int check_size;	/* max of min_size and the end of common_pid */
 	struct field_loc f[F_MAX];
+	struct fast_layout fl;
 };
 
 #define RWBS_MEMO_SLOTS 64
 
 struct decoder {
 	bool swap;		/* file written on a host of the other endianness */
+	bool fast;		/* host order, 2-byte common_type, 4-byte common_pid */
 	struct field_loc type;	/* common_type */
 	struct field_loc pid;	/* common_pid */
 	int min_id;
@@ -69,7 +88,7 @@ struct decoder {
  * The bytes after the string's NUL are whatever the ring buffer held: they
  * are masked off the key.
  */
-static void rwbs_parse_memo(struct decoder *d, const char *rwbs, unsigned int size,
+static inline void rwbs_parse_memo(struct decoder *d, const char *rwbs, unsigned int size,
 			    uint8_t *op, uint16_t *flags)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
@@ -132,6 +151,65 @@ static int resolve_common(struct tep_event *event, const char *name, struct fiel
 	return 0;
 }
 
+/*
+ * One field for the fast path: false when present with another size than
+ * @want; an absent field gets offset 0 and mask 0.
+ */
+static bool fast_field(const struct field_loc *loc, unsigned int want, uint16_t *off,
+		       uint64_t *mask)
+{
+	*off = 0;
+	*mask = 0;
+	if (loc->offset < 0)
+		return true;
+	if (loc->size != want)
+		return false;
+	*off = loc->offset;
+	*mask = want == 8 ? ~0ULL : (1ULL << (8 * want)) - 1;
+	return true;
+}
+
+static void fast_layout_set(struct decoder *d, struct kind_layout *kl)
+{
+	struct fast_layout *fl = &kl->fl;
+	const struct field_loc *aux, *count;
+	uint64_t m = 0;
+	bool ok = true;
+
+	kl->fast = false;
+	if (!d->fast || kl->check_size < 8)
+		return;
+	aux = kl->f[F_OLD_SECTOR].offset >= 0 ? &kl->f[F_OLD_SECTOR] : &kl->f[F_NEW_SECTOR];
+	count = kl->f[F_NR_RQ].offset >= 0 ? &kl->f[F_NR_RQ] : &kl->f[F_NR_BIOS];
+	ok &= fast_field(&kl->f[F_DEV], 4, &fl->dev, &m);
+	fl->m_dev = m;
+	ok &= fast_field(&kl->f[F_SECTOR], 8, &fl->sector, &m);
+	fl->m_sector = m;
+	ok &= fast_field(&kl->f[F_NR_SECTOR], 4, &fl->nr_sector, &m);
+	fl->m_nr_sector = m;
+	ok &= fast_field(&kl->f[F_BYTES], 4, &fl->bytes, &m);
+	fl->m_bytes = m;
+	ok &= fast_field(&kl->f[F_OLD_DEV], 4, &fl->old_dev, &m);
+	fl->m_old_dev = m;
+	ok &= fast_field(aux, 8, &fl->aux, &m);
+	fl->m_aux = m;
+	ok &= fast_field(&kl->f[F_ERROR], 4, &fl->error, &m);
+	fl->m_error = m;
+	ok &= fast_field(count, 4, &fl->count, &m);
+	fl->m_count = m;
+	ok &= fast_field(&kl->f[F_IOPRIO], 2, &fl->ioprio, &m);
+	fl->m_ioprio = m;
+	/* rwbs through the memo only (8 bytes or more); comm as the kernel's 16 */
+	if (kl->f[F_RWBS].offset >= 0 && kl->f[F_RWBS].size < 8)
+		ok = false;
+	if (kl->f[F_COMM].offset >= 0 && kl->f[F_COMM].size != 16)
+		ok = false;
+	fl->rwbs = kl->f[F_RWBS].offset;
+	fl->rwbs_size = kl->f[F_RWBS].size;
+	fl->comm = kl->f[F_COMM].offset;
+	kl->fast = ok;
+}
+
 struct decoder *decoder_alloc(struct tep_handle *tep)
 {
 	struct decoder *d;
@@ -177,6 +255,16 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 		free(d);
 		errno = ENOENT;
 		return NULL;
+	}
+	d->fast = !d->swap && d->type.size == 2 && d->pid.size == 4;
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {
+		struct kind_layout *kl = &d->kinds[k];
+		unsigned int pid_end = (unsigned int)d->pid.offset + d->pid.size;
+
+		if (!kl->present)
+			continue;
+		kl->check_size = kl->min_size > pid_end ? kl->min_size : pid_end;
+		fast_layout_set(d, kl);
 	}
 	/* page-cache events share the id table: one lookup decides for both */
 	d->pc = pcdecoder_alloc(tep, d->swap);
@@ -248,6 +336,60 @@ static void copy_str(char *dst, size_t dstlen, const uint8_t *src, struct field_
 	dst[n] = '\0';
 }
 
+static inline uint16_t rd16(const uint8_t *p, unsigned int off)
+{
+	uint16_t v;
+
+	memcpy(&v, p + off, 2);
+	return v;
+}
+
+static inline uint32_t rd32(const uint8_t *p, unsigned int off)
+{
+	uint32_t v;
+
+	memcpy(&v, p + off, 4);
+	return v;
+}
+
+static inline uint64_t rd64(const uint8_t *p, unsigned int off)
+{
+	uint64_t v;
+
+	memcpy(&v, p + off, 8);
+	return v;
+}
+
+/* decoder_decode() of a block event whose layout is fast (see fast_layout) */
+static inline void decode_fast(struct decoder *d, const struct fast_layout *fl, const uint8_t *p,
+			       struct blk_event *ev)
+{
+	uint32_t nr = rd32(p, fl->nr_sector) & fl->m_nr_sector;
+
+	ev->pid = (int32_t)rd32(p, d->pid.offset);
+	ev->dev = rd32(p, fl->dev) & fl->m_dev;
+	ev->sector = rd64(p, fl->sector) & fl->m_sector;
+	ev->nr_sector = nr;
+	ev->bytes = (rd32(p, fl->bytes) & fl->m_bytes) | ((nr << 9) & ~fl->m_bytes);
+	ev->old_dev = rd32(p, fl->old_dev) & fl->m_old_dev;
+	ev->aux_sector = rd64(p, fl->aux) & fl->m_aux;
+	ev->error = (int32_t)(rd32(p, fl->error) & fl->m_error);
+	ev->count = rd32(p, fl->count) & fl->m_count;
+	ev->ioprio = rd16(p, fl->ioprio) & fl->m_ioprio;
+	if (fl->rwbs >= 0) {
+		rwbs_parse_memo(d, (const char *)p + fl->rwbs, fl->rwbs_size, &ev->op, &ev->flags);
+	} else {
+		ev->op = BLK_OP_OTHER;
+		ev->flags = 0;
+	}
+	if (fl->comm >= 0) {
+		memcpy(ev->comm, p + fl->comm, 16);
+		ev->comm[15] = '\0';
+	} else {
+		ev->comm[0] = '\0';
+	}
+}
+
 int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 		   unsigned long long ts, int cpu, struct blk_event *ev)
 {
@@ -258,7 +400,10 @@ int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 
 	if (size < (unsigned int)d->type.offset + d->type.size)
 		return 0;
-	id = load(d, p, d->type) - (unsigned int)d->min_id;
+	if (d->fast)
+		id = rd16(p, d->type.offset) - (unsigned int)d->min_id;
+	else
+		id = load(d, p, d->type) - (unsigned int)d->min_id;
 	if (id >= (unsigned int)d->nr_ids)
 		return 0;
 	kind = d->kind_of_id[id];
@@ -274,12 +419,16 @@ int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 		return pcdecoder_decode(d->pc, kind, p, size, ev);
 	}
 	kl = &d->kinds[kind];
-	if (size < kl->min_size || size < (unsigned int)d->pid.offset + d->pid.size)
+	if (size < kl->check_size)
 		return -EINVAL;
 
 	ev->ts = ts;
 	ev->cpu = cpu;
 	ev->kind = kind;
+	if (kl->fast) {
+		decode_fast(d, &kl->fl, p, ev);
+		return 1;
+	}
 	ev->pid = (int32_t)load(d, p, d->pid);
 	ev->dev = kl->f[F_DEV].offset >= 0 ? load(d, p, kl->f[F_DEV]) : 0;
 	ev->sector = kl->f[F_SECTOR].offset >= 0 ? load(d, p, kl->f[F_SECTOR]) : 0;
