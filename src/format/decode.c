@@ -5,7 +5,8 @@
  * The expensive part, finding fields by name in the format descriptions,
  * happens once in decoder_alloc(). decoder_decode() is on the per-event hot
  * path: an id lookup in a dense table, then loads at known offsets. No
- * tep_print, no string formatting, no allocation.
+ * tep_print, no string formatting, no allocation. Its common case is inline
+ * in decode.h; decoder_decode_slow() here is the rest.
  */
 #include <byteswap.h>
 #include <endian.h>
@@ -23,6 +24,8 @@ enum field {
 	F_MAX
 };
 
+_Static_assert(F_MAX == DECODE_NFIELDS, "decode.h sizes the field table");
+
 static const char *const field_names[F_MAX] = {
 	[F_DEV] = "dev", [F_SECTOR] = "sector", [F_NR_SECTOR] = "nr_sector",
 	[F_BYTES] = "bytes", [F_OLD_DEV] = "old_dev", [F_OLD_SECTOR] = "old_sector",
@@ -30,88 +33,6 @@ static const char *const field_names[F_MAX] = {
 	[F_NR_BIOS] = "nr_bios", [F_IOPRIO] = "ioprio", [F_RWBS] = "rwbs",
 	[F_COMM] = "comm",
 };
-
-struct field_loc {
-	int16_t offset;		/* -1: the event has no such field */
-	uint8_t size;
-};
-
-/*
- * The fast path (decode_fast()): a file in the host's byte order whose fields
- * have the sizes every kernel so far gives them is read by fixed offset and
- * mask, without a branch per field. An absent field is read at offset 0
- * (inside every record: the common fields) and masked to 0.
- */
-struct fast_layout {
-	uint16_t dev, sector, nr_sector, bytes, old_dev, aux, error, count, ioprio;
-	int16_t rwbs, comm;	/* -1: absent */
-	uint8_t rwbs_size;
-	uint32_t m_dev, m_nr_sector, m_bytes, m_old_dev, m_error, m_count;
-	uint64_t m_sector, m_aux;
-	uint16_t m_ioprio;
-};
-
-struct kind_layout {
-	bool present;
-	bool fast;		/* fl is usable: see struct fast_layout */
-	int id;
-	unsigned int min_size;	/* a record shorter than this is malformed */
-	unsigned int check_size;	/* max of min_size and the end of common_pid */
-	struct field_loc f[F_MAX];
-	struct fast_layout fl;
-};
-
-#define RWBS_MEMO_SLOTS 64
-
-struct decoder {
-	bool swap;		/* file written on a host of the other endianness */
-	bool fast;		/* host order, 2-byte common_type, 4-byte common_pid */
-	struct field_loc type;	/* common_type */
-	struct field_loc pid;	/* common_pid */
-	int min_id;
-	int nr_ids;
-	uint8_t *kind_of_id;	/* dense: id - min_id -> enum blk_kind or pc_kind */
-	struct kind_layout kinds[BLK_EV_KIND_MAX];
-	/* rwbs strings are few ("R", "WS", "FWFS"...): parsed once each */
-	struct rwbs_memo {
-		uint64_t key;	/* the string's bytes up to its NUL, zero-padded */
-		uint16_t flags;
-		uint8_t op;
-		bool used;
-	} rwbs_memo[RWBS_MEMO_SLOTS];
-	struct pcdecoder *pc;	/* the page-cache events (pcdecode.c) */
-};
-
-/*
- * An rwbs field of 8 bytes or more (8 on 6.1, 10 on later kernels) through
- * the memo when its string ends within 8 bytes, as all but the rarest do.
- * The bytes after the string's NUL are whatever the ring buffer held: they
- * are masked off the key.
- */
-static inline void rwbs_parse_memo(struct decoder *d, const char *rwbs, unsigned int size,
-			    uint8_t *op, uint16_t *flags)
-{
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-	struct rwbs_memo *m;
-	uint64_t key, zero;
-
-	memcpy(&key, rwbs, 8);
-	key = le64toh(key);
-	zero = (key - ones) & ~key & highs;	/* lowest set bit: the first NUL */
-	if (!zero) {
-		blk_rwbs_parse(rwbs, size, op, flags);
-		return;
-	}
-	key &= (1ULL << (__builtin_ctzll(zero) & ~7)) - 1;
-	m = &d->rwbs_memo[(key * 0x9E3779B97F4A7C15ULL) >> 58];
-	if (!m->used || m->key != key) {
-		m->used = true;
-		m->key = key;
-		blk_rwbs_parse(rwbs, size, &m->op, &m->flags);
-	}
-	*op = m->op;
-	*flags = m->flags;
-}
 
 static uint64_t load(const struct decoder *d, const uint8_t *p, struct field_loc loc)
 {
@@ -336,62 +257,8 @@ static void copy_str(char *dst, size_t dstlen, const uint8_t *src, struct field_
 	dst[n] = '\0';
 }
 
-static inline uint16_t rd16(const uint8_t *p, unsigned int off)
-{
-	uint16_t v;
-
-	memcpy(&v, p + off, 2);
-	return v;
-}
-
-static inline uint32_t rd32(const uint8_t *p, unsigned int off)
-{
-	uint32_t v;
-
-	memcpy(&v, p + off, 4);
-	return v;
-}
-
-static inline uint64_t rd64(const uint8_t *p, unsigned int off)
-{
-	uint64_t v;
-
-	memcpy(&v, p + off, 8);
-	return v;
-}
-
-/* decoder_decode() of a block event whose layout is fast (see fast_layout) */
-static inline void decode_fast(struct decoder *d, const struct fast_layout *fl, const uint8_t *p,
-			       struct blk_event *ev)
-{
-	uint32_t nr = rd32(p, fl->nr_sector) & fl->m_nr_sector;
-
-	ev->pid = (int32_t)rd32(p, d->pid.offset);
-	ev->dev = rd32(p, fl->dev) & fl->m_dev;
-	ev->sector = rd64(p, fl->sector) & fl->m_sector;
-	ev->nr_sector = nr;
-	ev->bytes = (rd32(p, fl->bytes) & fl->m_bytes) | ((nr << 9) & ~fl->m_bytes);
-	ev->old_dev = rd32(p, fl->old_dev) & fl->m_old_dev;
-	ev->aux_sector = rd64(p, fl->aux) & fl->m_aux;
-	ev->error = (int32_t)(rd32(p, fl->error) & fl->m_error);
-	ev->count = rd32(p, fl->count) & fl->m_count;
-	ev->ioprio = rd16(p, fl->ioprio) & fl->m_ioprio;
-	if (fl->rwbs >= 0) {
-		rwbs_parse_memo(d, (const char *)p + fl->rwbs, fl->rwbs_size, &ev->op, &ev->flags);
-	} else {
-		ev->op = BLK_OP_OTHER;
-		ev->flags = 0;
-	}
-	if (fl->comm >= 0) {
-		memcpy(ev->comm, p + fl->comm, 16);
-		ev->comm[15] = '\0';
-	} else {
-		ev->comm[0] = '\0';
-	}
-}
-
-int decoder_decode(struct decoder *d, const void *data, unsigned int size,
-		   unsigned long long ts, int cpu, struct blk_event *ev)
+int decoder_decode_slow(struct decoder *d, const void *data, unsigned int size,
+			unsigned long long ts, int cpu, struct blk_event *ev)
 {
 	const struct kind_layout *kl;
 	const uint8_t *p = data;
@@ -401,7 +268,7 @@ int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 	if (size < (unsigned int)d->type.offset + d->type.size)
 		return 0;
 	if (d->fast)
-		id = rd16(p, d->type.offset) - (unsigned int)d->min_id;
+		id = decode_rd16(p, d->type.offset) - (unsigned int)d->min_id;
 	else
 		id = load(d, p, d->type) - (unsigned int)d->min_id;
 	if (id >= (unsigned int)d->nr_ids)
