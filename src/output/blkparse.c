@@ -7,6 +7,7 @@
  * working. The formatting is done by hand into a large buffer: printf on
  * every field would cost more than everything else on the path together.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -130,33 +131,51 @@ static const char two_digits[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
+static const uint64_t pow10_tab[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+	10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+/* The decimal digits of v: log10 from its bit length, then one compare. */
 static inline int count_digits(uint64_t v)
 {
-	int n = 1;
+	uint64_t w = v | 1;
+	int t = ((64 - __builtin_clzll(w)) * 1233) >> 12;	/* 1233 / 4096 ~ log10(2) */
 
-	while (v >= 100) {
-		v /= 100;
-		n += 2;
-	}
-	return n + (v >= 10);
+	return t + (w >= pow10_tab[t]);
 }
 
-/* The n digits of v into p[0..n-1], two at a time (halves the divisions). */
+/*
+ * The n digits of v into p[0..n-1], two at a time (halves the divisions),
+ * in 32 bits once the value fits: most do (sectors, sequences, pids).
+ */
 static inline void put_digits(char *p, uint64_t v, int n)
 {
 	char *q = p + n;
+	uint32_t w;
 
-	while (v >= 100) {
-		unsigned int r = v % 100;
+	while (v > UINT32_MAX) {
+		uint64_t t = v / 100;
 
-		v /= 100;
 		q -= 2;
-		memcpy(q, two_digits + 2 * r, 2);
+		memcpy(q, two_digits + 2 * (unsigned int)(v - t * 100), 2);
+		v = t;
 	}
-	if (v >= 10)
-		memcpy(q - 2, two_digits + 2 * v, 2);
+	w = v;
+	while (w >= 100) {
+		uint32_t t = w / 100;
+
+		q -= 2;
+		memcpy(q, two_digits + 2 * (w - t * 100), 2);
+		w = t;
+	}
+	if (w >= 10)
+		memcpy(q - 2, two_digits + 2 * w, 2);
 	else
-		q[-1] = '0' + v;
+		q[-1] = '0' + w;
 }
 
 /* printf("%llu") */
@@ -198,8 +217,10 @@ static inline char *put_u_left(char *p, uint64_t v, int width)
 static inline char *put_u9(char *p, uint32_t v)
 {
 	for (int i = 7; i >= 1; i -= 2) {
-		memcpy(p + i, two_digits + 2 * (v % 100), 2);
-		v /= 100;
+		uint32_t t = v / 100;
+
+		memcpy(p + i, two_digits + 2 * (v - t * 100), 2);
+		v = t;
 	}
 	p[0] = '0' + v;
 	return p + 9;
@@ -214,11 +235,30 @@ static inline char *put_d(char *p, int64_t v)
 	return put_u(p, v);
 }
 
+/* strnlen(s, 16), a word at a time: the lowest flagged byte is the first NUL */
+static inline size_t strnlen16(const char *s)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t a, b, z;
+
+	memcpy(&a, s, 8);
+	memcpy(&b, s + 8, 8);
+	a = le64toh(a);
+	b = le64toh(b);
+	z = (a - ones) & ~a & highs;
+	if (z)
+		return __builtin_ctzll(z) >> 3;
+	z = (b - ones) & ~b & highs;
+	if (z)
+		return 8 + (__builtin_ctzll(z) >> 3);
+	return 16;
+}
+
 /* A string of at most 16 bytes, such as a task name (NUL-terminated) */
 static inline char *put_comm(char *p, const char comm[16])
 {
 	memcpy(p, comm, 16);
-	return p + strnlen(comm, 16);
+	return p + strnlen16(comm);
 }
 
 /* A literal: a constant-size copy */
@@ -397,7 +437,8 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 		o->prefix_dev = dev;
 		o->prefix_cpu = ev->cpu;
 	}
-	memcpy(p, o->prefix, o->prefix_len);
+	/* the whole array, a constant-size copy: the line has room (OUT_LINE_MAX) */
+	memcpy(p, o->prefix, sizeof(o->prefix));
 	p += o->prefix_len;
 	p = put_u_right(p, next_seq(o, dev, ev->cpu), 8);
 	*p++ = ' ';
