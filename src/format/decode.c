@@ -141,6 +141,7 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 	if (!d)
 		return NULL;
 	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	d->rwbs_last_op = UINT8_MAX;
 	d->min_id = -1;
 
 	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {

@@ -114,6 +114,9 @@ struct decoder {
 		uint8_t op;
 		bool used;
 	} rwbs_memo[RWBS_MEMO_SLOTS];
+	uint64_t rwbs_last;	/* the last rwbs field's 8 bytes, as they were */
+	uint16_t rwbs_last_flags;
+	uint8_t rwbs_last_op;	/* UINT8_MAX: none */
 	struct pcdecoder *pc;	/* the page-cache events (pcdecode.c) */
 };
 
@@ -132,9 +135,17 @@ rwbs_parse_memo(struct decoder *d, const char *rwbs, unsigned int size, uint8_t 
 	uint64_t key, zero;
 
 	memcpy(&key, rwbs, 8);
+	/* the same 8 bytes as the last record's, NUL included: the same string */
+	if (key == d->rwbs_last && d->rwbs_last_op != UINT8_MAX) {
+		*op = d->rwbs_last_op;
+		*flags = d->rwbs_last_flags;
+		return;
+	}
+	d->rwbs_last = key;
 	key = le64toh(key);
 	zero = (key - ones) & ~key & highs;	/* lowest set bit: the first NUL */
 	if (!zero) {
+		d->rwbs_last_op = UINT8_MAX;
 		blk_rwbs_parse(rwbs, size, op, flags);
 		return;
 	}
@@ -145,8 +156,8 @@ rwbs_parse_memo(struct decoder *d, const char *rwbs, unsigned int size, uint8_t 
 		m->key = key;
 		blk_rwbs_parse(rwbs, size, &m->op, &m->flags);
 	}
-	*op = m->op;
-	*flags = m->flags;
+	*op = d->rwbs_last_op = m->op;
+	*flags = d->rwbs_last_flags = m->flags;
 }
 
 static inline uint16_t decode_rd16(const uint8_t *p, unsigned int off)
