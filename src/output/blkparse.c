@@ -23,6 +23,8 @@
 struct seq_slot {
 	uint64_t key;		/* dev << 32 | cpu, + 1 so that 0 is empty */
 	uint32_t seq;
+	uint32_t text_seq;	/* the number in text, 0: none */
+	char text[8];		/* text_seq as "%8u", to be incremented in place */
 };
 
 enum { RW_READ, RW_WRITE };
@@ -59,6 +61,11 @@ struct blkparse_out {
 	size_t ndevs, devs_cap;
 	size_t dev_last;
 
+	/* the last pid as "%5d" (16 bytes, len of them the field's) */
+	int64_t pid_last;
+	char pid_text[16];
+	size_t pid_len;
+
 	/* the formatted "maj,min cpu " of the last line */
 	char prefix[48];
 	size_t prefix_len;
@@ -79,6 +86,7 @@ struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *
 		return NULL;
 	o->fp = fp;
 	o->prefix_dev = UINT32_MAX;
+	o->pid_last = INT64_MIN;
 	if (filter)
 		o->filter = *filter;
 	o->buf = malloc(OUT_BUF_SIZE);
@@ -266,14 +274,15 @@ static inline char *put_comm(char *p, const char comm[16])
 
 /* ---- per-device and per-(device, cpu) state -------------------------- */
 
-static uint32_t next_seq(struct blkparse_out *o, uint32_t dev, unsigned int cpu)
+/* The (device, CPU) counter's slot, NULL when the table is full and could not grow. */
+static struct seq_slot *seq_slot_of(struct blkparse_out *o, uint32_t dev, unsigned int cpu)
 {
 	uint64_t key = ((uint64_t)dev << 32 | cpu) + 1;
 	size_t mask, i;
 
 	/* runs of events on one device and CPU are the common case */
 	if (o->seq_last < o->seq_cap && o->seq[o->seq_last].key == key)
-		return ++o->seq[o->seq_last].seq;
+		return &o->seq[o->seq_last];
 
 	if (o->seq_used * 2 >= o->seq_cap) {
 		size_t cap = o->seq_cap * 2;
@@ -299,12 +308,56 @@ static uint32_t next_seq(struct blkparse_out *o, uint32_t dev, unsigned int cpu)
 		i = (i + 1) & mask;
 	if (!o->seq[i].key) {
 		if (o->seq_used + 1 >= o->seq_cap)
-			return 0;	/* table full and could not grow */
+			return NULL;	/* table full and could not grow */
 		o->seq[i].key = key;
 		o->seq_used++;
 	}
 	o->seq_last = i;
-	return ++o->seq[i].seq;
+	return &o->seq[i];
+}
+
+/*
+ * The line's sequence number, "%8u": the counter goes up by one per line of
+ * its (device, CPU), so its text is kept and its last digit incremented
+ * when that is not a 9. 0 when the table is full.
+ */
+static inline char *put_seq(struct blkparse_out *o, char *p, uint32_t dev, unsigned int cpu)
+{
+	struct seq_slot *s = seq_slot_of(o, dev, cpu);
+	char *q;
+
+	if (!s)
+		return put_u_right(p, 0, 8);
+	s->seq++;
+	if (s->text_seq && s->text_seq + 1 == s->seq && s->text[7] != '9') {
+		s->text[7]++;
+		s->text_seq = s->seq;
+		memcpy(p, s->text, 8);
+		return p + 8;
+	}
+	q = put_u_right(p, s->seq, 8);
+	s->text_seq = 0;
+	if (q - p == 8) {
+		memcpy(s->text, p, 8);
+		s->text_seq = s->seq;
+	}
+	return q;
+}
+
+/* The task's pid, "%5d" of its unsigned value: the same one line after line, mostly. */
+static inline char *put_pid(struct blkparse_out *o, char *p, int32_t pid)
+{
+	char *q;
+
+	if (pid == o->pid_last) {
+		memcpy(p, o->pid_text, 16);
+		return p + o->pid_len;
+	}
+	q = put_u_right(p, (uint32_t)pid, 5);
+	memcpy(o->pid_text, p, 16);
+	o->pid_len = q - p;
+	o->pid_last = pid;
+	return q;
 }
 
 static struct dev_summary *dev_summary(struct blkparse_out *o, uint32_t dev)
@@ -440,14 +493,14 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	/* the whole array, a constant-size copy: the line has room (OUT_LINE_MAX) */
 	memcpy(p, o->prefix, sizeof(o->prefix));
 	p += o->prefix_len;
-	p = put_u_right(p, next_seq(o, dev, ev->cpu), 8);
+	p = put_seq(o, p, dev, ev->cpu);
 	*p++ = ' ';
 	secs = rel / 1000000000ULL;
 	p = put_u_right(p, secs, 5);
 	*p++ = '.';
 	p = put_u9(p, rel - secs * 1000000000ULL);
 	*p++ = ' ';
-	p = put_u_right(p, (uint32_t)ev->pid, 5);
+	p = put_pid(o, p, ev->pid);
 	*p++ = ' ';
 	*p++ = timer ? 'U' : ' ';
 	*p++ = timer ? 'T' : act;
