@@ -66,6 +66,11 @@ struct blkparse_out {
 	char pid_text[16];
 	size_t pid_len;
 
+	/* the last line's rwbs text, and what it depends on (rwbs_key()) */
+	uint32_t rwbs_key;
+	char rwbs_text[8];
+	unsigned int rwbs_len;
+
 	/* the formatted "maj,min cpu " of the last line */
 	char prefix[48];
 	size_t prefix_len;
@@ -344,6 +349,31 @@ static inline char *put_seq(struct blkparse_out *o, char *p, uint32_t dev, unsig
 	return q;
 }
 
+/*
+ * Everything blk_rwbs_render() reads of an event: the operation, the flags,
+ * whether it has sectors and bytes, and whether it is a split; + 1, so that
+ * 0 is no key.
+ */
+static inline uint32_t rwbs_key(const struct blk_event *ev)
+{
+	return ((uint32_t)ev->op | (uint32_t)ev->flags << 8 | (uint32_t)!!ev->nr_sector << 24 |
+		(uint32_t)!!ev->bytes << 25 | (uint32_t)(ev->kind == BLK_EV_SPLIT) << 26) + 1;
+}
+
+/* blk_rwbs_render() into @buf (8 bytes), the last line's text when the key is the same */
+static inline unsigned int put_rwbs(struct blkparse_out *o, const struct blk_event *ev,
+				    char *buf)
+{
+	uint32_t key = rwbs_key(ev);
+
+	if (key != o->rwbs_key) {
+		o->rwbs_len = blk_rwbs_render(ev, o->rwbs_text);
+		o->rwbs_key = key;
+	}
+	memcpy(buf, o->rwbs_text, 8);
+	return o->rwbs_len;
+}
+
 /* The task's pid, "%5d" of its unsigned value: the same one line after line, mostly. */
 static inline char *put_pid(struct blkparse_out *o, char *p, int32_t pid)
 {
@@ -506,7 +536,7 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	*p++ = timer ? 'T' : act;
 	*p++ = ' ';
 	/* "%3s" */
-	n = blk_rwbs_render(ev, rwbs);
+	n = put_rwbs(o, ev, rwbs);
 	if (n < 3) {
 		memset(p, ' ', 4);
 		p += 3 - n;
