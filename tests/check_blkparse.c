@@ -130,6 +130,57 @@ static int only_dm(const void *ctx __attribute__((unused)), uint32_t dev)
 	return KDEV_MAJOR(dev) == 253;
 }
 
+/*
+ * The sequence numbers (kept as text and incremented in place) and the pids
+ * (the last one's text reused) print as printf prints them: across 9 -> 10,
+ * 99 -> 100, ... 9999 -> 10000, per (device, CPU), with pids that come
+ * back, change width, or are negative.
+ */
+START_TEST(sequence_and_pid_as_printf)
+{
+	static const int32_t pids[] = { 1234, 1234, 7, 99999, 100000, -1, 1234, 0, 65535 };
+	enum { N = 24000 };
+	uint32_t seq[2][2] = { { 0 } };
+	struct blkparse_out *o;
+	char *text = NULL, *line;
+	size_t len, i = 0;
+	FILE *fp;
+
+	fp = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(fp);
+	o = blkparse_out_alloc(fp, NULL);
+	ck_assert_ptr_nonnull(o);
+	for (size_t k = 0; k < N; k++) {
+		/* long runs on one (device, CPU), then changes */
+		int d = (k / 7000) % 2, c = (k / 3) % 5 == 0;
+		struct blk_event ev = mk(BLK_EV_BIO_QUEUE, 8, d ? 32 : 16, c, 1000 * k,
+					 pids[(k / 2) % 9], "R", 8 * k, 8, "fio");
+
+		ck_assert_int_eq(blkparse_out_event(&ev, o), 0);
+	}
+	ck_assert_int_eq(blkparse_out_finish(o), 0);
+	blkparse_out_free(o);
+	fclose(fp);
+	for (line = text; *line; i++) {
+		int d = (i / 7000) % 2, c = (i / 3) % 5 == 0;
+		uint64_t ts = 1000 * i;
+		char want[128];
+		int n;
+
+		ck_assert_uint_lt(i, N);
+		n = snprintf(want, sizeof(want), "%3d,%-3d %2d %8u %5llu.%09llu %5u  Q ", 8,
+			     d ? 32 : 16, c, ++seq[d][c], (unsigned long long)(ts / 1000000000ULL),
+			     (unsigned long long)(ts % 1000000000ULL), (uint32_t)pids[(i / 2) % 9]);
+		ck_assert_msg(!strncmp(line, want, n), "line %zu:\nwant '%s'\ngot  '%.*s'", i + 1,
+			      want, n, line);
+		line += strcspn(line, "\n");
+		line += *line == '\n';
+	}
+	ck_assert_uint_eq(i, N);
+	free(text);
+}
+END_TEST
+
 START_TEST(filter_by_device)
 {
 	struct blkparse_filter f = { .has = only_dm };
@@ -193,6 +244,7 @@ int main(void)
 	tcase_add_test(tc, filter_by_device);
 	tcase_add_test(tc, summary_counts);
 	tcase_add_test(tc, write_error_reported);
+	tcase_add_test(tc, sequence_and_pid_as_printf);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -6,6 +6,7 @@
 #include <check.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check_run.h"
 #include "track/merge.h"
@@ -250,6 +251,161 @@ START_TEST(grows_and_wraps)
 }
 END_TEST
 
+/*
+ * A model of the merge, without a heap: at each step the earliest head by
+ * (time, CPU) goes if no empty stream that has not ended may still produce
+ * something before it. Random pushes (merge_push, and runs through
+ * merge_reserve()/merge_commit_n()), reaches, ends and drains must give
+ * the model's order, event for event.
+ */
+#define MODEL_CPUS 5
+#define MODEL_MAX 4096
+
+struct model {
+	uint64_t ts[MODEL_CPUS][MODEL_MAX];
+	uint64_t tag[MODEL_CPUS][MODEL_MAX];
+	int head[MODEL_CPUS], len[MODEL_CPUS];
+	uint64_t reached[MODEL_CPUS];
+	bool ended[MODEL_CPUS];
+};
+
+static void model_push(struct model *md, int cpu, uint64_t ts, uint64_t tag)
+{
+	int at = md->head[cpu] + md->len[cpu];
+
+	ck_assert_int_lt(at, MODEL_MAX);
+	if (ts < md->reached[cpu])
+		ts = md->reached[cpu];
+	md->reached[cpu] = ts;
+	md->ts[cpu][at] = ts;
+	md->tag[cpu][at] = tag;
+	md->len[cpu]++;
+}
+
+struct tag_sink {
+	uint64_t n;
+	uint64_t tag[MODEL_MAX * MODEL_CPUS];
+};
+
+static int collect_tag(const struct blk_event *ev, void *ctx)
+{
+	struct tag_sink *s = ctx;
+
+	s->tag[s->n++] = ev->sector;
+	return 0;
+}
+
+static void model_drain(struct model *md, bool final, struct tag_sink *s)
+{
+	for (;;) {
+		int best = -1, hcpu = -1;
+		uint64_t bts = 0, hts = 0;
+
+		for (int c = 0; c < MODEL_CPUS; c++) {
+			if (md->len[c]) {
+				uint64_t t = md->ts[c][md->head[c]];
+
+				if (best < 0 || t < bts) {
+					best = c;
+					bts = t;
+				}
+			} else if (!final && !md->ended[c] &&
+				   (hcpu < 0 || md->reached[c] < hts)) {
+				hcpu = c;
+				hts = md->reached[c];
+			}
+		}
+		if (best < 0)
+			return;
+		if (hcpu >= 0 && (bts > hts || (bts == hts && best > hcpu)))
+			return;
+		s->tag[s->n++] = md->tag[best][md->head[best]];
+		md->head[best]++;
+		md->len[best]--;
+	}
+}
+
+START_TEST(random_against_model)
+{
+	static struct model md;
+	static struct tag_sink got, want;
+	uint64_t now[MODEL_CPUS] = { 0 };
+	uint64_t tag = 0, clk = 0;
+	struct merge *mm;
+
+	for (int seed = 1; seed <= 40; seed++) {
+		srand(seed);
+		memset(&md, 0, sizeof(md));
+		memset(now, 0, sizeof(now));
+		clk = 0;
+		got.n = want.n = 0;
+		mm = merge_alloc(MODEL_CPUS);
+		ck_assert_ptr_nonnull(mm);
+		for (int step = 0; step < 400; step++) {
+			int cpu = rand() % MODEL_CPUS, op = rand() % 10;
+
+			/* one busy stream most of the time, as on a loaded CPU */
+			if (seed % 2 && rand() % 4)
+				cpu = 0;
+			if (md.ended[cpu])
+				continue;
+			if (op < 6) {
+				int n = 1 + rand() % 8;
+				struct blk_event *slot = NULL;
+				unsigned int room = 0, used = 0;
+				bool run = rand() % 2;
+
+				for (int i = 0; i < n && md.head[cpu] + md.len[cpu] < MODEL_MAX; i++) {
+					struct blk_event ev = { .cpu = cpu, .sector = ++tag };
+
+					/* a clock shared by the streams: many ties */
+					clk += rand() % 3 == 0;
+					now[cpu] = clk > now[cpu] ? clk : now[cpu];
+					ev.ts = now[cpu] - (rand() % 16 == 0 ? rand() % 3 : 0);
+					if (ev.ts > now[cpu])
+						ev.ts = 0;
+					model_push(&md, cpu, ev.ts, ev.sector);
+					if (!run) {
+						ck_assert_int_eq(merge_push(mm, cpu, &ev), 0);
+						continue;
+					}
+					if (used == room) {
+						merge_commit_n(mm, cpu, used);
+						used = 0;
+						slot = merge_reserve(mm, cpu, &room);
+						ck_assert_ptr_nonnull(slot);
+						ck_assert_uint_ge(room, 1);
+					}
+					slot[used++] = ev;
+				}
+				if (run)
+					merge_commit_n(mm, cpu, used);
+			} else if (op < 7) {
+				uint64_t t = now[cpu] + rand() % 5;
+
+				merge_reached(mm, cpu, t);
+				if (t > md.reached[cpu])
+					md.reached[cpu] = t;
+			} else if (op < 8 && rand() % 8 == 0) {
+				merge_end(mm, cpu);
+				md.ended[cpu] = true;
+			} else {
+				ck_assert_int_eq(merge_drain(mm, false, collect_tag, &got), 0);
+				model_drain(&md, false, &want);
+				ck_assert_uint_eq(got.n, want.n);
+			}
+		}
+		ck_assert_int_eq(merge_drain(mm, true, collect_tag, &got), 0);
+		model_drain(&md, true, &want);
+		ck_assert_uint_eq(got.n, want.n);
+		for (uint64_t i = 0; i < got.n; i++)
+			ck_assert_uint_eq(got.tag[i], want.tag[i]);
+		ck_assert_uint_eq(merge_queued(mm), 0);
+		merge_free(mm);
+	}
+}
+END_TEST
+
 START_TEST(cpu_out_of_range)
 {
 	struct blk_event ev = { .cpu = 3 };
@@ -275,6 +431,7 @@ int main(void)
 	tcase_add_test(tc, consumer_stops_drain);
 	tcase_add_test(tc, grows_and_wraps);
 	tcase_add_test(tc, cpu_out_of_range);
+	tcase_add_test(tc, random_against_model);
 	tcase_add_test(tc, ended_stream_releases_events_at_max_time);
 	suite_add_tcase(s, tc);
 	return check_run(s);

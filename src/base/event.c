@@ -7,45 +7,59 @@
 
 #include "base/event.h"
 
-static const struct {
-	const char *name;
-	char action;
-} kinds[BLK_EV_KIND_MAX] = {
-	[BLK_EV_BIO_QUEUE]	= { "block_bio_queue",		'Q' },
-	[BLK_EV_BIO_BACKMERGE]	= { "block_bio_backmerge",	'M' },
-	[BLK_EV_BIO_FRONTMERGE]	= { "block_bio_frontmerge",	'F' },
-	[BLK_EV_BIO_BOUNCE]	= { "block_bio_bounce",		'B' },
-	[BLK_EV_GETRQ]		= { "block_getrq",		'G' },
-	[BLK_EV_SLEEPRQ]	= { "block_sleeprq",		'S' },
-	[BLK_EV_RQ_INSERT]	= { "block_rq_insert",		'I' },
-	[BLK_EV_RQ_ISSUE]	= { "block_rq_issue",		'D' },
-	/* blktrace logs a request merge as a back merge of the request */
-	[BLK_EV_RQ_MERGE]	= { "block_rq_merge",		'M' },
-	[BLK_EV_RQ_REQUEUE]	= { "block_rq_requeue",		'R' },
-	[BLK_EV_RQ_COMPLETE]	= { "block_rq_complete",	'C' },
-	[BLK_EV_BIO_COMPLETE]	= { "block_bio_complete",	'C' },
-	[BLK_EV_BIO_REMAP]	= { "block_bio_remap",		'A' },
-	[BLK_EV_RQ_REMAP]	= { "block_rq_remap",		'A' },
-	[BLK_EV_SPLIT]		= { "block_split",		'X' },
-	[BLK_EV_PLUG]		= { "block_plug",		'P' },
-	[BLK_EV_UNPLUG]		= { "block_unplug",		'U' },
-	[BLK_EV_RQ_ERROR]	= { "block_rq_error",		0 },
-	[BLK_EV_IO_START]	= { "block_io_start",		0 },
-	[BLK_EV_IO_DONE]	= { "block_io_done",		0 },
+static const char *const kind_names[BLK_EV_KIND_MAX] = {
+	[BLK_EV_BIO_QUEUE] = "block_bio_queue",
+	[BLK_EV_BIO_BACKMERGE] = "block_bio_backmerge",
+	[BLK_EV_BIO_FRONTMERGE] = "block_bio_frontmerge",
+	[BLK_EV_BIO_BOUNCE] = "block_bio_bounce",
+	[BLK_EV_GETRQ] = "block_getrq",
+	[BLK_EV_SLEEPRQ] = "block_sleeprq",
+	[BLK_EV_RQ_INSERT] = "block_rq_insert",
+	[BLK_EV_RQ_ISSUE] = "block_rq_issue",
+	[BLK_EV_RQ_MERGE] = "block_rq_merge",
+	[BLK_EV_RQ_REQUEUE] = "block_rq_requeue",
+	[BLK_EV_RQ_COMPLETE] = "block_rq_complete",
+	[BLK_EV_BIO_COMPLETE] = "block_bio_complete",
+	[BLK_EV_BIO_REMAP] = "block_bio_remap",
+	[BLK_EV_RQ_REMAP] = "block_rq_remap",
+	[BLK_EV_SPLIT] = "block_split",
+	[BLK_EV_PLUG] = "block_plug",
+	[BLK_EV_UNPLUG] = "block_unplug",
+	[BLK_EV_RQ_ERROR] = "block_rq_error",
+	[BLK_EV_IO_START] = "block_io_start",
+	[BLK_EV_IO_DONE] = "block_io_done",
 };
 
-char blk_kind_action(enum blk_kind kind)
-{
-	if (kind <= BLK_EV_NONE || kind >= BLK_EV_KIND_MAX)
-		return 0;
-	return kinds[kind].action;
-}
+/* the blkparse action letters; 0: blkparse has none */
+const char blk_kind_actions[BLK_EV_KIND_MAX] = {
+	[BLK_EV_BIO_QUEUE] = 'Q',
+	[BLK_EV_BIO_BACKMERGE] = 'M',
+	[BLK_EV_BIO_FRONTMERGE] = 'F',
+	[BLK_EV_BIO_BOUNCE] = 'B',
+	[BLK_EV_GETRQ] = 'G',
+	[BLK_EV_SLEEPRQ] = 'S',
+	[BLK_EV_RQ_INSERT] = 'I',
+	[BLK_EV_RQ_ISSUE] = 'D',
+	/* blktrace logs a request merge as a back merge of the request */
+	[BLK_EV_RQ_MERGE] = 'M',
+	[BLK_EV_RQ_REQUEUE] = 'R',
+	[BLK_EV_RQ_COMPLETE] = 'C',
+	[BLK_EV_BIO_COMPLETE] = 'C',
+	[BLK_EV_BIO_REMAP] = 'A',
+	[BLK_EV_RQ_REMAP] = 'A',
+	[BLK_EV_SPLIT] = 'X',
+	[BLK_EV_PLUG] = 'P',
+	[BLK_EV_UNPLUG] = 'U',
+	[BLK_EV_RQ_ERROR] = 0,
+	[BLK_EV_IO_START] = 0,
+	[BLK_EV_IO_DONE] = 0,
+};
 
 const char *blk_kind_name(enum blk_kind kind)
 {
 	if (kind <= BLK_EV_NONE || kind >= BLK_EV_KIND_MAX)
 		return NULL;
-	return kinds[kind].name;
+	return kind_names[kind];
 }
 
 /*

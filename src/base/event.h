@@ -119,13 +119,22 @@ static inline int blk_event_writes(const struct blk_event *ev)
 	       (ev->op == BLK_OP_OTHER && !(ev->flags & BLK_F_ZONE) && ev->nr_sector);
 }
 
+/* the letters of blk_kind_action(), by kind (event.c) */
+extern const char blk_kind_actions[BLK_EV_KIND_MAX];
+
 /**
  * blk_kind_action - the blkparse action letter of an event kind
  * @kind: an enum blk_kind value
  *
- * Returns the letter, or 0 for kinds blkparse has no letter for.
+ * Returns the letter, or 0 for kinds blkparse has no letter for. Inline: once
+ * or twice per line of blkparse text.
  */
-char blk_kind_action(enum blk_kind kind);
+static inline char blk_kind_action(enum blk_kind kind)
+{
+	if (kind <= BLK_EV_NONE || kind >= BLK_EV_KIND_MAX)
+		return 0;
+	return blk_kind_actions[kind];
+}
 
 /**
  * blk_kind_name - the tracepoint name of an event kind ("block_bio_queue")

@@ -5,7 +5,8 @@
  * The expensive part, finding fields by name in the format descriptions,
  * happens once in decoder_alloc(). decoder_decode() is on the per-event hot
  * path: an id lookup in a dense table, then loads at known offsets. No
- * tep_print, no string formatting, no allocation.
+ * tep_print, no string formatting, no allocation. Its common case is inline
+ * in decode.h; decoder_decode_slow() here is the rest.
  */
 #include <byteswap.h>
 #include <endian.h>
@@ -23,6 +24,8 @@ enum field {
 	F_MAX
 };
 
+_Static_assert(F_MAX == DECODE_NFIELDS, "decode.h sizes the field table");
+
 static const char *const field_names[F_MAX] = {
 	[F_DEV] = "dev", [F_SECTOR] = "sector", [F_NR_SECTOR] = "nr_sector",
 	[F_BYTES] = "bytes", [F_OLD_DEV] = "old_dev", [F_OLD_SECTOR] = "old_sector",
@@ -30,69 +33,6 @@ static const char *const field_names[F_MAX] = {
 	[F_NR_BIOS] = "nr_bios", [F_IOPRIO] = "ioprio", [F_RWBS] = "rwbs",
 	[F_COMM] = "comm",
 };
-
-struct field_loc {
-	int16_t offset;		/* -1: the event has no such field */
-	uint8_t size;
-};
-
-struct kind_layout {
-	bool present;
-	int id;
-	unsigned int min_size;	/* a record shorter than this is malformed */
-	struct field_loc f[F_MAX];
-};
-
-#define RWBS_MEMO_SLOTS 64
-
-struct decoder {
-	bool swap;		/* file written on a host of the other endianness */
-	struct field_loc type;	/* common_type */
-	struct field_loc pid;	/* common_pid */
-	int min_id;
-	int nr_ids;
-	uint8_t *kind_of_id;	/* dense: id - min_id -> enum blk_kind or pc_kind */
-	struct kind_layout kinds[BLK_EV_KIND_MAX];
-	/* rwbs strings are few ("R", "WS", "FWFS"...): parsed once each */
-	struct rwbs_memo {
-		uint64_t key;	/* the string's bytes up to its NUL, zero-padded */
-		uint16_t flags;
-		uint8_t op;
-		bool used;
-	} rwbs_memo[RWBS_MEMO_SLOTS];
-	struct pcdecoder *pc;	/* the page-cache events (pcdecode.c) */
-};
-
-/*
- * An rwbs field of 8 bytes or more (8 on 6.1, 10 on later kernels) through
- * the memo when its string ends within 8 bytes, as all but the rarest do.
- * The bytes after the string's NUL are whatever the ring buffer held: they
- * are masked off the key.
- */
-static void rwbs_parse_memo(struct decoder *d, const char *rwbs, unsigned int size,
-			    uint8_t *op, uint16_t *flags)
-{
-	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-	struct rwbs_memo *m;
-	uint64_t key, zero;
-
-	memcpy(&key, rwbs, 8);
-	key = le64toh(key);
-	zero = (key - ones) & ~key & highs;	/* lowest set bit: the first NUL */
-	if (!zero) {
-		blk_rwbs_parse(rwbs, size, op, flags);
-		return;
-	}
-	key &= (1ULL << (__builtin_ctzll(zero) & ~7)) - 1;
-	m = &d->rwbs_memo[(key * 0x9E3779B97F4A7C15ULL) >> 58];
-	if (!m->used || m->key != key) {
-		m->used = true;
-		m->key = key;
-		blk_rwbs_parse(rwbs, size, &m->op, &m->flags);
-	}
-	*op = m->op;
-	*flags = m->flags;
-}
 
 static uint64_t load(const struct decoder *d, const uint8_t *p, struct field_loc loc)
 {
@@ -132,6 +72,65 @@ static int resolve_common(struct tep_event *event, const char *name, struct fiel
 	return 0;
 }
 
+/*
+ * One field for the fast path: false when present with another size than
+ * @want; an absent field gets offset 0 and mask 0.
+ */
+static bool fast_field(const struct field_loc *loc, unsigned int want, uint16_t *off,
+		       uint64_t *mask)
+{
+	*off = 0;
+	*mask = 0;
+	if (loc->offset < 0)
+		return true;
+	if (loc->size != want)
+		return false;
+	*off = loc->offset;
+	*mask = want == 8 ? ~0ULL : (1ULL << (8 * want)) - 1;
+	return true;
+}
+
+static void fast_layout_set(struct decoder *d, struct kind_layout *kl)
+{
+	struct fast_layout *fl = &kl->fl;
+	const struct field_loc *aux, *count;
+	uint64_t m = 0;
+	bool ok = true;
+
+	kl->fast = false;
+	if (!d->fast || kl->check_size < 8)
+		return;
+	aux = kl->f[F_OLD_SECTOR].offset >= 0 ? &kl->f[F_OLD_SECTOR] : &kl->f[F_NEW_SECTOR];
+	count = kl->f[F_NR_RQ].offset >= 0 ? &kl->f[F_NR_RQ] : &kl->f[F_NR_BIOS];
+	ok &= fast_field(&kl->f[F_DEV], 4, &fl->dev, &m);
+	fl->m_dev = m;
+	ok &= fast_field(&kl->f[F_SECTOR], 8, &fl->sector, &m);
+	fl->m_sector = m;
+	ok &= fast_field(&kl->f[F_NR_SECTOR], 4, &fl->nr_sector, &m);
+	fl->m_nr_sector = m;
+	ok &= fast_field(&kl->f[F_BYTES], 4, &fl->bytes, &m);
+	fl->m_bytes = m;
+	ok &= fast_field(&kl->f[F_OLD_DEV], 4, &fl->old_dev, &m);
+	fl->m_old_dev = m;
+	ok &= fast_field(aux, 8, &fl->aux, &m);
+	fl->m_aux = m;
+	ok &= fast_field(&kl->f[F_ERROR], 4, &fl->error, &m);
+	fl->m_error = m;
+	ok &= fast_field(count, 4, &fl->count, &m);
+	fl->m_count = m;
+	ok &= fast_field(&kl->f[F_IOPRIO], 2, &fl->ioprio, &m);
+	fl->m_ioprio = m;
+	/* rwbs through the memo only (8 bytes or more); comm as the kernel's 16 */
+	if (kl->f[F_RWBS].offset >= 0 && kl->f[F_RWBS].size < 8)
+		ok = false;
+	if (kl->f[F_COMM].offset >= 0 && kl->f[F_COMM].size != 16)
+		ok = false;
+	fl->rwbs = kl->f[F_RWBS].offset;
+	fl->rwbs_size = kl->f[F_RWBS].size;
+	fl->comm = kl->f[F_COMM].offset;
+	kl->fast = ok;
+}
+
 struct decoder *decoder_alloc(struct tep_handle *tep)
 {
 	struct decoder *d;
@@ -142,6 +141,7 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 	if (!d)
 		return NULL;
 	d->swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	d->rwbs_last_op = UINT8_MAX;
 	d->min_id = -1;
 
 	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {
@@ -177,6 +177,16 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 		free(d);
 		errno = ENOENT;
 		return NULL;
+	}
+	d->fast = !d->swap && d->type.size == 2 && d->pid.size == 4;
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {
+		struct kind_layout *kl = &d->kinds[k];
+		unsigned int pid_end = (unsigned int)d->pid.offset + d->pid.size;
+
+		if (!kl->present)
+			continue;
+		kl->check_size = kl->min_size > pid_end ? kl->min_size : pid_end;
+		fast_layout_set(d, kl);
 	}
 	/* page-cache events share the id table: one lookup decides for both */
 	d->pc = pcdecoder_alloc(tep, d->swap);
@@ -248,8 +258,8 @@ static void copy_str(char *dst, size_t dstlen, const uint8_t *src, struct field_
 	dst[n] = '\0';
 }
 
-int decoder_decode(struct decoder *d, const void *data, unsigned int size,
-		   unsigned long long ts, int cpu, struct blk_event *ev)
+int decoder_decode_slow(struct decoder *d, const void *data, unsigned int size,
+			unsigned long long ts, int cpu, struct blk_event *ev)
 {
 	const struct kind_layout *kl;
 	const uint8_t *p = data;
@@ -258,7 +268,10 @@ int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 
 	if (size < (unsigned int)d->type.offset + d->type.size)
 		return 0;
-	id = load(d, p, d->type) - (unsigned int)d->min_id;
+	if (d->fast)
+		id = decode_rd16(p, d->type.offset) - (unsigned int)d->min_id;
+	else
+		id = load(d, p, d->type) - (unsigned int)d->min_id;
 	if (id >= (unsigned int)d->nr_ids)
 		return 0;
 	kind = d->kind_of_id[id];
@@ -274,12 +287,16 @@ int decoder_decode(struct decoder *d, const void *data, unsigned int size,
 		return pcdecoder_decode(d->pc, kind, p, size, ev);
 	}
 	kl = &d->kinds[kind];
-	if (size < kl->min_size || size < (unsigned int)d->pid.offset + d->pid.size)
+	if (size < kl->check_size)
 		return -EINVAL;
 
 	ev->ts = ts;
 	ev->cpu = cpu;
 	ev->kind = kind;
+	if (kl->fast) {
+		decode_fast(d, &kl->fl, p, ev);
+		return 1;
+	}
 	ev->pid = (int32_t)load(d, p, d->pid);
 	ev->dev = kl->f[F_DEV].offset >= 0 ? load(d, p, kl->f[F_DEV]) : 0;
 	ev->sector = kl->f[F_SECTOR].offset >= 0 ? load(d, p, kl->f[F_SECTOR]) : 0;

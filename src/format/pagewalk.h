@@ -20,7 +20,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <byteswap.h>
 #include <stdint.h>
+#include <string.h>
 
 struct pagewalk {
 	const uint8_t *data;	/* first record */
@@ -47,12 +49,117 @@ void pagewalk_init(struct pagewalk *w, int long_size, bool big_endian);
  */
 int pagewalk_load(struct pagewalk *w, const void *page, size_t page_size);
 
+#define PW_TYPE_PADDING	29
+#define PW_TYPE_TIME_EXTEND 30
+#define PW_TYPE_TIME_STAMP	31
+#define PW_TS_SHIFT	27
+#define PW_MISSED_EVENTS	(1ULL << 31)
+#define PW_MISSED_STORED	(1ULL << 30)
+#define PW_COMMIT_MASK	((1U << 27) - 1)
+
+static inline uint32_t pw_rd4(const struct pagewalk *w, const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return w->swap ? bswap_32(v) : v;
+}
+
+static inline uint64_t pw_rd8(const struct pagewalk *w, const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return w->swap ? bswap_64(v) : v;
+}
+
+static inline uint64_t pw_rd_long(const struct pagewalk *w, const uint8_t *p)
+{
+	return w->long8 ? pw_rd8(w, p) : pw_rd4(w, p);
+}
+
 /**
  * pagewalk_next - the next data record of the page
  * @ts: its time stamp
  * @size: its data length
- * Returns the data, or NULL at the end of the page.
+ * Returns the data, or NULL at the end of the page. Inline: it is the
+ * readers' per-record loop.
  */
-const void *pagewalk_next(struct pagewalk *w, uint64_t *ts, unsigned int *size);
+static inline __attribute__((always_inline)) const void *
+pagewalk_next(struct pagewalk *w, uint64_t *ts, unsigned int *size)
+{
+	while (w->next + 4 <= w->size) {
+		const uint8_t *rec = w->data + w->next;
+		uint32_t hdr = pw_rd4(w, rec);
+		unsigned int type_len;
+		uint32_t delta, len;
+
+		if (w->big_endian) {
+			type_len = hdr >> PW_TS_SHIFT;
+			delta = hdr & ((1U << PW_TS_SHIFT) - 1);
+		} else {
+			type_len = hdr & 0x1f;
+			delta = hdr >> 5;
+		}
+		rec += 4;
+		switch (type_len) {
+		case PW_TYPE_PADDING:
+			if (w->next + 8 > w->size)
+				return NULL;	/* padding to the end of the commit */
+			len = pw_rd4(w, rec);
+			break;
+		case PW_TYPE_TIME_EXTEND:
+		case PW_TYPE_TIME_STAMP:
+		case 0:
+			if (w->next + 8 > w->size)
+				goto malformed;
+			len = pw_rd4(w, rec);
+			break;
+		default:
+			len = 0;
+			break;
+		}
+		switch (type_len) {
+		case PW_TYPE_PADDING:
+			/* a discarded record: the length of what follows the header */
+			w->ts += delta;
+			w->next += 4 + (uint64_t)len;
+			continue;
+		case PW_TYPE_TIME_EXTEND:
+			w->ts += ((uint64_t)len << PW_TS_SHIFT) + delta;
+			w->next += 8;
+			continue;
+		case PW_TYPE_TIME_STAMP:
+			w->ts = ((uint64_t)len << PW_TS_SHIFT) + delta;
+			w->next += 8;
+			continue;
+		case 0:
+			/* the length counts itself; data is 4-byte aligned */
+			if (len < 4)
+				goto malformed;
+			len = (len - 4 + 3) & ~3U;
+			rec += 4;
+			if (w->next + 8 + (uint64_t)len > w->size)
+				goto malformed;
+			w->next += 8 + len;
+			break;
+		default:
+			len = type_len * 4;
+			if (w->next + 4 + len > w->size)
+				goto malformed;
+			w->next += 4 + len;
+			break;
+		}
+		w->ts += delta;
+		*ts = w->ts;
+		*size = len;
+		return rec;
+	}
+	return NULL;
+malformed:
+	w->malformed = true;
+	w->next = w->size;
+	return NULL;
+}
 
 #endif /* BLKSTACK_PAGEWALK_H */

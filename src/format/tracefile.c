@@ -780,6 +780,8 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 	if (!cs)
 		return -ENOMEM;
 	while (!ps->done && !merge_stream_len(m, idx)) {
+		struct blk_event *slots = NULL;
+		unsigned int room = 0, used = 0;
 		const void *rec;
 		unsigned int size;
 		uint64_t ts;
@@ -791,24 +793,30 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 			merge_end(m, idx);
 			break;
 		}
+		/* decoded in place, into the merge's own slots, a page at a time */
 		while ((rec = pagewalk_next(&ps->walk, &ts, &size))) {
-			/* decoded in place, into the merge's own slot */
-			struct blk_event *ev = merge_slot(m, idx);
 			int ret;
 
-			if (!ev)
-				return -ENOMEM;
+			if (used == room) {
+				merge_commit_n(m, idx, used);
+				used = 0;
+				slots = merge_reserve(m, idx, &room);
+				if (!slots)
+					return -ENOMEM;
+			}
 			time_check(cs, ts);
-			ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, ev);
+			ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, &slots[used]);
 			if (ret == 0) {
 				cs->other++;
 			} else if (ret < 0) {
 				cs->malformed++;
 			} else {
 				cs->events++;
-				merge_commit(m, idx);
+				used++;
 			}
 		}
+		merge_commit_n(m, idx, used);
+		used = room = 0;
 		if (ps->walk.malformed)
 			cs->malformed++;
 	}

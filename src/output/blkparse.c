@@ -7,6 +7,7 @@
  * working. The formatting is done by hand into a large buffer: printf on
  * every field would cost more than everything else on the path together.
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@
 struct seq_slot {
 	uint64_t key;		/* dev << 32 | cpu, + 1 so that 0 is empty */
 	uint32_t seq;
+	uint32_t text_seq;	/* the number in text, 0: none */
+	char text[8];		/* text_seq as "%8u", to be incremented in place */
 };
 
 enum { RW_READ, RW_WRITE };
@@ -58,6 +61,16 @@ struct blkparse_out {
 	size_t ndevs, devs_cap;
 	size_t dev_last;
 
+	/* the last pid as "%5d" (16 bytes, len of them the field's) */
+	int64_t pid_last;
+	char pid_text[16];
+	size_t pid_len;
+
+	/* the last line's rwbs text, and what it depends on (rwbs_key()) */
+	uint32_t rwbs_key;
+	char rwbs_text[8];
+	unsigned int rwbs_len;
+
 	/* the formatted "maj,min cpu " of the last line */
 	char prefix[48];
 	size_t prefix_len;
@@ -78,6 +91,7 @@ struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *
 		return NULL;
 	o->fp = fp;
 	o->prefix_dev = UINT32_MAX;
+	o->pid_last = INT64_MIN;
 	if (filter)
 		o->filter = *filter;
 	o->buf = malloc(OUT_BUF_SIZE);
@@ -130,33 +144,51 @@ static const char two_digits[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
+static const uint64_t pow10_tab[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+	10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+/* The decimal digits of v: log10 from its bit length, then one compare. */
 static inline int count_digits(uint64_t v)
 {
-	int n = 1;
+	uint64_t w = v | 1;
+	int t = ((64 - __builtin_clzll(w)) * 1233) >> 12;	/* 1233 / 4096 ~ log10(2) */
 
-	while (v >= 100) {
-		v /= 100;
-		n += 2;
-	}
-	return n + (v >= 10);
+	return t + (w >= pow10_tab[t]);
 }
 
-/* The n digits of v into p[0..n-1], two at a time (halves the divisions). */
+/*
+ * The n digits of v into p[0..n-1], two at a time (halves the divisions),
+ * in 32 bits once the value fits: most do (sectors, sequences, pids).
+ */
 static inline void put_digits(char *p, uint64_t v, int n)
 {
 	char *q = p + n;
+	uint32_t w;
 
-	while (v >= 100) {
-		unsigned int r = v % 100;
+	while (v > UINT32_MAX) {
+		uint64_t t = v / 100;
 
-		v /= 100;
 		q -= 2;
-		memcpy(q, two_digits + 2 * r, 2);
+		memcpy(q, two_digits + 2 * (unsigned int)(v - t * 100), 2);
+		v = t;
 	}
-	if (v >= 10)
-		memcpy(q - 2, two_digits + 2 * v, 2);
+	w = v;
+	while (w >= 100) {
+		uint32_t t = w / 100;
+
+		q -= 2;
+		memcpy(q, two_digits + 2 * (w - t * 100), 2);
+		w = t;
+	}
+	if (w >= 10)
+		memcpy(q - 2, two_digits + 2 * w, 2);
 	else
-		q[-1] = '0' + v;
+		q[-1] = '0' + w;
 }
 
 /* printf("%llu") */
@@ -198,8 +230,10 @@ static inline char *put_u_left(char *p, uint64_t v, int width)
 static inline char *put_u9(char *p, uint32_t v)
 {
 	for (int i = 7; i >= 1; i -= 2) {
-		memcpy(p + i, two_digits + 2 * (v % 100), 2);
-		v /= 100;
+		uint32_t t = v / 100;
+
+		memcpy(p + i, two_digits + 2 * (v - t * 100), 2);
+		v = t;
 	}
 	p[0] = '0' + v;
 	return p + 9;
@@ -214,11 +248,30 @@ static inline char *put_d(char *p, int64_t v)
 	return put_u(p, v);
 }
 
+/* strnlen(s, 16), a word at a time: the lowest flagged byte is the first NUL */
+static inline size_t strnlen16(const char *s)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t a, b, z;
+
+	memcpy(&a, s, 8);
+	memcpy(&b, s + 8, 8);
+	a = le64toh(a);
+	b = le64toh(b);
+	z = (a - ones) & ~a & highs;
+	if (z)
+		return __builtin_ctzll(z) >> 3;
+	z = (b - ones) & ~b & highs;
+	if (z)
+		return 8 + (__builtin_ctzll(z) >> 3);
+	return 16;
+}
+
 /* A string of at most 16 bytes, such as a task name (NUL-terminated) */
 static inline char *put_comm(char *p, const char comm[16])
 {
 	memcpy(p, comm, 16);
-	return p + strnlen(comm, 16);
+	return p + strnlen16(comm);
 }
 
 /* A literal: a constant-size copy */
@@ -226,14 +279,15 @@ static inline char *put_comm(char *p, const char comm[16])
 
 /* ---- per-device and per-(device, cpu) state -------------------------- */
 
-static uint32_t next_seq(struct blkparse_out *o, uint32_t dev, unsigned int cpu)
+/* The (device, CPU) counter's slot, NULL when the table is full and could not grow. */
+static struct seq_slot *seq_slot_of(struct blkparse_out *o, uint32_t dev, unsigned int cpu)
 {
 	uint64_t key = ((uint64_t)dev << 32 | cpu) + 1;
 	size_t mask, i;
 
 	/* runs of events on one device and CPU are the common case */
 	if (o->seq_last < o->seq_cap && o->seq[o->seq_last].key == key)
-		return ++o->seq[o->seq_last].seq;
+		return &o->seq[o->seq_last];
 
 	if (o->seq_used * 2 >= o->seq_cap) {
 		size_t cap = o->seq_cap * 2;
@@ -259,12 +313,81 @@ static uint32_t next_seq(struct blkparse_out *o, uint32_t dev, unsigned int cpu)
 		i = (i + 1) & mask;
 	if (!o->seq[i].key) {
 		if (o->seq_used + 1 >= o->seq_cap)
-			return 0;	/* table full and could not grow */
+			return NULL;	/* table full and could not grow */
 		o->seq[i].key = key;
 		o->seq_used++;
 	}
 	o->seq_last = i;
-	return ++o->seq[i].seq;
+	return &o->seq[i];
+}
+
+/*
+ * The line's sequence number, "%8u": the counter goes up by one per line of
+ * its (device, CPU), so its text is kept and its last digit incremented
+ * when that is not a 9. 0 when the table is full.
+ */
+static inline char *put_seq(struct blkparse_out *o, char *p, uint32_t dev, unsigned int cpu)
+{
+	struct seq_slot *s = seq_slot_of(o, dev, cpu);
+	char *q;
+
+	if (!s)
+		return put_u_right(p, 0, 8);
+	s->seq++;
+	if (s->text_seq && s->text_seq + 1 == s->seq && s->text[7] != '9') {
+		s->text[7]++;
+		s->text_seq = s->seq;
+		memcpy(p, s->text, 8);
+		return p + 8;
+	}
+	q = put_u_right(p, s->seq, 8);
+	s->text_seq = 0;
+	if (q - p == 8) {
+		memcpy(s->text, p, 8);
+		s->text_seq = s->seq;
+	}
+	return q;
+}
+
+/*
+ * Everything blk_rwbs_render() reads of an event: the operation, the flags,
+ * whether it has sectors and bytes, and whether it is a split; + 1, so that
+ * 0 is no key.
+ */
+static inline uint32_t rwbs_key(const struct blk_event *ev)
+{
+	return ((uint32_t)ev->op | (uint32_t)ev->flags << 8 | (uint32_t)!!ev->nr_sector << 24 |
+		(uint32_t)!!ev->bytes << 25 | (uint32_t)(ev->kind == BLK_EV_SPLIT) << 26) + 1;
+}
+
+/* blk_rwbs_render() into @buf (8 bytes), the last line's text when the key is the same */
+static inline unsigned int put_rwbs(struct blkparse_out *o, const struct blk_event *ev,
+				    char *buf)
+{
+	uint32_t key = rwbs_key(ev);
+
+	if (key != o->rwbs_key) {
+		o->rwbs_len = blk_rwbs_render(ev, o->rwbs_text);
+		o->rwbs_key = key;
+	}
+	memcpy(buf, o->rwbs_text, 8);
+	return o->rwbs_len;
+}
+
+/* The task's pid, "%5d" of its unsigned value: the same one line after line, mostly. */
+static inline char *put_pid(struct blkparse_out *o, char *p, int32_t pid)
+{
+	char *q;
+
+	if (pid == o->pid_last) {
+		memcpy(p, o->pid_text, 16);
+		return p + o->pid_len;
+	}
+	q = put_u_right(p, (uint32_t)pid, 5);
+	memcpy(o->pid_text, p, 16);
+	o->pid_len = q - p;
+	o->pid_last = pid;
+	return q;
 }
 
 static struct dev_summary *dev_summary(struct blkparse_out *o, uint32_t dev)
@@ -397,22 +520,23 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 		o->prefix_dev = dev;
 		o->prefix_cpu = ev->cpu;
 	}
-	memcpy(p, o->prefix, o->prefix_len);
+	/* the whole array, a constant-size copy: the line has room (OUT_LINE_MAX) */
+	memcpy(p, o->prefix, sizeof(o->prefix));
 	p += o->prefix_len;
-	p = put_u_right(p, next_seq(o, dev, ev->cpu), 8);
+	p = put_seq(o, p, dev, ev->cpu);
 	*p++ = ' ';
 	secs = rel / 1000000000ULL;
 	p = put_u_right(p, secs, 5);
 	*p++ = '.';
 	p = put_u9(p, rel - secs * 1000000000ULL);
 	*p++ = ' ';
-	p = put_u_right(p, (uint32_t)ev->pid, 5);
+	p = put_pid(o, p, ev->pid);
 	*p++ = ' ';
 	*p++ = timer ? 'U' : ' ';
 	*p++ = timer ? 'T' : act;
 	*p++ = ' ';
 	/* "%3s" */
-	n = blk_rwbs_render(ev, rwbs);
+	n = put_rwbs(o, ev, rwbs);
 	if (n < 3) {
 		memset(p, ' ', 4);
 		p += 3 - n;

@@ -10,6 +10,7 @@
  * because any time (UINT64_MAX too) is one a damaged file's events can hold.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,6 +173,53 @@ void merge_commit(struct merge *m, unsigned int stream)
 	}
 }
 
+struct blk_event *merge_reserve(struct merge *m, unsigned int stream, unsigned int *room)
+{
+	struct cpu_queue *q;
+	size_t tail, n;
+
+	if (stream >= m->ncpu)
+		return NULL;
+	q = &m->q[stream];
+	if (q->len == q->cap && grow(q))
+		return NULL;
+	tail = (q->head + q->len) & (q->cap - 1);
+	/* free slots from the tail, up to the ring's end */
+	n = q->cap - q->len;
+	if (n > q->cap - tail)
+		n = q->cap - tail;
+	*room = n > UINT_MAX ? UINT_MAX : (unsigned int)n;
+	return &q->ev[tail];
+}
+
+void merge_commit_n(struct merge *m, unsigned int stream, unsigned int n)
+{
+	struct cpu_queue *q = &m->q[stream];
+	struct blk_event *slot;
+	uint64_t reached = q->reached;
+	bool was_empty = !q->len;
+
+	if (!n)
+		return;	/* nothing reserved yet, maybe: q->ev can be NULL */
+	slot = &q->ev[(q->head + q->len) & (q->cap - 1)];
+	for (unsigned int i = 0; i < n; i++) {
+		if (slot[i].ts < reached) {
+			/* a CPU's buffer is ordered; keep the stream so if the clock was not */
+			slot[i].ts = reached;
+			m->reordered++;
+		}
+		reached = slot[i].ts;
+	}
+	q->reached = reached;
+	q->len += n;
+	m->queued += n;
+	if (was_empty) {
+		q->heap_pos = m->heap_len;
+		m->heap[m->heap_len++] = stream;
+		sift_up(m, q->heap_pos);
+	}
+}
+
 int merge_push(struct merge *m, unsigned int stream, const struct blk_event *ev)
 {
 	struct blk_event *slot;
@@ -227,29 +275,63 @@ int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx)
 	while (m->heap_len) {
 		unsigned int cpu = m->heap[0];
 		struct cpu_queue *q = &m->q[cpu];
-		/* the slot stays valid during fn(): nothing is pushed meanwhile */
 		const struct blk_event *ev = &q->ev[q->head];
+		uint64_t lim_ts = UINT64_MAX;
+		unsigned int lim_cpu = UINT_MAX;
+		bool lim_eq;
 
 		/* an equal time on a lower CPU that is still to come goes first */
 		if (!final && !h.none && (ev->ts > h.ts || (ev->ts == h.ts && cpu > h.cpu)))
 			break;
-		q->head = (q->head + 1) & (q->cap - 1);
-		q->len--;
-		m->queued--;
-		if (q->len) {
-			sift_down(m, 0);
-		} else {
-			m->heap[0] = m->heap[--m->heap_len];
-			m->q[m->heap[0]].heap_pos = 0;
-			q->heap_pos = -1;
-			if (m->heap_len)
-				sift_down(m, 0);
-			if (!final && !q->ended)
-				horizon_lower(&h, q->reached, cpu);
+		/*
+		 * A run: this CPU's events go one after the other, without the
+		 * heap, while they stay before the bound, the lower (time, CPU)
+		 * of the next CPUs' heads and of the horizon (neither is this
+		 * CPU, and neither moves until this CPU's queue empties).
+		 */
+		for (unsigned int c = 1; c <= 2 && c < m->heap_len; c++) {
+			unsigned int o = m->heap[c];
+			uint64_t t = head_of(m, o)->ts;
+
+			if (t < lim_ts || (t == lim_ts && o < lim_cpu)) {
+				lim_ts = t;
+				lim_cpu = o;
+			}
 		}
-		ret = fn(ev, ctx);
-		if (ret < 0)
-			return ret;
+		if (!final && !h.none && (h.ts < lim_ts || (h.ts == lim_ts && h.cpu < lim_cpu))) {
+			lim_ts = h.ts;
+			lim_cpu = h.cpu;
+		}
+		lim_eq = cpu < lim_cpu;	/* an event at lim_ts goes too */
+		do {
+			/* the slot stays valid during fn(): nothing is pushed meanwhile */
+			ev = &q->ev[q->head];
+			if (ev->ts > lim_ts || (ev->ts == lim_ts && !lim_eq))
+				break;
+			q->head = (q->head + 1) & (q->cap - 1);
+			q->len--;
+			m->queued--;
+			if (!q->len) {
+				m->heap[0] = m->heap[--m->heap_len];
+				m->q[m->heap[0]].heap_pos = 0;
+				q->heap_pos = -1;
+				if (m->heap_len)
+					sift_down(m, 0);
+				if (!final && !q->ended)
+					horizon_lower(&h, q->reached, cpu);
+				ret = fn(ev, ctx);
+				if (ret < 0)
+					return ret;
+				goto next;
+			}
+			ret = fn(ev, ctx);
+			if (ret < 0) {
+				sift_down(m, 0);
+				return ret;
+			}
+		} while (1);
+		sift_down(m, 0);
+next:;
 	}
 	return 0;
 }

@@ -56,6 +56,17 @@ struct blk_event *merge_slot(struct merge *m, unsigned int stream);
 /** merge_commit - queue the event written into merge_slot()'s slot */
 void merge_commit(struct merge *m, unsigned int stream);
 
+/**
+ * merge_reserve - room for the next events of @stream, to decode a run of
+ * them in place: the first slot, and in @room how many follow it in one
+ * array (at least 1); merge_commit_n() queues the first n of them
+ * Returns NULL for a stream out of range or when memory runs out.
+ */
+struct blk_event *merge_reserve(struct merge *m, unsigned int stream, unsigned int *room);
+
+/** merge_commit_n - queue the @n events written from merge_reserve()'s slot */
+void merge_commit_n(struct merge *m, unsigned int stream, unsigned int n);
+
 /** merge_stream_len - events queued on @stream */
 size_t merge_stream_len(const struct merge *m, unsigned int stream);
 

@@ -233,12 +233,10 @@ void tracker_free(struct tracker *t)
 	free(t);
 }
 
-static struct tdev *get_dev(struct tracker *t, uint32_t dev)
+static struct tdev *get_dev_slow(struct tracker *t, uint32_t dev)
 {
 	struct tdev *d;
 
-	if (t->last_dev && t->last_dev->dev == dev)
-		return t->last_dev;
 	for (int i = 0; i < t->ndevs; i++) {
 		if (t->devs[i]->dev == dev) {
 			t->last_dev = t->devs[i];
@@ -261,6 +259,14 @@ static struct tdev *get_dev(struct tracker *t, uint32_t dev)
 	t->devs[t->ndevs++] = d;
 	t->last_dev = d;
 	return d;
+}
+
+/* The device's state, created on first sight; the last one found, inline. */
+static inline struct tdev *get_dev(struct tracker *t, uint32_t dev)
+{
+	if (t->last_dev && t->last_dev->dev == dev)
+		return t->last_dev;
+	return get_dev_slow(t, dev);
 }
 
 static int dev_add_node(struct tdev *d, struct node *n)
