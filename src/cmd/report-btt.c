@@ -14,6 +14,8 @@ int report_btt_init(struct report_btt *rb)
 	rb->b = btt_alloc();
 	rb->order = rb->b ? timeorder_alloc(btt_event, rb->b) : NULL;
 	rb->pd = rb->order ? plugdev_alloc(timeorder_event, rb->order) : NULL;
+	if (rb->pd)
+		timeorder_watch(rb->order, rb->pd);
 	return rb->pd ? 0 : -ENOMEM;
 }
 

@@ -260,6 +260,9 @@ static void lives_add(struct btt_lives *l, uint64_t d, uint64_t c)
 {
 	size_t lo = 0, hi = l->n, first, last;
 
+	/* most periods start after every earlier one ended: no search */
+	if (l->n && l->v[l->n - 1].c < d)
+		lo = l->n;
 	/* the first period that ends at or after d */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;

@@ -17,6 +17,7 @@ struct kept {
 struct timeorder {
 	plugdev_fn fn;
 	void *ctx;
+	const struct plugdev *src;	/* whose held unplugs bound the release */
 	struct kept *heap;
 	size_t n, cap;
 	uint64_t seq;
@@ -71,10 +72,22 @@ static int pop(struct timeorder *t)
 	return t->fn(&top.ev, top.dev, top.timer, t->ctx);
 }
 
+void timeorder_watch(struct timeorder *t, const struct plugdev *src)
+{
+	t->src = src;
+}
+
 int timeorder_event(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 {
 	struct timeorder *t = ctx;
 	size_t i;
+
+	/*
+	 * Nothing kept and no unplug waiting from before it: the release
+	 * that follows would hand it on at once, so hand it on now.
+	 */
+	if (!t->n && t->src && ev->ts < plugdev_held_from(t->src))
+		return t->fn(ev, dev, timer, t->ctx);
 
 	if (t->n == TIMEORDER_MAX) {
 		int ret = pop(t);

@@ -39,6 +39,12 @@ void timeorder_free(struct timeorder *t);
 int timeorder_event(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx);
 
 /**
+ * timeorder_watch - let events go straight on while @src holds no unplug
+ * from before them and nothing is kept (the common case costs no heap)
+ */
+void timeorder_watch(struct timeorder *t, const struct plugdev *src);
+
+/**
  * timeorder_release - hand on, oldest first (equal times in the order they
  * came), every event kept from before @bound: plugdev_held_from() after
  * each event given to plugdev, UINT64_MAX at the end of the stream
