@@ -147,9 +147,9 @@ static uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
 		t->dev = ev->dev;
 		break;
 	/*
-	 * Not an insert: a plug holds what its task queued, and kblockd
-	 * inserts requests others queued; its own plug, flushed for another
-	 * device, then went to the last queue it dispatched.
+	 * An insert names no plug: kblockd inserts requests other tasks
+	 * queued, and its own plug, flushed for another device, would go
+	 * to the last queue it dispatched.
 	 */
 	default:
 		break;
