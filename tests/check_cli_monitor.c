@@ -116,6 +116,36 @@ START_TEST(record_options)
 	ck_assert_uint_eq(p.rec.memory_mb, MONITOR_DEFAULT_RECORD_MEMORY_MB);
 	ck_assert_uint_eq(p.rec.gap_ns, MONITOR_DEFAULT_RECORD_GAP_NS);
 	ck_assert_uint_eq(p.rec.keep, MONITOR_DEFAULT_RECORD_KEEP);
+	ck_assert_uint_eq(p.rec.nlayers, 0);
+}
+END_TEST
+
+/* p99>TIME@DEV: per layer, beside the end-to-end p99>TIME, DEV as -d takes it */
+START_TEST(record_layer_p99)
+{
+	struct monitor_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "p99>5ms@sda",
+				    "--record-on=p99>20ms", "--record-on", "p99>1s@8:16",
+				    "--record-on", "p99>250us@/dev/mapper/vg-lv@x",
+				    "--record-dir", "/d"), CLI_RUN);
+	ck_assert(p.rec.on && p.rec.on_p99);
+	ck_assert_uint_eq(p.rec.p99_ns, 20000000ULL);
+	ck_assert_uint_eq(p.rec.nlayers, 3);
+	ck_assert_str_eq(p.rec.layers[0].dev, "sda");
+	ck_assert_str_eq(p.rec.layers[0].cond, "p99>5ms@sda");
+	ck_assert_uint_eq(p.rec.layers[0].p99_ns, 5000000ULL);
+	ck_assert_str_eq(p.rec.layers[1].dev, "8:16");
+	ck_assert_uint_eq(p.rec.layers[1].p99_ns, 1000000000ULL);
+	/* the first '@' ends the duration; the name keeps the rest */
+	ck_assert_str_eq(p.rec.layers[2].dev, "/dev/mapper/vg-lv@x");
+	ck_assert_uint_eq(p.rec.layers[2].p99_ns, 250000ULL);
+
+	/* the layer form alone: the end-to-end p99 stays off */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "p99>5ms@md0",
+				    "--record-dir", "/d"), CLI_RUN);
+	ck_assert(p.rec.on && !p.rec.on_p99);
+	ck_assert_uint_eq(p.rec.nlayers, 1);
 }
 END_TEST
 
@@ -144,6 +174,20 @@ START_TEST(bad_record_options)
 			 CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "signal",
 				    "--record-dir", "/d", "--record-memory", "0"), CLI_USAGE_ERROR);
+	/* p99>TIME@DEV: a device and a duration, not zero */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "p99>5ms@",
+				    "--record-dir", "/d"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "a device goes after '@'"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "p99>@sda",
+				    "--record-dir", "/d"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "p99>0@sda",
+				    "--record-dir", "/d"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "p99>fast@sda",
+				    "--record-dir", "/d"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "'fast' is not a duration"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "p99@sda>5ms",
+				    "--record-dir", "/d"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "p99>TIME@DEV"));
 }
 END_TEST
 
@@ -187,6 +231,7 @@ static Suite *cli_monitor_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("record");
 	tcase_add_test(tc, record_options);
+	tcase_add_test(tc, record_layer_p99);
 	tcase_add_test(tc, bad_record_options);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("report");

@@ -30,10 +30,11 @@
 #include "capture/flight.h"
 #include "capture/ring.h"
 #include "cmd/monitor-record.h"
+#include "cmd/monitor-trigger.h"
 #include "cmd/record.h"
 #include "format/datwrite.h"
 #include "output/outfile.h"
-#include "track/hist.h"
+#include "track/topo.h"
 
 #define FLIGHT_PREFIX "blkstack-flight-"
 #define FLIGHT_SUFFIX ".dat"
@@ -43,7 +44,7 @@ struct mrec {
 	struct live *l;
 	struct flight *ring;
 	struct dat_formats formats;
-	struct hist iv;			/* end-to-end latencies of this interval (p99>) */
+	struct mtrig trig;		/* latency>, p99>, p99>@DEV */
 	char reason[128];		/* the pending trigger, "" if none */
 	uint64_t http_seen;		/* POST /record requests already taken */
 	uint64_t last;			/* when the last recording was written */
@@ -51,10 +52,39 @@ struct mrec {
 	bool suppressed_said;		/* a suppression was said since the last recording */
 };
 
-/* latency>TIME, p99>TIME, signal, http */
+/* p99>TIME@DEV: DEV named as -d names one, resolved when the monitor starts */
+static enum cli_result record_on_layer(const char *arg, const char *at,
+				       struct monitor_record_params *r, char *err, size_t errlen)
+{
+	char time[32];
+	uint64_t ns;
+	size_t n = at - (arg + 4);
+
+	if (!at[1])
+		return opt_error(err, errlen, "invalid --record-on '%s': a device goes after '@' (p99>TIME@DEV)",
+				 arg);
+	if (n >= sizeof(time))
+		n = sizeof(time) - 1;
+	memcpy(time, arg + 4, n);
+	time[n] = '\0';
+	if (parse_duration(time, &ns) || !ns)
+		return opt_error(err, errlen,
+				 "invalid --record-on '%s': '%s' is not a duration (p99>TIME@DEV, TIME as 100ms)",
+				 arg, time);
+	if (r->nlayers >= MONITOR_MAX_RECORD_LAYERS)
+		return opt_error(err, errlen, "at most %d --record-on p99>TIME@DEV can be given",
+				 MONITOR_MAX_RECORD_LAYERS);
+	r->layers[r->nlayers++] = (struct monitor_record_layer){
+		.cond = arg, .dev = at + 1, .p99_ns = ns,
+	};
+	return CLI_RUN;
+}
+
+/* latency>TIME, p99>TIME, p99>TIME@DEV, signal, http */
 static enum cli_result record_on(const char *arg, struct monitor_record_params *r,
 				       char *err, size_t errlen)
 {
+	const char *at;
 	uint64_t ns;
 
 	r->on = true;
@@ -71,13 +101,16 @@ static enum cli_result record_on(const char *arg, struct monitor_record_params *
 		r->latency_ns = ns;
 		return CLI_RUN;
 	}
+	/* a duration has no '@': the first one ends it, a name may have more */
+	if (!strncmp(arg, "p99>", 4) && (at = strchr(arg + 4, '@')))
+		return record_on_layer(arg, at, r, err, errlen);
 	if (!strncmp(arg, "p99>", 4) && !parse_duration(arg + 4, &ns) && ns) {
 		r->on_p99 = true;
 		r->p99_ns = ns;
 		return CLI_RUN;
 	}
 	return opt_error(err, errlen,
-			 "invalid --record-on '%s' (latency>TIME, p99>TIME, signal or http; TIME as 100ms)",
+			 "invalid --record-on '%s' (latency>TIME, p99>TIME, p99>TIME@DEV, signal or http; TIME as 100ms)",
 			 arg);
 }
 
@@ -139,6 +172,48 @@ static int tap(void *ctx, int cpu, const void *page, size_t size)
 	return flight_add(r->ring, cpu, page, size, mono_now_ns());
 }
 
+/*
+ * The devices of p99>TIME@DEV, named as -d names them, into @t; each must
+ * be traced: in the stack of a -d device, or any device without -d.
+ * Returns 0, or -1 after saying which and what to do.
+ */
+static int resolve_layers(const struct monitor_record_params *p, const struct live *l,
+			  struct mtrig *t)
+{
+	for (size_t i = 0; i < p->nlayers; i++) {
+		const struct monitor_record_layer *c = &p->layers[i];
+		struct mtrig_layer *tl = &t->layers[i];
+		int ret = topo_resolve("", c->dev, &tl->dev);
+
+		tl->p99_ns = c->p99_ns;
+		if (ret == -ENOENT) {
+			err_msg("--record-on '%s': unknown device '%s': no such block device", c->cond,
+				c->dev);
+			hint_msg("give a device path (/dev/sda1), a name (sda1, dm-0), MAJ:MIN or a mounted directory; lsblk lists them");
+			return -1;
+		}
+		if (ret == -ENOTBLK) {
+			err_msg("--record-on '%s': '%s' is not on a block device (its filesystem has no disk)",
+				c->cond, c->dev);
+			return -1;
+		}
+		if (ret < 0) {
+			err_msg("--record-on '%s': cannot resolve device '%s': %s", c->cond, c->dev,
+				strerror(-ret));
+			return -1;
+		}
+		if (topo_dev_name("", tl->dev, tl->name, sizeof(tl->name)) < 0)
+			snprintf(tl->name, sizeof(tl->name), "%s", c->dev);
+		if (l->sel.n && !topo_selection_has(&l->sel, tl->dev)) {
+			err_msg("--record-on '%s': %s (%u:%u) is not traced: it is in the stack of no -d device",
+				c->cond, tl->name, KDEV_MAJOR(tl->dev), KDEV_MINOR(tl->dev));
+			hint_msg("name a layer of the monitored stacks, or add -d %s", c->dev);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct mrec *mrec_open(const struct monitor_record_params *p, struct live *l)
 {
 	struct mrec *r;
@@ -158,6 +233,13 @@ struct mrec *mrec_open(const struct monitor_record_params *p, struct live *l)
 	}
 	r->p = p;
 	r->l = l;
+	if (mtrig_init(&r->trig, p->on_latency ? p->latency_ns : 0, p->on_p99 ? p->p99_ns : 0,
+		       p->nlayers) < 0) {
+		err_msg("out of memory");
+		goto fail;
+	}
+	if (resolve_layers(p, l, &r->trig) < 0)
+		goto fail;
 	r->ring = flight_alloc(l->s.ncpu, ring_subbuf_size(l->r), p->memory_mb << 20, p->window_ns);
 	if (!r->ring) {
 		err_msg("cannot allocate %llu MiB for the flight recorder: %s", p->memory_mb,
@@ -187,33 +269,12 @@ fail:
 
 void mrec_io(struct mrec *r, const struct tk_io *io)
 {
-	const struct monitor_record_params *p = r->p;
-
-	if (p->on_p99 && io->top && io->root->q && io->root->c >= io->root->q)
-		hist_add(&r->iv, io->root->c - io->root->q);
-	if (!p->on_latency || r->reason[0])
-		return;
-	for (size_t i = 0; i < io->nrecs; i++) {
-		const struct tk_rec *rec = &io->recs[i];
-
-		if (rec->q && rec->c > rec->q && rec->c - rec->q > p->latency_ns) {
-			snprintf(r->reason, sizeof(r->reason), "latency: a bio of %.3f ms at %u:%u",
-				 (rec->c - rec->q) / 1e6, KDEV_MAJOR(rec->dev), KDEV_MINOR(rec->dev));
-			return;
-		}
-	}
+	mtrig_io(&r->trig, io, r->reason, sizeof(r->reason));
 }
 
 void mrec_interval(struct mrec *r)
 {
-	uint64_t p99;
-
-	if (!r->p->on_p99)
-		return;
-	p99 = r->iv.count ? hist_percentile(&r->iv, 99) : 0;
-	if (p99 > r->p->p99_ns && !r->reason[0])
-		snprintf(r->reason, sizeof(r->reason), "p99: end-to-end p99 of %.3f ms", p99 / 1e6);
-	memset(&r->iv, 0, sizeof(r->iv));
+	mtrig_interval(&r->trig, r->reason, sizeof(r->reason));
 }
 
 /* The oldest of our recordings go while more than --record-keep are there. */
@@ -380,5 +441,6 @@ void mrec_close(struct mrec *r)
 		ring_set_page_tap(r->l->r, NULL, NULL);
 	flight_free(r->ring);
 	dat_formats_free(&r->formats);
+	mtrig_free(&r->trig);
 	free(r);
 }

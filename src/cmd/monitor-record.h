@@ -25,6 +25,21 @@
 #define MONITOR_DEFAULT_RECORD_GAP_NS (60ULL * 1000000000ULL)
 #define MONITOR_DEFAULT_RECORD_KEEP 10
 
+/* p99>TIME@DEV conditions at most (one per traceable device is plenty). */
+#define MONITOR_MAX_RECORD_LAYERS CLI_MAX_DEVS
+
+/**
+ * struct monitor_record_layer - one --record-on p99>TIME@DEV
+ * @cond: the condition as given, for messages
+ * @dev: DEV, named as -d names a device (resolved when the monitor starts)
+ * @p99_ns: TIME
+ */
+struct monitor_record_layer {
+	const char *cond;
+	const char *dev;
+	uint64_t p99_ns;
+};
+
 /**
  * struct monitor_record_params - the flight recorder (--record-*)
  * @on: some --record-on was given: the recorder runs
@@ -32,6 +47,8 @@
  *		(C - Q) at any layer
  * @on_p99: --record-on p99>TIME: the end-to-end p99 of an interval above
  *	    @p99_ns
+ * @layers: --record-on p99>TIME@DEV: the p99 of DEV's bios (stage total,
+ *	    C - Q) in an interval above TIME, @nlayers of them
  * @on_signal: --record-on signal: SIGUSR1
  * @on_http: --record-on http: POST /record on the --listen endpoint
  * @dir: --record-dir: where recordings go
@@ -47,6 +64,8 @@ struct monitor_record_params {
 	uint64_t latency_ns;
 	bool on_p99;
 	uint64_t p99_ns;
+	struct monitor_record_layer layers[MONITOR_MAX_RECORD_LAYERS];
+	size_t nlayers;
 	bool on_signal;
 	bool on_http;
 	const char *dir;
@@ -78,16 +97,17 @@ enum cli_result monitor_record_option(int opt, const char *arg, struct monitor_r
 struct mrec;
 
 /**
- * mrec_open - set up the recorder on @l (opened, not started): the ring,
- * the formats of this kernel, the page tap, SIGUSR1 when asked
+ * mrec_open - set up the recorder on @l (opened, not started): the devices
+ * of p99>TIME@DEV (each must be traced), the ring, the formats of this
+ * kernel, the page tap, SIGUSR1 when asked
  * Returns the recorder, or NULL after printing what failed.
  */
 struct mrec *mrec_open(const struct monitor_record_params *p, struct live *l);
 
-/** mrec_io - look at a completed tree: a bio slower than latency>TIME triggers */
+/** mrec_io - look at a completed tree: latency>TIME triggers, the p99s count it */
 void mrec_io(struct mrec *r, const struct tk_io *io);
 
-/** mrec_interval - an interval ended: p99>TIME is checked and starts afresh */
+/** mrec_interval - an interval ended: the p99 conditions are checked and start afresh */
 void mrec_interval(struct mrec *r);
 
 /**

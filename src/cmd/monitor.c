@@ -78,6 +78,8 @@ const char *cli_usage_monitor(void)
 	       "     --record-on COND    write a recording when COND holds (repeatable):\n"
 	       "                         latency>TIME  a bio slower than TIME at a layer\n"
 	       "                         p99>TIME      an interval's end-to-end p99 above TIME\n"
+	       "                         p99>TIME@DEV  an interval's p99 at layer DEV (a traced\n"
+	       "                                       device, named as -d names it) above TIME\n"
 	       "                         signal        SIGUSR1\n"
 	       "                         http          POST /record on --listen's endpoint\n"
 	       "     --record-dir DIR    where recordings go (needed with --record-on)\n"
