@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # blkstack monitor on bad input: a port in use, a textfile or recording
-# directory that is not there, and usage errors. Each is said with what it
+# directory that is not there, a p99>TIME@DEV whose device is unknown or
+# not traced, and usage errors. Each is said with what it
 # names and what to do, with exit 1 (runtime) or 2 (usage), and no tracefs
 # instance is left behind. Then a monitored partition removed while it
 # runs: said once, its series kept, the disk still monitored, its return
@@ -14,6 +15,7 @@ setup
 need_tool python3
 
 make_loop D 16
+make_loop E 16
 
 # run_monitor WHAT EXPECTED_RC PATTERN ARGS...: blkstack monitor ARGS must
 # exit EXPECTED_RC within 10 s, say PATTERN, and leave no instance
@@ -54,6 +56,13 @@ run_monitor "textfile directory missing" 1 "cannot use textfile directory '$TMPD
 run_monitor "recording directory missing" 1 "cannot use recording directory '$TMPD/none'" \
 	-d "$D_DEV" --listen "127.0.0.1:$(free_port)" --record-on signal --record-dir "$TMPD/none"
 run_monitor "unknown device" 1 "unknown device 'nosuchdev'" -d nosuchdev
+run_monitor "p99>TIME@DEV of an unknown device" 1 "'p99>10ms@nosuchdev': unknown device 'nosuchdev'" \
+	-d "$D_DEV" --listen "127.0.0.1:$(free_port)" --record-on 'p99>10ms@nosuchdev' \
+	--record-dir "$TMPD"
+run_monitor "p99>TIME@DEV of a device not traced" 1 \
+	"'p99>10ms@$E_NAME': $E_NAME \([0-9]+:[0-9]+\) is not traced" \
+	-d "$D_DEV" --listen "127.0.0.1:$(free_port)" --record-on "p99>10ms@$E_NAME" \
+	--record-dir "$TMPD"
 run_monitor "--record-on without --record-dir" 2 "--record-on needs --record-dir" \
 	--record-on signal
 run_monitor "malformed --listen" 2 "invalid --listen '9581'" --listen 9581

@@ -10,6 +10,8 @@
 # recording (--record-gap holds back the others), which `report -i` reads
 # with the slow I/O and the stack in it, and the metric counts it. Then
 # SIGUSR1 and an interval's p99 above the bound trigger one recording each.
+# Last, the per-layer p99>TIME@DEV: the throttled disk's triggers, naming
+# it, while another traced disk's, read fast at the same time, does not.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -23,6 +25,7 @@ metric()
 }
 
 make_loop A 64
+make_loop B 16
 MM=$(cat "/sys/class/block/$A_NAME/dev")
 
 # A cgroup whose reads of the loop disk are throttled to 10 per second.
@@ -141,4 +144,37 @@ kill -TERM "$MON_PID"
 wait "$MON_PID" || fail "blkstack monitor exited $? after SIGTERM"
 instance_gone "blkstack-$MON_PID" || fail "tracefs instance blkstack-$MON_PID left behind"
 note "signal and p99>50ms: a recording each: ok"
+
+# p99>TIME@DEV: A's disk by MAJ:MIN, B's by name; B's condition comes
+# first, so a wrong layer would be the one named.
+RECDIR3=$TMPD/rec3
+mkdir "$RECDIR3"
+"$BLKSTACK" monitor -d "$A_PDEV" -d "$B_DEV" --listen "127.0.0.1:$MON_PORT" --interval 1s \
+	--record-on "p99>50ms@$B_NAME" --record-on "p99>50ms@$MM" --record-dir "$RECDIR3" \
+	--record-gap 0 --record-memory 16 >"$TMPD/monitor3.out" 2>"$TMPD/monitor3.err" &
+MON_PID=$!
+_clean_pids+=("$MON_PID")
+_clean_instances+=("blkstack-$MON_PID")
+wait_http "http://127.0.0.1:$MON_PORT/metrics" "blkstack monitor" "$MON_PID" "$TMPD/monitor3.err"
+dd_quiet if="$B_DEV" of=/dev/null bs=4k count=500 iflag=direct &
+FAST_PID=$!
+sh -c "echo \$\$ >'$CGDIR/cgroup.procs' && exec dd if='$A_PDEV' of=/dev/null bs=4k skip=12288 count=5 iflag=direct status=none" ||
+	fail "the throttled reads failed"
+wait "$FAST_PID" || fail "the fast reads of $B_DEV failed"
+for i in $(seq 50); do
+	grep -q "written (p99: p99 of .* ms at $A_NAME ($MM))" "$TMPD/monitor3.err" && break
+	sleep 0.1
+done
+grep -q "written (p99: p99 of .* ms at $A_NAME ($MM))" "$TMPD/monitor3.err" ||
+	{ cat "$TMPD/monitor3.err" >&2; fail "p99>50ms@$MM did not trigger on the throttled disk"; }
+# one more interval for a wrong trigger to show
+sleep 1.2
+! grep -q "at $B_NAME (" "$TMPD/monitor3.err" ||
+	{ cat "$TMPD/monitor3.err" >&2; fail "p99>50ms@$B_NAME triggered on a disk read fast"; }
+! grep -q "end-to-end" "$TMPD/monitor3.err" ||
+	fail "the layer form triggered as the end-to-end p99"
+kill -TERM "$MON_PID"
+wait "$MON_PID" || fail "blkstack monitor exited $? after SIGTERM"
+instance_gone "blkstack-$MON_PID" || fail "tracefs instance blkstack-$MON_PID left behind"
+note "p99>50ms@$A_NAME: recorded on the throttled disk, not on $B_NAME: ok"
 note "PASS"
