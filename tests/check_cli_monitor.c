@@ -185,6 +185,9 @@ START_TEST(bad_record_options)
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "p99>fast@sda",
 				    "--record-dir", "/d"), CLI_USAGE_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "'fast' is not a duration"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on",
+				    "p99>000000000000000000000000000000001s@sda", "--record-dir", "/d"),
+			 CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "p99@sda>5ms",
 				    "--record-dir", "/d"), CLI_USAGE_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "p99>TIME@DEV"));

@@ -63,14 +63,15 @@ static enum cli_result record_on_layer(const char *arg, const char *at,
 	if (!at[1])
 		return opt_error(err, errlen, "invalid --record-on '%s': a device goes after '@' (p99>TIME@DEV)",
 				 arg);
+	/* too long for a duration: said as such, never parsed cut short */
 	if (n >= sizeof(time))
-		n = sizeof(time) - 1;
+		n = 0;
 	memcpy(time, arg + 4, n);
 	time[n] = '\0';
-	if (parse_duration(time, &ns) || !ns)
+	if (!n || parse_duration(time, &ns) || !ns)
 		return opt_error(err, errlen,
-				 "invalid --record-on '%s': '%s' is not a duration (p99>TIME@DEV, TIME as 100ms)",
-				 arg, time);
+				 "invalid --record-on '%s': '%.*s' is not a duration (p99>TIME@DEV, TIME as 100ms)",
+				 arg, (int)(at - (arg + 4)), arg + 4);
 	if (r->nlayers >= MONITOR_MAX_RECORD_LAYERS)
 		return opt_error(err, errlen, "at most %d --record-on p99>TIME@DEV can be given",
 				 MONITOR_MAX_RECORD_LAYERS);
