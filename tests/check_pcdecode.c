@@ -4,7 +4,8 @@
  * the format files of a real kernel (tests/fixtures/events/<kver>/, copied
  * from tracefs) and records built field by field: every kind, the bdi name
  * of writeback events, short records, and the older layouts of 5.x
- * kernels (no folio order, writeback_dirty_page).
+ * kernels (no folio order, writeback_dirty_page). And the tick's timer
+ * event (tickevent.h), which rides the same decoder.
  */
 #include <check.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <event-parse.h>
 
 #include "base/pcevent.h"
+#include "base/tickevent.h"
 #include "check_run.h"
 #include "format/decode.h"
 #include "format/pcdecode.h"
@@ -66,6 +68,7 @@ static void setup(void)
 		{ "iomap", "iomap_dio_rw_begin" },
 		{ "iomap", "iomap_dio_complete" },
 		{ "iomap", "iomap_iter" },
+		{ "timer", "timer_expire_entry" },
 	};
 
 	tep = tep_alloc();
@@ -140,6 +143,29 @@ START_TEST(every_kind_present)
 	ck_assert(!decoder_has(dec, BLK_EV_RQ_ISSUE));
 	ck_assert_ptr_null(pc_kind_name(PC_EV_KIND_MAX));
 	ck_assert_ptr_null(pc_kind_system(BLK_EV_BIO_QUEUE));
+}
+END_TEST
+
+/* timer_expire_entry: its "now" is the jiffies, kept in sector; nothing else */
+START_TEST(tick_event)
+{
+	struct tep_event *ev = start(TICK_EV_SYSTEM, TICK_EV_NAME, 0);
+	struct blk_event out;
+
+	ck_assert(decoder_has(dec, TICK_EV_TIMER));
+	ck_assert_int_eq(decoder_event_id(dec, TICK_EV_TIMER), ev->id);
+	set(ev, "now", 4295088692ULL);
+	set(ev, "timer", 0xffff888012345678ULL);
+	set(ev, "baseclk", 4295088690ULL);
+	out = decode(ev);
+	ck_assert_uint_eq(out.kind, TICK_EV_TIMER);
+	ck_assert(!pc_kind_is(out.kind));
+	ck_assert_uint_eq(tick_ev_jiffies(&out), 4295088692ULL);
+	ck_assert_uint_eq(out.dev, 0);
+	ck_assert_uint_eq(out.nr_sector, 0);
+	ck_assert_str_eq(out.comm, "");
+	/* cut before "now": malformed */
+	ck_assert_int_eq(decoder_decode(dec, rec, 20, 777, 1, &out), -EINVAL);
 }
 END_TEST
 
@@ -414,6 +440,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, every_kind_present);
 	tcase_add_test(tc, filemap_events);
+	tcase_add_test(tc, tick_event);
 	tcase_add_test(tc, readahead_events);
 	tcase_add_test(tc, writeback_events);
 	tcase_add_test(tc, direct_io_events);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/tickevent.h"
 #include "format/decode.h"
 #include "format/pcdecode.h"
 
@@ -131,6 +132,23 @@ static void fast_layout_set(struct decoder *d, struct kind_layout *kl)
 	kl->fast = ok;
 }
 
+/*
+ * The tick's event, where the formats have it with a "now" of 4 or 8 bytes
+ * (unsigned long): d->tick_id stays -1 otherwise.
+ */
+static void tick_resolve(struct decoder *d, struct tep_handle *tep)
+{
+	struct tep_event *event = tep_find_event_by_name(tep, TICK_EV_SYSTEM, TICK_EV_NAME);
+	struct tep_format_field *now = event ? tep_find_field(event, "now") : NULL;
+
+	d->tick_id = -1;
+	if (!now || (now->size != 4 && now->size != 8) || now->offset < 0 || now->offset > 0x7fff)
+		return;
+	d->tick_now.offset = now->offset;
+	d->tick_now.size = now->size;
+	d->tick_id = event->id;
+}
+
 struct decoder *decoder_alloc(struct tep_handle *tep)
 {
 	struct decoder *d;
@@ -205,6 +223,13 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 		if (id > max_id)
 			max_id = id;
 	}
+	tick_resolve(d, tep);
+	if (d->tick_id >= 0) {
+		if (d->tick_id < d->min_id)
+			d->min_id = d->tick_id;
+		if (d->tick_id > max_id)
+			max_id = d->tick_id;
+	}
 	d->nr_ids = max_id - d->min_id + 1;
 	d->kind_of_id = calloc(d->nr_ids, 1);
 	if (!d->kind_of_id) {
@@ -219,6 +244,8 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++)
 		if (pcdecoder_has(d->pc, k))
 			d->kind_of_id[pcdecoder_event_id(d->pc, k) - d->min_id] = k;
+	if (d->tick_id >= 0)
+		d->kind_of_id[d->tick_id - d->min_id] = TICK_EV_TIMER;
 	return d;
 }
 
@@ -233,6 +260,8 @@ void decoder_free(struct decoder *d)
 
 bool decoder_has(const struct decoder *d, enum blk_kind kind)
 {
+	if (tick_kind_is(kind))
+		return d->tick_id >= 0;
 	if (pc_kind_is(kind))
 		return pcdecoder_has(d->pc, kind);
 	return kind > BLK_EV_NONE && kind < BLK_EV_KIND_MAX && d->kinds[kind].present;
@@ -240,6 +269,8 @@ bool decoder_has(const struct decoder *d, enum blk_kind kind)
 
 int decoder_event_id(const struct decoder *d, enum blk_kind kind)
 {
+	if (tick_kind_is(kind))
+		return d->tick_id;
 	if (pc_kind_is(kind))
 		return pcdecoder_event_id(d->pc, kind);
 	return decoder_has(d, kind) ? d->kinds[kind].id : -1;
@@ -256,6 +287,23 @@ static void copy_str(char *dst, size_t dstlen, const uint8_t *src, struct field_
 	n = loc.size < dstlen - 1 ? loc.size : dstlen - 1;
 	memcpy(dst, src + loc.offset, n);
 	dst[n] = '\0';
+}
+
+/* A tick: the jiffies, nothing else. */
+static int tick_decode(const struct decoder *d, const uint8_t *p, unsigned int size,
+		       struct blk_event *ev)
+{
+	if (size < (unsigned int)d->tick_now.offset + d->tick_now.size)
+		return -EINVAL;
+	ev->sector = load(d, p, d->tick_now);
+	ev->aux_sector = 0;
+	ev->dev = ev->old_dev = 0;
+	ev->nr_sector = ev->bytes = ev->count = 0;
+	ev->error = 0;
+	ev->op = BLK_OP_OTHER;
+	ev->flags = ev->ioprio = 0;
+	ev->comm[0] = '\0';
+	return 1;
 }
 
 int decoder_decode_slow(struct decoder *d, const void *data, unsigned int size,
@@ -284,6 +332,8 @@ int decoder_decode_slow(struct decoder *d, const void *data, unsigned int size,
 		ev->cpu = cpu;
 		ev->kind = kind;
 		ev->pid = (int32_t)load(d, p, d->pid);
+		if (tick_kind_is(kind))
+			return tick_decode(d, p, size, ev);
 		return pcdecoder_decode(d->pc, kind, p, size, ev);
 	}
 	kl = &d->kinds[kind];

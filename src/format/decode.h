@@ -118,6 +118,8 @@ struct decoder {
 	uint16_t rwbs_last_flags;
 	uint8_t rwbs_last_op;	/* UINT8_MAX: none */
 	struct pcdecoder *pc;	/* the page-cache events (pcdecode.c) */
+	int tick_id;		/* timer_expire_entry (tickevent.h), or -1 */
+	struct field_loc tick_now;	/* its "now": the jiffies */
 };
 
 /*
@@ -224,8 +226,8 @@ decode_fast(struct decoder *d, const struct fast_layout *fl, const uint8_t *p,
  * @cpu: the CPU whose buffer held it
  * @ev: filled on success
  *
- * Returns 1 when @ev holds a block event or a page-cache event (an enum
- * pc_kind, see pcevent.h), 0 when the record is of another event type (skip
+ * Returns 1 when @ev holds a block event, a page-cache event (an enum
+ * pc_kind, see pcevent.h) or a tick (tickevent.h), 0 when the record is of another event type (skip
  * it), -EINVAL when it is one of ours too short for its format (malformed;
  * count it and skip it).
  */
