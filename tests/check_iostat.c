@@ -6,6 +6,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "base/tickevent.h"
 #include "track/iostat.h"
 
 #define SDA	KDEV_MKDEV(8, 0)
@@ -144,6 +145,65 @@ START_TEST(jiffies)
 }
 END_TEST
 
+#define US	1000ULL
+#define T0	(40 * MS)
+
+/*
+ * Ticks at 2.003 ms + 4 ms * n, as two timer events say: jiffies 1000 read
+ * at 2.010 ms (a timer run late) and 1001 at 6.003 ms. A request from 7 to
+ * 9 ms crosses no tick; one from 9 to 13 ms crosses 10.003 ms: 4 ms busy
+ * (at phase 0 both would cross one, 8 and 12 ms: 8 ms).
+ */
+START_TEST(tick_phase)
+{
+	struct ios_row r;
+
+	iostat_free(s);
+	s = iostat_alloc(250);
+	ev(2 * MS + 10 * US, 0, TICK_EV_TIMER, BLK_OP_OTHER, 1000, 0);
+	ev(6 * MS + 3 * US, 0, TICK_EV_TIMER, BLK_OP_OTHER, 1001, 0);
+	ev(7 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 0, 8);
+	ev(9 * MS - 1, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 0, 8);
+	ev(9 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 8, 8);
+	ev(13 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 8, 8);
+	ck_assert_uint_eq(iostat_ticks_seen(s), 2);
+	iostat_row(iostat_dev(s, 0), 0, 100 * MS, &r);
+	ck_assert_double_eq_tol(r.util, 4.0, 1e-9);
+}
+END_TEST
+
+/*
+ * block_io_start and block_io_done time the busy jiffies where a kernel
+ * has them: G at 3.9 ms and C at 7.99 ms cross the tick at 4 ms only, the
+ * kernel's own start at 3.95 ms and its done at 8.01 ms cross 4 and 8 ms:
+ * 8 ms busy. A second request started while the first is counted in keeps
+ * the device busy from its start (6.16 and later) though never issued.
+ */
+START_TEST(accounting_events)
+{
+	struct ios_row r;
+
+	iostat_free(s);
+	s = iostat_alloc(250);
+	iostat_count_started(s, true);
+	/* a stamp of 0 is none: the first tick is past 0 */
+	ev(T0 + 3900 * US, SDA, BLK_EV_GETRQ, BLK_OP_READ, 0, 8);
+	ev(T0 + 3950 * US, SDA, BLK_EV_IO_START, BLK_OP_READ, 0, 8);
+	ev(T0 + 4500 * US, SDA, BLK_EV_RQ_ISSUE, BLK_OP_READ, 0, 8);
+	ev(T0 + 7990 * US, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 0, 8);
+	ev(T0 + 8010 * US, SDA, BLK_EV_IO_DONE, BLK_OP_READ, 0, 8);
+	iostat_row(iostat_dev(s, 0), 0, 100 * MS, &r);
+	ck_assert_double_eq_tol(r.util, 8.0, 1e-9);
+	/* started at 9 ms, not issued; the next start at 13 ms finds it in flight */
+	ev(T0 + 9 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 8, 8);
+	ev(T0 + 9 * MS, SDA, BLK_EV_IO_START, BLK_OP_READ, 8, 8);
+	ev(T0 + 13 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 16, 8);
+	ev(T0 + 13 * MS, SDA, BLK_EV_IO_START, BLK_OP_READ, 16, 8);
+	iostat_row(iostat_dev(s, 0), 0, 100 * MS, &r);
+	ck_assert_double_eq_tol(r.util, 12.0, 1e-9);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("iostat");
@@ -154,6 +214,8 @@ int main(void)
 	tcase_add_test(tc, flush);
 	tcase_add_test(tc, bio_based_and_intervals);
 	tcase_add_test(tc, jiffies);
+	tcase_add_test(tc, tick_phase);
+	tcase_add_test(tc, accounting_events);
 	suite_add_tcase(su, tc);
 	return check_run(su);
 }

@@ -15,12 +15,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/tickevent.h"
 #include "track/iostat.h"
+
+/*
+ * Where the kernel's ticks fall on the trace clock: a tick event read
+ * jiffies J at time t, so tick J came at or before t, a few microseconds
+ * before when the timer ran straight after it. The ticks are then at
+ * tick_off + J * tick_ns for the smallest t - J * tick_ns seen (modulo
+ * 2^64: only differences are compared). The smallest is taken over a
+ * second at a time, so that a trace clock that drifts against the tick
+ * (the "local" clock of a recording) is followed.
+ */
+#define TICK_WINDOW_NS	1000000000ULL
 
 struct iostat {
 	struct ios_dev *devs;
 	size_t ndevs, cap;
 	uint64_t tick_ns;
+	uint64_t tick_off;	/* the ticks' phase: 0 (unknown) until a tick is seen */
+	uint64_t win_start;	/* this window's first tick event */
+	uint64_t win_off;	/* this window's smallest offset */
+	uint64_t nticks;	/* tick events seen */
+	bool inflight_started;	/* see iostat_count_started() */
 };
 
 struct iostat *iostat_alloc(unsigned int hz)
@@ -96,16 +113,18 @@ static enum ios_grp grp_of(const struct blk_event *ev)
 /*
  * The kernel's update_io_ticks(): at each start and completion, the time
  * since the previous one is busy time if this is a completion or if some
- * I/O is in flight (issued requests; started bios at a bio-based device).
- * Not time with one in flight exactly: a gap between a completion and
- * the next start while requests wait unissued is not busy.
+ * I/O is in flight (issued requests before 6.16, started ones since;
+ * started bios at a bio-based device). Not time with one in flight
+ * exactly: before 6.16 a gap between a completion and the next start
+ * while requests wait unissued is not busy.
  */
 static void io_ticks(const struct iostat *s, struct ios_dev *d, uint64_t ts, bool end)
 {
-	uint64_t inflight = d->rq_based ? d->issued : d->npending;
+	uint64_t inflight = !d->rq_based ? d->npending : !s->inflight_started ? d->issued :
+			    d->acct ? d->acct_inflight : d->npending;
 
 	/* the kernel counts in jiffies: time within one tick adds nothing */
-	uint64_t now = ts / s->tick_ns * s->tick_ns;
+	uint64_t now = ts - (ts - s->tick_off) % s->tick_ns;
 
 	if (now > d->stamp) {
 		if (d->stamp && (end || inflight))
@@ -130,7 +149,8 @@ static void start(const struct iostat *s, struct ios_dev *d, uint64_t key, uint3
 		d->pending = n;
 		d->cap = cap;
 	}
-	io_ticks(s, d, ts, false);
+	if (!d->acct)
+		io_ticks(s, d, ts, false);
 	p = &d->pending[d->npending++];
 	*p = (struct ios_pending){ .key = key, .start = ts, .left = sectors, .grp = grp };
 }
@@ -153,7 +173,8 @@ static void done(const struct iostat *s, struct ios_dev *d, struct ios_pending *
 
 	g->ios++;
 	g->ticks_ns += ts > p->start ? ts - p->start : 0;
-	io_ticks(s, d, ts, true);
+	if (!d->acct)
+		io_ticks(s, d, ts, true);
 	if (p->issued && d->issued)
 		d->issued--;
 	/* keep the order of the rest: the oldest of equal keys comes first */
@@ -240,13 +261,75 @@ static void bio_event(const struct iostat *s, struct ios_dev *d, const struct bl
 	done(s, d, p, ev->ts);
 }
 
+/*
+ * block_io_start and block_io_done fire where the kernel counts a request
+ * in and out (blk_account_io_start and _done), a few microseconds after the
+ * G and C events, where its jiffies are read: from the first, they time
+ * the device's busy jiffies. Its in-flight count (6.16 and later) is
+ * theirs, taken after the start is counted and before the completion.
+ */
+static void acct_event(const struct iostat *s, struct ios_dev *d, const struct blk_event *ev)
+{
+	if (ev->kind == BLK_EV_IO_START) {
+		d->acct = true;
+		io_ticks(s, d, ev->ts, false);
+		d->acct_inflight++;
+	} else if (d->acct) {
+		io_ticks(s, d, ev->ts, true);
+		if (d->acct_inflight)
+			d->acct_inflight--;
+	}
+}
+
+/* A tick event: the phase of the ticks, see struct iostat. */
+static void tick_seen(struct iostat *s, uint64_t ts, uint64_t jiffies)
+{
+	uint64_t off = ts - jiffies * s->tick_ns;
+
+	if (!s->nticks++) {
+		s->tick_off = s->win_off = off;
+		s->win_start = ts;
+		return;
+	}
+	if (ts - s->win_start >= TICK_WINDOW_NS) {
+		/* the last window's best, then this one's as it tightens */
+		s->tick_off = s->win_off;
+		s->win_off = off;
+		s->win_start = ts;
+	} else if ((int64_t)(off - s->win_off) < 0) {
+		s->win_off = off;
+	}
+	if ((int64_t)(off - s->tick_off) < 0)
+		s->tick_off = off;
+}
+
+void iostat_count_started(struct iostat *s, bool started)
+{
+	s->inflight_started = started;
+}
+
+uint64_t iostat_ticks_seen(const struct iostat *s)
+{
+	return s->nticks;
+}
+
 int iostat_event(const struct blk_event *ev, void *ctx)
 {
 	struct iostat *s = ctx;
 	enum ios_grp grp = grp_of(ev);
 	struct ios_dev *d;
 
+	if (tick_kind_is(ev->kind)) {
+		tick_seen(s, ev->ts, tick_ev_jiffies(ev));
+		return 0;
+	}
 	switch (ev->kind) {
+	case BLK_EV_IO_START:
+	case BLK_EV_IO_DONE:
+		d = dev_of(s, ev->dev);
+		if (d)
+			acct_event(s, d, ev);
+		return 0;
 	case BLK_EV_GETRQ:
 	case BLK_EV_RQ_INSERT:
 	case BLK_EV_RQ_ISSUE:

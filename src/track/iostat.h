@@ -62,6 +62,9 @@ struct ios_pending {
  * @io_ticks: busy time this interval (ns), as the kernel counts it
  * @stamp: the last start or completion
  * @issued: requests issued and not completed
+ * @acct: block_io_start and block_io_done were seen: the kernel's own
+ *	  accounting points time the busy jiffies, not G and C
+ * @acct_inflight: requests between those two
  * @pending, @npending, @cap: the I/Os in flight
  * @unmatched: completions that matched no start
  */
@@ -72,6 +75,8 @@ struct ios_dev {
 	uint64_t io_ticks;
 	uint64_t stamp;
 	uint64_t issued;
+	bool acct;
+	uint64_t acct_inflight;
 	struct ios_pending *pending;
 	size_t npending, cap;
 	uint64_t unmatched;
@@ -93,8 +98,24 @@ struct iostat *iostat_alloc(unsigned int hz);
 /** iostat_free - NULL is accepted */
 void iostat_free(struct iostat *s);
 
-/** iostat_event - take one event in time order (a blk_event_fn). Returns 0. */
+/**
+ * iostat_event - take one event in time order (a blk_event_fn): a block
+ * event, or a tick (tickevent.h), which says where the kernel's jiffies
+ * fall; without ticks, they are taken to fall on multiples of the tick
+ * on the trace clock. Returns 0.
+ */
 int iostat_event(const struct blk_event *ev, void *ctx);
+
+/**
+ * iostat_count_started - which requests keep a request-based device busy
+ * @started: true: every request started (allocated) and not completed, as
+ *	     kernels from 6.16 count them; false (the default): the requests
+ *	     issued to the driver, as blk-mq's in-flight walk counted before
+ */
+void iostat_count_started(struct iostat *s, bool started);
+
+/** iostat_ticks_seen - how many tick events iostat_event() was given */
+uint64_t iostat_ticks_seen(const struct iostat *s);
 
 /**
  * iostat_interval - begin a new interval at @ts: the counts restart, what
