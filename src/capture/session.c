@@ -26,6 +26,9 @@ static const enum blk_kind trace_kinds[] = {
 	BLK_EV_RQ_REMAP, BLK_EV_SPLIT, BLK_EV_PLUG, BLK_EV_UNPLUG,
 };
 
+/* With diskstats: where the kernel counts a request in and out (6.5 and later). */
+static const enum blk_kind acct_kinds[] = { BLK_EV_IO_START, BLK_EV_IO_DONE };
+
 int session_tracefs_ready(void)
 {
 	const char *dir = tracefs_tracing_dir();
@@ -108,12 +111,39 @@ static char *dev_filter(const uint32_t *devs, size_t n)
 	return s;
 }
 
+/*
+ * One block event, with the device filter where it names a device; left
+ * off (s->skipped) where it names none and plugs are not asked for, and
+ * noted in s->missing where this kernel lacks it. Returns 0 or -1 (errno).
+ */
+static int block_event_enable(const struct session_params *p, struct session *s,
+			      enum blk_kind k, const char *filter, const char **what)
+{
+	const char *ev = blk_kind_name(k);
+	struct tep_event *event = tep_find_event_by_name(s->tep, "block", ev);
+
+	if (!event) {
+		s->missing[k] = true;
+		return 0;
+	}
+	if (filter && !tep_find_field(event, "dev") && !p->plugs) {
+		/* unfilterable: would commit every device's events */
+		s->skipped[k] = true;
+		return 0;
+	}
+	*what = ev;
+	if (filter && tep_find_field(event, "dev")) {
+		if (tracefs_event_file_write(s->instance, "block", ev, "filter", filter) < 0)
+			return -1;
+		s->filtered[k] = true;
+	}
+	return tracefs_event_enable(s->instance, "block", ev) < 0 ? -1 : 0;
+}
+
 int session_open(const struct session_params *p, struct session *s, const char **what)
 {
-	static const char *const systems[] = { "block", NULL };
-	static const char *const pc_systems[] = {
-		"block", "filemap", "readahead", "writeback", "iomap", NULL
-	};
+	const char *systems[8] = { "block" };
+	size_t nsys = 1;
 	char name[64];
 	char *filter = NULL;
 	int ret;
@@ -136,8 +166,16 @@ int session_open(const struct session_params *p, struct session *s, const char *
 	if (!s->instance)
 		goto fail_errno;
 
+	if (p->pagecache) {
+		systems[nsys++] = "filemap";
+		systems[nsys++] = "readahead";
+		systems[nsys++] = "writeback";
+		systems[nsys++] = "iomap";
+	}
+	if (p->diskstats)
+		systems[nsys++] = TICK_EV_SYSTEM;
 	*what = "the block event formats";
-	s->tep = tracefs_local_events_system(NULL, p->pagecache ? pc_systems : systems);
+	s->tep = tracefs_local_events_system(NULL, systems);
 	if (!s->tep)
 		goto fail_errno;
 	s->ncpu = tep_get_cpus(s->tep);
@@ -163,32 +201,24 @@ int session_open(const struct session_params *p, struct session *s, const char *
 		if (!filter)
 			goto fail_errno;
 	}
-	for (size_t i = 0; i < sizeof(trace_kinds) / sizeof(trace_kinds[0]); i++) {
-		enum blk_kind k = trace_kinds[i];
-		const char *ev = blk_kind_name(k);
-		struct tep_event *event = tep_find_event_by_name(s->tep, "block", ev);
-
-		if (!event) {
-			s->missing[k] = true;
-			continue;
-		}
-		if (filter && !tep_find_field(event, "dev") && !p->plugs) {
-			/* unfilterable: would commit every device's events */
-			s->skipped[k] = true;
-			continue;
-		}
-		if (filter && tep_find_field(event, "dev")) {
-			*what = ev;
-			if (tracefs_event_file_write(s->instance, "block", ev, "filter", filter) < 0)
-				goto fail_errno;
-			s->filtered[k] = true;
-		}
-		*what = ev;
-		if (tracefs_event_enable(s->instance, "block", ev) < 0)
+	for (size_t i = 0; i < sizeof(trace_kinds) / sizeof(trace_kinds[0]); i++)
+		if (block_event_enable(p, s, trace_kinds[i], filter, what) < 0)
 			goto fail_errno;
-	}
+	for (size_t i = 0; p->diskstats && i < sizeof(acct_kinds) / sizeof(acct_kinds[0]); i++)
+		if (block_event_enable(p, s, acct_kinds[i], filter, what) < 0)
+			goto fail_errno;
 	if (p->pagecache && session_pagecache_enable(p, s, what) < 0)
 		goto fail_errno;
+	if (p->diskstats) {
+		/* unfiltered: tens of timers a second, and any timer marks the tick */
+		if (!tep_find_event_by_name(s->tep, TICK_EV_SYSTEM, TICK_EV_NAME)) {
+			s->tick_missing = true;
+		} else {
+			*what = TICK_EV_NAME;
+			if (tracefs_event_enable(s->instance, TICK_EV_SYSTEM, TICK_EV_NAME) < 0)
+				goto fail_errno;
+		}
+	}
 	free(filter);
 	*what = NULL;
 	return 0;

@@ -17,6 +17,7 @@
 
 #include "base/event.h"
 #include "base/pcevent.h"
+#include "base/tickevent.h"
 
 #define SESSION_PREFIX "blkstack-"
 
@@ -34,6 +35,10 @@
  * @pc_bdis: with @pc_sdevs, the names of those filesystems' backing
  *	     devices ("7:0", "btrfs-1"), the filter of the writeback events
  * @pc_nbdis: how many
+ * @diskstats: enable the events of the kernel's disk accounting too:
+ *	       block_io_start and block_io_done (6.5 and later), traced where
+ *	       the kernel counts a request in and out, and the timer event
+ *	       whose jiffies tell where its ticks fall (tickevent.h)
  */
 struct session_params {
 	unsigned int buffer_kb;
@@ -45,6 +50,7 @@ struct session_params {
 	size_t pc_nsdevs;
 	const char *const *pc_bdis;
 	size_t pc_nbdis;
+	bool diskstats;
 };
 
 /**
@@ -60,6 +66,7 @@ struct session_params {
  *		true when this kernel has no such event
  * @pc_unfiltered: likewise, true when enabled without the filter asked for
  *		   (the event lacks the field): every filesystem's are committed
+ * @tick_missing: with @diskstats, true when this kernel has no timer_expire_entry
  */
 struct session {
 	struct tracefs_instance *instance;
@@ -70,6 +77,7 @@ struct session {
 	bool skipped[BLK_EV_KIND_MAX];
 	bool pc_missing[PC_NKINDS];
 	bool pc_unfiltered[PC_NKINDS];
+	bool tick_missing;
 };
 
 /**

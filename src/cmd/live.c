@@ -129,6 +129,7 @@ int live_open(struct live *l, const struct live_opts *o)
 	sp.devs = l->sel.devs;
 	sp.ndevs = l->sel.n;
 	sp.plugs = o->plugs;
+	sp.diskstats = o->diskstats;
 	if (o->pagecache && live_pagecache_params(l, o, &sp) < 0)
 		return -1;
 	ret = session_open(&sp, &l->s, &what);
@@ -152,6 +153,9 @@ int live_open(struct live *l, const struct live_opts *o)
 	}
 	if (sp.pagecache)
 		pc_session_notes(&l->s);
+	if (sp.diskstats && l->s.tick_missing)
+		note_msg("this kernel lacks timer:%s: %%util counts ticks of an unknown phase",
+			 TICK_EV_NAME);
 	if (l->s.missing[BLK_EV_BIO_QUEUE] || l->s.missing[BLK_EV_RQ_COMPLETE])
 		note_msg("this kernel lacks %s: the output will have no such events",
 			 l->s.missing[BLK_EV_BIO_QUEUE] ? "block:block_bio_queue"

@@ -32,6 +32,7 @@
  * @pagecache: trace the page-cache events too, of the filesystems on the
  *	       selected devices (all without devices)
  * @fsmap: with @pagecache, this machine's filesystems
+ * @diskstats: trace the kernel's disk accounting too (session_params), for iostat
  */
 struct live_opts {
 	const char *const *devs;
@@ -40,6 +41,7 @@ struct live_opts {
 	bool plugs;
 	bool pagecache;
 	const struct fsmap *fsmap;
+	bool diskstats;
 };
 
 /**

@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 
 #include "base/pcevent.h"
+#include "base/tickevent.h"
 #include "cmd/report-iostat.h"
 #include "output/iostat.h"
 
@@ -36,6 +37,17 @@ unsigned int report_iostat_hz(void)
 	return hz;
 }
 
+bool report_iostat_counts_started(void)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+
+	if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	/* 6.16 counts started requests per CPU, no longer blk-mq's issued ones */
+	return major > 6 || (major == 6 && minor >= 16);
+}
+
 int report_iostat_init(struct report_iostat *ri, unsigned int hz)
 {
 	ri->s = iostat_alloc(hz);
@@ -54,6 +66,9 @@ int report_iostat_event(const struct blk_event *ev, void *ctx)
 
 	if (pc_kind_is(ev->kind))
 		return 0;
+	/* a tick places the kernel's jiffies; it is no I/O and spans no time */
+	if (tick_kind_is(ev->kind))
+		return iostat_event(ev, ri->s);
 	if (!ri->first)
 		ri->first = ev->ts;
 	ri->last = ev->ts;

@@ -32,6 +32,13 @@ int report_iostat_init(struct report_iostat *ri, unsigned int hz);
  * 0 when it cannot be read */
 unsigned int report_iostat_hz(void);
 
+/**
+ * report_iostat_counts_started - whether this kernel counts a device busy
+ * while requests are started (6.16 and later) rather than issued (see
+ * iostat_count_started())
+ */
+bool report_iostat_counts_started(void);
+
 /* CONFIG_HZ taken for a recording, and when this kernel's is unknown:
  * Debian's, Fedora's and Ubuntu's kernels have 250 or 1000 */
 #define REPORT_IOSTAT_DEFAULT_HZ 250

@@ -363,7 +363,7 @@ static int run_live(const struct report_params *p, struct tracker *t,
 {
 	/* btt's plug table: plugs name no device, so -d filters them out unless asked */
 	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
-				.plugs = p->btt && p->ndevs };
+				.plugs = p->btt && p->ndevs, .diskstats = p->iostat };
 	blk_event_fn fn = w->run ? pc_run_event : feed ? feed : tracker_event;
 	void *ctx = w->run ? (void *)w->run : feed ? feed_ctx : (void *)t;
 	int ret;
@@ -530,6 +530,8 @@ int cmd_report(int argc, char **argv)
 		err_msg("out of memory");
 		goto out;
 	}
+	if (p.iostat && !p.input)
+		iostat_count_started(ios.s, report_iostat_counts_started());
 	if (p.btt) {
 		feed = report_btt_event;
 		feed_ctx = &btt;

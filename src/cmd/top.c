@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/pcevent.h"
+#include "base/tickevent.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
 #include "cmd/live.h"
@@ -298,6 +299,8 @@ static int replay_event(const struct blk_event *ev, void *ctx)
 
 	if (pc_kind_is(ev->kind))
 		return 0;	/* a recording's page-cache events: not the layers' */
+	if (tick_kind_is(ev->kind))	/* the kernel's ticks: for -x's busy time only */
+		return tp->ios ? iostat_event(ev, tp->ios) : 0;
 	if (!tp->origin) {
 		tp->origin = tp->start = tp->last_ts = ev->ts;
 	}
@@ -375,6 +378,7 @@ static int run_live(struct top *tp, struct live *l)
 {
 	struct live_opts lo = {
 		.devs = tp->p->devs, .ndevs = tp->p->ndevs, .buffer_kb = tp->p->buffer_kb,
+		.diskstats = tp->ios != NULL,
 	};
 	int ret;
 
@@ -436,6 +440,8 @@ int cmd_top(int argc, char **argv)
 		err_msg("out of memory");
 		goto out;
 	}
+	if (tp.ios && !p.input)
+		iostat_count_started(tp.ios, report_iostat_counts_started());
 	tp.r = (struct report){
 		.st = tp.st, .tk = tracker_counters(tp.t),
 		.source = p.input ? p.input : "live tracing",
