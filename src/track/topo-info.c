@@ -273,6 +273,25 @@ dm_log_quiet(int level, const char *file, int line, int dm_errno_or_class, const
  * crypt table carries the key, so the task is marked secure: the kernel
  * and libdevmapper wipe their copies of it.
  */
+/*
+ * Whether this kernel has device-mapper: its misc device is listed. A
+ * control node can outlive it (made by dmsetup or udev on a kernel
+ * without it), and libdevmapper then fails to create a task at all.
+ */
+static bool dm_in_kernel(void)
+{
+	char line[128];
+	bool found = false;
+	FILE *fp = fopen("/proc/misc", "r");
+
+	if (!fp)
+		return true;	/* cannot tell: let libdevmapper say */
+	while (!found && fgets(line, sizeof(line), fp))
+		found = strstr(line, " device-mapper\n") != NULL;
+	fclose(fp);
+	return found;
+}
+
 int topo_dm_target(uint32_t dev, char *buf, size_t len)
 {
 	static bool log_quiet;
@@ -293,6 +312,8 @@ int topo_dm_target(uint32_t dev, char *buf, size_t len)
 	 */
 	if (faccessat(AT_FDCWD, DM_CONTROL, R_OK | W_OK, AT_EACCESS))
 		return errno == ENOENT || errno == ENOTDIR ? -ENODEV : -errno;
+	if (!dm_in_kernel())
+		return -ENODEV;
 	if (!log_quiet) {
 		dm_log_with_errno_init(dm_log_quiet);
 		log_quiet = true;
