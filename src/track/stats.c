@@ -95,12 +95,14 @@ uint64_t stats_size_percentile(const struct hist *h, double pct)
 	return lo > h->max ? h->max : lo;
 }
 
-static struct st_layer *layer_of(struct stats *st, uint32_t dev)
+static struct st_layer *layer_find(struct stats *st, uint32_t dev)
 {
 	struct st_layer *l = (struct st_layer *)stats_layer(st, dev);
 
-	if (l)
+	if (l) {
+		st->last_layer = l - st->layers;
 		return l;
+	}
 	if (st->nlayers == st->layers_cap) {
 		size_t cap = st->layers_cap ? st->layers_cap * 2 : 8;
 		struct st_layer *n = realloc(st->layers, cap * sizeof(*n));
@@ -111,10 +113,19 @@ static struct st_layer *layer_of(struct stats *st, uint32_t dev)
 		st->layers = n;
 		st->layers_cap = cap;
 	}
+	st->last_layer = st->nlayers;
 	l = &st->layers[st->nlayers++];
 	l->dev = dev;
 	l->depth = UINT8_MAX;
 	return l;
+}
+
+/* The layer of @dev, created on first sight; the last one found, inline. */
+static inline struct st_layer *layer_of(struct stats *st, uint32_t dev)
+{
+	if (st->last_layer < st->nlayers && st->layers[st->last_layer].dev == dev)
+		return &st->layers[st->last_layer];
+	return layer_find(st, dev);
 }
 
 /* Add b - a when both ends were seen and in order. */
@@ -265,9 +276,17 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 
 static struct st_proc *proc_of(struct stats *st, int32_t pid, const char *comm)
 {
-	for (size_t i = 0; i < st->nprocs; i++)
-		if (st->procs[i].pid == pid && !strncmp(st->procs[i].comm, comm, 16))
+	struct st_proc *last = &st->procs[st->last_proc];
+
+	/* the same 16 bytes are the same name: no strncmp for the common case */
+	if (st->last_proc < st->nprocs && last->pid == pid && !memcmp(last->comm, comm, 16))
+		return last;
+	for (size_t i = 0; i < st->nprocs; i++) {
+		if (st->procs[i].pid == pid && !strncmp(st->procs[i].comm, comm, 16)) {
+			st->last_proc = i;
 			return &st->procs[i];
+		}
+	}
 	if (st->nprocs < ST_MAX_PROCS) {
 		struct st_proc *p = &st->procs[st->nprocs++];
 
