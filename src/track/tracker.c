@@ -1446,9 +1446,9 @@ void tracker_set_role(struct tracker *t, uint32_t dev, unsigned int roles)
 		d->roles |= roles;
 }
 
-int tracker_learn_event(const struct blk_event *ev, void *ctx)
+/* What a remap or a queue event tells of its devices' roles. */
+static __attribute__((noinline)) void learn(struct tracker *t, const struct blk_event *ev)
 {
-	struct tracker *t = ctx;
 	struct tdev *d;
 
 	if (ev->kind == BLK_EV_BIO_REMAP) {
@@ -1458,9 +1458,16 @@ int tracker_learn_event(const struct blk_event *ev, void *ctx)
 		}
 		if ((d = get_dev(t, ev->old_dev)))
 			d->sends = true;
-	} else if (ev->kind == BLK_EV_BIO_QUEUE && (d = get_dev(t, ev->dev))) {
+	} else if ((d = get_dev(t, ev->dev))) {
 		d->queues = true;
 	}
+}
+
+int tracker_learn_event(const struct blk_event *ev, void *ctx)
+{
+	/* most events tell nothing: they return before any register is saved */
+	if (ev->kind == BLK_EV_BIO_REMAP || ev->kind == BLK_EV_BIO_QUEUE)
+		learn(ctx, ev);
 	return 0;
 }
 
