@@ -59,8 +59,11 @@ static inline unsigned int hist_bucket_of(uint64_t v)
 	return (shift << HIST_SUB_BITS) + (unsigned int)(v >> shift);
 }
 
-/** hist_add - count one value */
-static inline void hist_add(struct hist *h, uint64_t v)
+/**
+ * hist_add_in - count one value whose bucket is known
+ * @b: hist_bucket_of(@v), found once for a value several histograms take
+ */
+static inline void hist_add_in(struct hist *h, uint64_t v, unsigned int b)
 {
 	if (!h->count || v < h->min)
 		h->min = v;
@@ -68,7 +71,13 @@ static inline void hist_add(struct hist *h, uint64_t v)
 		h->max = v;
 	h->count++;
 	h->sum += v;
-	h->bucket[hist_bucket_of(v)]++;
+	h->bucket[b]++;
+}
+
+/** hist_add - count one value */
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	hist_add_in(h, v, hist_bucket_of(v));
 }
 
 /** hist_bucket_low - the smallest value of bucket @b (exposed for tests) */

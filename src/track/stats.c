@@ -8,6 +8,7 @@
  * interval is only counted when both of its ends were seen.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,10 +129,10 @@ static inline struct st_layer *layer_of(struct stats *st, uint32_t dev)
 	return layer_find(st, dev);
 }
 
-/* Add b - a when both ends were seen and in order. */
+/* Add b - a when both ends were seen and in order (b >= a > 0: b was seen too). */
 static inline void span(struct hist *h, uint64_t a, uint64_t b)
 {
-	if (a && b && b >= a)
+	if (a && b >= a)
 		hist_add(h, b - a);
 }
 
@@ -162,7 +163,9 @@ static void add_parent(struct st_layer *l, uint32_t dev, bool data)
 static void account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r)
 {
 	struct st_layer *l = layer_of(st, r->dev);
+	unsigned int total_b = UINT_MAX;
 	struct st_layer_op *o;
+	uint64_t total = 0;
 
 	if (!l)
 		return;
@@ -185,7 +188,11 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	hist_add(&o->size, (uint64_t)r->sectors << 9);
 	span(&o->sub, r->q, r->down);
 	span(&o->comp, r->up, r->c);
-	span(&o->total, r->q, r->c);
+	if (r->q && r->c >= r->q) {
+		total = r->c - r->q;
+		total_b = hist_bucket_of(total);
+		hist_add_in(&o->total, total, total_b);
+	}
 	/*
 	 * btt's phases, as btt counts them: per bio with data queued at this
 	 * device (from its queue event, not from a remap into it: not an
@@ -217,7 +224,11 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 		 * (the flush machinery issues a flush request of its own) is not */
 		if (r->d) {
 			span(&o->d2c, r->d, r->c);
-			span(&o->q2c, r->qev, r->c);
+			/* queued here, not remapped in: Q2C is the total, bucket and all */
+			if (r->qev == r->q && total_b != UINT_MAX)
+				hist_add_in(&o->q2c, total, total_b);
+			else
+				span(&o->q2c, r->qev, r->c);
 		}
 	}
 }
@@ -308,6 +319,7 @@ void stats_io(const struct tk_io *io, void *ctx)
 {
 	struct stats *st = ctx;
 	const struct tk_rec *root = io->root;
+	unsigned int total_b = 0;
 
 	if (!io->nrecs)
 		return;
@@ -332,13 +344,14 @@ void stats_io(const struct tk_io *io, void *ctx)
 		e->bytes += (uint64_t)root->sectors << 9;
 		e->matched += io->matched;
 		if (root->c >= root->q) {
-			hist_add(&e->total, root->c - root->q);
+			total_b = hist_bucket_of(root->c - root->q);
+			hist_add_in(&e->total, root->c - root->q, total_b);
 			e->total_ns += root->c - root->q;
 			account_path(e, io);
 		}
 		p->ios++;
 		p->bytes += (uint64_t)root->sectors << 9;
 		if (root->c >= root->q)
-			hist_add(&p->total, root->c - root->q);
+			hist_add_in(&p->total, root->c - root->q, total_b);
 	}
 }
