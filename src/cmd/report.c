@@ -407,12 +407,25 @@ static int block_event(const struct blk_event *ev, void *ctx)
 	return pc_kind_is(ev->kind) ? 0 : tracker_event(ev, ctx);
 }
 
-/* @stack: the stack given with --topology, else the one the file carries */
+/* What block_event_unlearnt() returns at a remap: the roles must be learnt first. */
+#define REPORT_RELEARN (-ERESTART)
+
+/* block_event() for a tracker told no roles, until the first remap. */
+static int block_event_unlearnt(const struct blk_event *ev, void *ctx)
+{
+	return ev->kind == BLK_EV_BIO_REMAP ? REPORT_RELEARN : block_event(ev, ctx);
+}
+
+/*
+ * @stack: the stack given with --topology, else the one the file carries
+ * @only_st: the statistics, when they are the tracker's only consumer
+ */
 static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct tracefile **fp,
 		    const struct topo_record **stack, struct pc_run *run, blk_event_fn feed,
-		    void *feed_ctx)
+		    void *feed_ctx, struct stats *only_st)
 {
+	bool unlearnt;
 	int ret;
 
 	*fp = tracefile_open(p->input, &ret);
@@ -422,7 +435,17 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	}
 	if (!*stack)
 		*stack = tracefile_topology(*fp);
-	roles_of_recording(p->input, *stack, t);
+	/*
+	 * A recording that names no stack has its roles learnt by a first
+	 * pass over its events, and only remaps teach the tracker anything
+	 * it would not know without them (roles.c): when the statistics alone
+	 * take the trees, the events go straight to a tracker told nothing,
+	 * and everything starts again after the first pass at the first
+	 * remap, if there is one.
+	 */
+	unlearnt = !*stack && only_st && !run->pc && !feed;
+	if (!unlearnt)
+		roles_of_recording(p->input, *stack, t);
 	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
 		err_msg("out of memory");
 		return -1;
@@ -435,7 +458,19 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		ret = tracefile_read(*fp, pc_run_event, run);
 	} else if (feed) {
 		ret = tracefile_read(*fp, feed, feed_ctx);
-	} else {
+	} else if (!unlearnt) {
+		ret = tracefile_read(*fp, block_event, t);
+	} else if ((ret = tracefile_read(*fp, block_event_unlearnt, t)) == REPORT_RELEARN) {
+		tracefile_close(*fp);
+		tracker_reset(t);
+		stats_reset(only_st);
+		roles_of_recording(p->input, NULL, t);
+		*fp = tracefile_open(p->input, &ret);
+		if (!*fp) {
+			tracefile_open_error(p->input, ret);
+			return -1;
+		}
+		tracefile_set_jobs(*fp, p->jobs ? p->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
 		ret = tracefile_read(*fp, block_event, t);
 	}
 	*src = tracefile_stats(*fp);
@@ -543,7 +578,8 @@ int cmd_report(int argc, char **argv)
 		stack = &topology;
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx);
+		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx,
+			       !run.pc && !p.by_cgroup && !report_extra_any(&x) ? st : NULL);
 	else
 		ret = run_live(&p, t, &src, &l, &w, feed, feed_ctx);
 	if (ret < 0)

@@ -207,10 +207,9 @@ static void list_free_all(struct node *head)
 	}
 }
 
-void tracker_free(struct tracker *t)
+/* Release every tree, node, request and device; the tracker itself stays. */
+static void tracker_release_all(struct tracker *t)
 {
-	if (!t)
-		return;
 	list_free_all(&t->trees);
 	list_free_all(&t->zombies);
 	free_list_nodes(t->free_nodes);
@@ -230,7 +229,29 @@ void tracker_free(struct tracker *t)
 	free(t->devs);
 	free(t->recs);
 	free(t->order);
+}
+
+void tracker_free(struct tracker *t)
+{
+	if (!t)
+		return;
+	tracker_release_all(t);
 	free(t);
+}
+
+void tracker_reset(struct tracker *t)
+{
+	struct tk_params p = t->p;
+	tk_io_fn fn = t->fn;
+	void *ctx = t->ctx;
+
+	tracker_release_all(t);
+	memset(t, 0, sizeof(*t));
+	t->p = p;
+	t->fn = fn;
+	t->ctx = ctx;
+	t->trees.tree_next = t->trees.tree_prev = &t->trees;
+	t->zombies.tree_next = t->zombies.tree_prev = &t->zombies;
 }
 
 static struct tdev *get_dev_slow(struct tracker *t, uint32_t dev)
