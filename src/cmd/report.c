@@ -417,13 +417,47 @@ static int block_event_unlearnt(const struct blk_event *ev, void *ctx)
 }
 
 /*
+ * The consumers of the tracker's trees, started over when the tracker is
+ * (run_file): the statistics, and what report_extra_any() says is asked
+ * for beside them.
+ */
+struct report_consumers {
+	const struct report_params *p;
+	struct stats *st;
+	struct report_extra *x;
+	struct amp *amp;
+};
+
+/* Everything the consumers took back to empty; -1 when out of memory. */
+static int consumers_reset(struct report_consumers *c)
+{
+	const struct report_params *p = c->p;
+	struct report_extra *x = c->x;
+	struct tracker *t = x->t;
+
+	stats_reset(c->st);
+	if (!report_extra_any(x))
+		return 0;
+	report_extra_destroy(x);
+	if (report_extra_init(x, c->st, p->slowest, p->by == CLI_BY_FLAG, p->access, p->html) < 0)
+		return -1;
+	x->t = t;
+	if (p->amplification) {
+		amp_destroy(c->amp);
+		x->amp = c->amp;
+	}
+	return 0;
+}
+
+/*
  * @stack: the stack given with --topology, else the one the file carries
- * @only_st: the statistics, when they are the tracker's only consumer
+ * @cons: the consumers of the trees, when only the tracker feeds them
+ *	  (NULL with --btt, --iostat, or the page-cache side)
  */
 static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct tracefile **fp,
 		    const struct topo_record **stack, struct pc_run *run, blk_event_fn feed,
-		    void *feed_ctx, struct stats *only_st)
+		    void *feed_ctx, struct report_consumers *cons)
 {
 	bool unlearnt;
 	int ret;
@@ -438,12 +472,12 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	/*
 	 * A recording that names no stack has its roles learnt by a first
 	 * pass over its events, and only remaps teach the tracker anything
-	 * it would not know without them (roles.c): when the statistics alone
-	 * take the trees, the events go straight to a tracker told nothing,
-	 * and everything starts again after the first pass at the first
-	 * remap, if there is one.
+	 * it would not know without them (roles.c): when the tracker alone
+	 * feeds the consumers, the events go straight to a tracker told
+	 * nothing, and everything starts again after the first pass at the
+	 * first remap, if there is one.
 	 */
-	unlearnt = !*stack && only_st && !run->pc && !feed;
+	unlearnt = !*stack && cons && !run->pc && !feed;
 	if (!unlearnt)
 		roles_of_recording(p->input, *stack, t);
 	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
@@ -462,8 +496,12 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		ret = tracefile_read(*fp, block_event, t);
 	} else if ((ret = tracefile_read(*fp, block_event_unlearnt, t)) == REPORT_RELEARN) {
 		tracefile_close(*fp);
+		*fp = NULL;
 		tracker_reset(t);
-		stats_reset(only_st);
+		if (consumers_reset(cons) < 0) {
+			err_msg("out of memory");
+			return -1;
+		}
 		roles_of_recording(p->input, NULL, t);
 		*fp = tracefile_open(p->input, &ret);
 		if (!*fp) {
@@ -497,6 +535,7 @@ int cmd_report(int argc, char **argv)
 	struct report_btt btt = { 0 };
 	struct amp amp = { 0 };
 	struct report_iostat ios = { 0 };
+	struct report_consumers cons;
 	blk_event_fn feed = NULL;
 	void *feed_ctx = NULL;
 	struct report_files_opts fopts;
@@ -559,6 +598,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	x.t = t;
+	cons = (struct report_consumers){ .p = &p, .st = st, .x = &x, .amp = &amp };
 	if ((p.btt && report_btt_init(&btt) < 0) || (p.iostat && report_iostat_init(&ios, p.hz ? p.hz :
 				  !p.input && report_iostat_hz() ? report_iostat_hz() :
 				  REPORT_IOSTAT_DEFAULT_HZ) < 0)) {
@@ -579,7 +619,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (p.input)
 		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx,
-			       !run.pc && !p.by_cgroup && !report_extra_any(&x) ? st : NULL);
+			       !run.pc && !p.by_cgroup ? &cons : NULL);
 	else
 		ret = run_live(&p, t, &src, &l, &w, feed, feed_ctx);
 	if (ret < 0)
