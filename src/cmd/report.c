@@ -478,7 +478,8 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	 * first remap, if there is one.
 	 */
 	unlearnt = !*stack && cons && !run->pc && !feed;
-	if (!unlearnt)
+	/* --btt and --iostat take the events themselves: no tracker needs roles */
+	if (!unlearnt && !feed)
 		roles_of_recording(p->input, *stack, t);
 	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
 		err_msg("out of memory");
