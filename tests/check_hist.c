@@ -47,6 +47,19 @@ START_TEST(buckets_cover_every_value_once)
 }
 END_TEST
 
+START_TEST(bucket_edges_over_the_whole_range)
+{
+	/* both ends of every bucket, up to 2^48, and what lies beyond */
+	for (unsigned int b = 0; b + 1 < HIST_BUCKETS; b++) {
+		ck_assert_uint_eq(hist_bucket_of(hist_bucket_low(b)), b);
+		ck_assert_uint_eq(hist_bucket_of(hist_bucket_low(b + 1) - 1), b);
+	}
+	ck_assert_uint_eq(hist_bucket_of((1ULL << HIST_MAX_BITS) - 1), HIST_BUCKETS - 1);
+	ck_assert_uint_eq(hist_bucket_of(1ULL << HIST_MAX_BITS), HIST_BUCKETS - 1);
+	ck_assert_uint_eq(hist_bucket_of(1ULL << 63), HIST_BUCKETS - 1);
+}
+END_TEST
+
 /* |got - want| within the width of want's bucket */
 static void near(uint64_t got, uint64_t want)
 {
@@ -181,6 +194,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, buckets_cover_every_value_once);
+	tcase_add_test(tc, bucket_edges_over_the_whole_range);
 	tcase_add_test(tc, uniform_percentiles);
 	tcase_add_test(tc, geometric_percentiles);
 	tcase_add_test(tc, exponential_percentiles);

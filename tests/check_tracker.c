@@ -557,6 +557,32 @@ START_TEST(class_does_not_depend_on_timing)
 }
 END_TEST
 
+/* A reset tracker knows nothing of before: roles, bios in flight, counters. */
+START_TEST(reset_forgets_everything)
+{
+	struct blk_event learn = { .kind = BLK_EV_BIO_REMAP, .dev = SDB, .old_dev = DM(0) };
+
+	tracker_learn_event(&learn, t);
+	ck_assert(tracker_roles(t, SDB) & TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, SDA, 100, 8, "W");
+	feed(BLK_EV_GETRQ, SDA, 100, 8, "W");
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 1);
+	tracker_reset(t);
+	ck_assert_uint_eq(tracker_counters(t)->events, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+	ck_assert_uint_eq(tracker_roles(t, SDB), 0);
+	/* the request queued before the reset is no longer known */
+	feed(BLK_EV_RQ_COMPLETE, SDA, 100, 8, "W");
+	ck_assert_int_eq(ntrees, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 1);
+	/* SDB is no longer under a layer: its I/O is top-level */
+	leaf_io(SDB, 8, 8, "WFSM");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_TOP);
+	ck_assert_uint_eq(tracker_counters(t)->ios_top, 1);
+}
+END_TEST
+
 /* md raid5's stripe I/O: parity named by sector 0 is never lumped into a
  * write at sector 0; a read of a block a pending write covers is that
  * write's read-modify-write; neither is top-level (issue 17, 1 and 2). */
@@ -797,6 +823,7 @@ int main(void)
 	tcase_add_test(tc, md_chunk_split_stays_one_io);
 	tcase_add_test(tc, snapshot_held_write_linked);
 	tcase_add_test(tc, md_superblock_for_held_write);
+	tcase_add_test(tc, reset_forgets_everything);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("replay");
 	tcase_add_test(tc, replay_vm_fixtures);

@@ -10,21 +10,6 @@
 
 #include "track/hist.h"
 
-unsigned int hist_bucket_of(uint64_t v)
-{
-	unsigned int msb, shift, b;
-
-	if (v < 2 * HIST_SUB)
-		return v;
-	msb = 63 - __builtin_clzll(v);
-	if (msb >= HIST_MAX_BITS)
-		return HIST_BUCKETS - 1;
-	shift = msb - HIST_SUB_BITS;
-	/* group (shift + 1) starts at (shift + 1) * HIST_SUB */
-	b = (shift + 1) * HIST_SUB + ((v >> shift) & (HIST_SUB - 1));
-	return b < HIST_BUCKETS ? b : HIST_BUCKETS - 1;
-}
-
 uint64_t hist_bucket_low(unsigned int b)
 {
 	unsigned int shift;
@@ -33,17 +18,6 @@ uint64_t hist_bucket_low(unsigned int b)
 		return b;
 	shift = b / HIST_SUB - 1;
 	return ((uint64_t)HIST_SUB + (b % HIST_SUB)) << shift;
-}
-
-void hist_add(struct hist *h, uint64_t v)
-{
-	if (!h->count || v < h->min)
-		h->min = v;
-	if (v > h->max)
-		h->max = v;
-	h->count++;
-	h->sum += v;
-	h->bucket[hist_bucket_of(v)]++;
 }
 
 void hist_merge(struct hist *to, const struct hist *from)

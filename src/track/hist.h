@@ -28,9 +28,6 @@ struct hist {
 	uint32_t bucket[HIST_BUCKETS];
 };
 
-/** hist_add - count one value */
-void hist_add(struct hist *h, uint64_t v);
-
 /** hist_merge - add every value of @from into @to */
 void hist_merge(struct hist *to, const struct hist *from);
 
@@ -45,8 +42,43 @@ uint64_t hist_percentile(const struct hist *h, double pct);
 /** hist_mean - the exact average; 0 when empty */
 double hist_mean(const struct hist *h);
 
-/** hist_bucket_of - the bucket index of @v (exposed for tests) */
-unsigned int hist_bucket_of(uint64_t v);
+/**
+ * hist_bucket_of - the bucket index of @v
+ * Inline, as hist_add(): several histograms take each completed bio.
+ */
+static inline unsigned int hist_bucket_of(uint64_t v)
+{
+	unsigned int shift;
+
+	if (v < 2 * HIST_SUB)
+		return v;
+	shift = 63 - __builtin_clzll(v) - HIST_SUB_BITS;
+	if (shift + HIST_SUB_BITS >= HIST_MAX_BITS)
+		return HIST_BUCKETS - 1;
+	/* v >> shift is HIST_SUB plus the bucket in the group: group shift + 1 */
+	return (shift << HIST_SUB_BITS) + (unsigned int)(v >> shift);
+}
+
+/**
+ * hist_add_in - count one value whose bucket is known
+ * @b: hist_bucket_of(@v), found once for a value several histograms take
+ */
+static inline void hist_add_in(struct hist *h, uint64_t v, unsigned int b)
+{
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+	h->bucket[b]++;
+}
+
+/** hist_add - count one value */
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	hist_add_in(h, v, hist_bucket_of(v));
+}
 
 /** hist_bucket_low - the smallest value of bucket @b (exposed for tests) */
 uint64_t hist_bucket_low(unsigned int b);

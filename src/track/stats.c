@@ -8,6 +8,7 @@
  * interval is only counted when both of its ends were seen.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,12 +96,14 @@ uint64_t stats_size_percentile(const struct hist *h, double pct)
 	return lo > h->max ? h->max : lo;
 }
 
-static struct st_layer *layer_of(struct stats *st, uint32_t dev)
+static struct st_layer *layer_find(struct stats *st, uint32_t dev)
 {
 	struct st_layer *l = (struct st_layer *)stats_layer(st, dev);
 
-	if (l)
+	if (l) {
+		st->last_layer = l - st->layers;
 		return l;
+	}
 	if (st->nlayers == st->layers_cap) {
 		size_t cap = st->layers_cap ? st->layers_cap * 2 : 8;
 		struct st_layer *n = realloc(st->layers, cap * sizeof(*n));
@@ -111,16 +114,25 @@ static struct st_layer *layer_of(struct stats *st, uint32_t dev)
 		st->layers = n;
 		st->layers_cap = cap;
 	}
+	st->last_layer = st->nlayers;
 	l = &st->layers[st->nlayers++];
 	l->dev = dev;
 	l->depth = UINT8_MAX;
 	return l;
 }
 
-/* Add b - a when both ends were seen and in order. */
+/* The layer of @dev, created on first sight; the last one found, inline. */
+static inline struct st_layer *layer_of(struct stats *st, uint32_t dev)
+{
+	if (st->last_layer < st->nlayers && st->layers[st->last_layer].dev == dev)
+		return &st->layers[st->last_layer];
+	return layer_find(st, dev);
+}
+
+/* Add b - a when both ends were seen and in order (b >= a > 0: b was seen too). */
 static inline void span(struct hist *h, uint64_t a, uint64_t b)
 {
-	if (a && b && b >= a)
+	if (a && b >= a)
 		hist_add(h, b - a);
 }
 
@@ -151,7 +163,9 @@ static void add_parent(struct st_layer *l, uint32_t dev, bool data)
 static void account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r)
 {
 	struct st_layer *l = layer_of(st, r->dev);
+	unsigned int total_b = UINT_MAX;
 	struct st_layer_op *o;
+	uint64_t total = 0;
 
 	if (!l)
 		return;
@@ -174,7 +188,11 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	hist_add(&o->size, (uint64_t)r->sectors << 9);
 	span(&o->sub, r->q, r->down);
 	span(&o->comp, r->up, r->c);
-	span(&o->total, r->q, r->c);
+	if (r->q && r->c >= r->q) {
+		total = r->c - r->q;
+		total_b = hist_bucket_of(total);
+		hist_add_in(&o->total, total, total_b);
+	}
 	/*
 	 * btt's phases, as btt counts them: per bio with data queued at this
 	 * device (from its queue event, not from a remap into it: not an
@@ -206,7 +224,11 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 		 * (the flush machinery issues a flush request of its own) is not */
 		if (r->d) {
 			span(&o->d2c, r->d, r->c);
-			span(&o->q2c, r->qev, r->c);
+			/* queued here, not remapped in: Q2C is the total, bucket and all */
+			if (r->qev == r->q && total_b != UINT_MAX)
+				hist_add_in(&o->q2c, total, total_b);
+			else
+				span(&o->q2c, r->qev, r->c);
 		}
 	}
 }
@@ -265,9 +287,17 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 
 static struct st_proc *proc_of(struct stats *st, int32_t pid, const char *comm)
 {
-	for (size_t i = 0; i < st->nprocs; i++)
-		if (st->procs[i].pid == pid && !strncmp(st->procs[i].comm, comm, 16))
+	struct st_proc *last = &st->procs[st->last_proc];
+
+	/* the same 16 bytes are the same name: no strncmp for the common case */
+	if (st->last_proc < st->nprocs && last->pid == pid && !memcmp(last->comm, comm, 16))
+		return last;
+	for (size_t i = 0; i < st->nprocs; i++) {
+		if (st->procs[i].pid == pid && !strncmp(st->procs[i].comm, comm, 16)) {
+			st->last_proc = i;
 			return &st->procs[i];
+		}
+	}
 	if (st->nprocs < ST_MAX_PROCS) {
 		struct st_proc *p = &st->procs[st->nprocs++];
 
@@ -289,6 +319,7 @@ void stats_io(const struct tk_io *io, void *ctx)
 {
 	struct stats *st = ctx;
 	const struct tk_rec *root = io->root;
+	unsigned int total_b = 0;
 
 	if (!io->nrecs)
 		return;
@@ -313,13 +344,14 @@ void stats_io(const struct tk_io *io, void *ctx)
 		e->bytes += (uint64_t)root->sectors << 9;
 		e->matched += io->matched;
 		if (root->c >= root->q) {
-			hist_add(&e->total, root->c - root->q);
+			total_b = hist_bucket_of(root->c - root->q);
+			hist_add_in(&e->total, root->c - root->q, total_b);
 			e->total_ns += root->c - root->q;
 			account_path(e, io);
 		}
 		p->ios++;
 		p->bytes += (uint64_t)root->sectors << 9;
 		if (root->c >= root->q)
-			hist_add(&p->total, root->c - root->q);
+			hist_add_in(&p->total, root->c - root->q, total_b);
 	}
 }

@@ -175,6 +175,8 @@ struct st_proc {
  * @procs: per originating process, @nprocs of them; past ST_MAX_PROCS one
  *	   more entry, pid -1 "other", sums the rest
  * @first_ts, @last_ts: span of the completed I/Os
+ * @last_layer, @last_proc: the indexes found last (most trees are rooted
+ *			    where the previous one was, and queued by its task)
  */
 struct stats {
 	struct st_layer *layers;
@@ -185,6 +187,8 @@ struct stats {
 	size_t nprocs;
 	uint64_t first_ts;
 	uint64_t last_ts;
+	size_t last_layer;
+	size_t last_proc;
 };
 
 /** stats_alloc - empty statistics; NULL with errno set on failure */

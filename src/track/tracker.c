@@ -207,10 +207,9 @@ static void list_free_all(struct node *head)
 	}
 }
 
-void tracker_free(struct tracker *t)
+/* Release every tree, node, request and device; the tracker itself stays. */
+static void tracker_release_all(struct tracker *t)
 {
-	if (!t)
-		return;
 	list_free_all(&t->trees);
 	list_free_all(&t->zombies);
 	free_list_nodes(t->free_nodes);
@@ -230,7 +229,29 @@ void tracker_free(struct tracker *t)
 	free(t->devs);
 	free(t->recs);
 	free(t->order);
+}
+
+void tracker_free(struct tracker *t)
+{
+	if (!t)
+		return;
+	tracker_release_all(t);
 	free(t);
+}
+
+void tracker_reset(struct tracker *t)
+{
+	struct tk_params p = t->p;
+	tk_io_fn fn = t->fn;
+	void *ctx = t->ctx;
+
+	tracker_release_all(t);
+	memset(t, 0, sizeof(*t));
+	t->p = p;
+	t->fn = fn;
+	t->ctx = ctx;
+	t->trees.tree_next = t->trees.tree_prev = &t->trees;
+	t->zombies.tree_next = t->zombies.tree_prev = &t->zombies;
 }
 
 static struct tdev *get_dev_slow(struct tracker *t, uint32_t dev)
@@ -1446,9 +1467,9 @@ void tracker_set_role(struct tracker *t, uint32_t dev, unsigned int roles)
 		d->roles |= roles;
 }
 
-int tracker_learn_event(const struct blk_event *ev, void *ctx)
+/* What a remap or a queue event tells of its devices' roles. */
+static __attribute__((noinline)) void learn(struct tracker *t, const struct blk_event *ev)
 {
-	struct tracker *t = ctx;
 	struct tdev *d;
 
 	if (ev->kind == BLK_EV_BIO_REMAP) {
@@ -1458,9 +1479,16 @@ int tracker_learn_event(const struct blk_event *ev, void *ctx)
 		}
 		if ((d = get_dev(t, ev->old_dev)))
 			d->sends = true;
-	} else if (ev->kind == BLK_EV_BIO_QUEUE && (d = get_dev(t, ev->dev))) {
+	} else if ((d = get_dev(t, ev->dev))) {
 		d->queues = true;
 	}
+}
+
+int tracker_learn_event(const struct blk_event *ev, void *ctx)
+{
+	/* most events tell nothing: they return before any register is saved */
+	if (ev->kind == BLK_EV_BIO_REMAP || ev->kind == BLK_EV_BIO_QUEUE)
+		learn(ctx, ev);
 	return 0;
 }
 

@@ -218,6 +218,12 @@ struct tracker *tracker_alloc(const struct tk_params *p, tk_io_fn fn, void *ctx)
 void tracker_free(struct tracker *t);
 
 /**
+ * tracker_reset - back to a tracker just allocated, with the same limits
+ * and consumer: nothing in flight, no device or role known, counters zero
+ */
+void tracker_reset(struct tracker *t);
+
+/**
  * tracker_event - take one event (a blk_event_fn: events in time order)
  * Returns 0 (the tracker never stops the stream).
  */
