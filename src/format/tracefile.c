@@ -1065,17 +1065,26 @@ fail:
 static int feed_fill(struct feeds *fs, struct merge *m, unsigned int i, struct page_stream *ps)
 {
 	while (!ps->done && !merge_stream_len(m, i)) {
+		unsigned int e = 0;
+
 		fs->cur[i] = feed_take(fs, i, fs->cur[i]);
 		if (!fs->cur[i]) {
 			ps->done = true;
 			merge_end(m, i);
 			break;
 		}
-		for (unsigned int e = 0; e < fs->cur[i]->n; e++) {
-			int ret = merge_push(m, i, &fs->cur[i]->ev[e]);
+		/* copied in runs: this thread merges and tracks, its time is the read's */
+		while (e < fs->cur[i]->n) {
+			unsigned int room, n = fs->cur[i]->n - e;
+			struct blk_event *slots = merge_reserve(m, i, &room);
 
-			if (ret < 0)
-				return ret;
+			if (!slots)
+				return -ENOMEM;
+			if (n > room)
+				n = room;
+			memcpy(slots, &fs->cur[i]->ev[e], n * sizeof(*slots));
+			merge_commit_n(m, i, n);
+			e += n;
 		}
 	}
 	return fs->err_seen;

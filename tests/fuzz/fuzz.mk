@@ -11,7 +11,8 @@ CLANG ?= clang
 HARNESSES = pagewalk tracefile decode markers opt
 
 PKGS = libtracecmd libtracefs libtraceevent mount smartcols json-c devmapper libzstd zlib \
-	$(shell pkg-config --exists libmicrohttpd && echo libmicrohttpd)
+	$(shell pkg-config --exists libmicrohttpd && echo libmicrohttpd) \
+	$(shell pkg-config --exists libdeflate && echo libdeflate)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 
