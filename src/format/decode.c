@@ -258,6 +258,13 @@ void decoder_free(struct decoder *d)
 	free(d);
 }
 
+void decoder_keep_kinds(struct decoder *d, uint64_t kinds)
+{
+	for (int i = 0; i < d->nr_ids; i++)
+		if (d->kind_of_id[i] && !(kinds & (1ULL << d->kind_of_id[i])))
+			d->kind_of_id[i] = 0;
+}
+
 bool decoder_has(const struct decoder *d, enum blk_kind kind)
 {
 	if (tick_kind_is(kind))

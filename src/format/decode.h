@@ -51,6 +51,13 @@ bool decoder_has(const struct decoder *d, enum blk_kind kind);
 int decoder_event_id(const struct decoder *d, enum blk_kind kind);
 
 /**
+ * decoder_keep_kinds - decode only some kinds: the records of the others
+ * read as records of another event type (decoder_decode() returns 0)
+ * @kinds: a bit per kind, 1ULL << kind (enum blk_kind, pc_kind or tick_kind)
+ */
+void decoder_keep_kinds(struct decoder *d, uint64_t kinds);
+
+/**
  * decoder_decode_slow - decoder_decode() outside its inline common case
  * (another byte order, unusual field sizes, page-cache and other events)
  */

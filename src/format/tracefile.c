@@ -66,6 +66,7 @@ struct tracefile {
 	int nbuffers;
 	int out_fd;
 	int jobs;		/* threads that may decode the mapped streams */
+	uint64_t keep_kinds;	/* tracefile_keep_kinds(): 0 keeps all */
 	struct blk_event batch[256];
 	unsigned int nbatch;
 	int ret;
@@ -1033,6 +1034,8 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 
 		*t = (struct feed_thread){ .fs = fs, .first = fs->started,
 					   .dec = decoder_alloc(f->tep) };
+		if (t->dec && f->keep_kinds)
+			decoder_keep_kinds(t->dec, f->keep_kinds);
 		if (!t->dec) {
 			feeds_stop(fs, ps);
 			*err = -ENOMEM;
@@ -1339,6 +1342,15 @@ int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx)
 void tracefile_set_jobs(struct tracefile *f, int jobs)
 {
 	f->jobs = jobs;
+}
+
+void tracefile_keep_kinds(struct tracefile *f, uint64_t kinds)
+{
+	/* the child of other files decodes with the decoder it was forked with */
+	if (!f->mapped || !f->decoder)
+		return;
+	f->keep_kinds = kinds;
+	decoder_keep_kinds(f->decoder, kinds);
 }
 
 const struct source_stats *tracefile_stats(struct tracefile *f)

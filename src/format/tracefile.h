@@ -49,6 +49,14 @@ int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx);
 void tracefile_set_jobs(struct tracefile *f, int jobs);
 
 /**
+ * tracefile_keep_kinds - deliver only events of some kinds, the others not
+ * even decoded (version 6 and 7 files; others deliver every kind)
+ * @f: the file, before tracefile_read()
+ * @kinds: a bit per kind, 1ULL << kind
+ */
+void tracefile_keep_kinds(struct tracefile *f, uint64_t kinds);
+
+/**
  * tracefile_open_error - say, naming @path, why tracefile_open() failed
  * with @err, and what to do
  */
