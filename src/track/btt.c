@@ -21,6 +21,8 @@
 /* I/O active periods that ended this long before the newest start are final */
 #define LIVE_HORIZON_NS (30ULL * 1000000000ULL)
 #define LIVE_KEEP 4096
+/* periods lives_add looks back over from the newest before it searches */
+#define LIVE_SCAN 8
 
 static const char *const phase_names[BTT_PHASES] = {
 	[BTT_Q2Q_DM] = "Q2Qdm", [BTT_Q2A_DM] = "Q2Adm", [BTT_Q2C_DM] = "Q2Cdm",
@@ -242,7 +244,7 @@ static void lives_settle(struct btt_lives *l, uint64_t now)
 {
 	size_t k = 0;
 
-	if (l->n < LIVE_KEEP || now < LIVE_HORIZON_NS)
+	if (l->n < LIVE_KEEP || now < LIVE_HORIZON_NS || l->v[0].c >= now - LIVE_HORIZON_NS)
 		return;
 	while (k < l->n && l->v[k].c < now - LIVE_HORIZON_NS) {
 		l->done_n++;
@@ -260,10 +262,16 @@ static void lives_add(struct btt_lives *l, uint64_t d, uint64_t c)
 {
 	size_t lo = 0, hi = l->n, first, last;
 
-	/* most periods start after every earlier one ended: no search */
-	if (l->n && l->v[l->n - 1].c < d)
-		lo = l->n;
-	/* the first period that ends at or after d */
+	/*
+	 * The first period that ends at or after d. A completion's issue is
+	 * recent: that period is among the last few, where a search of the
+	 * whole array (every period since the trace began, up to the
+	 * horizon) would be ~18 probes.
+	 */
+	while (hi && l->n - hi < LIVE_SCAN && l->v[hi - 1].c >= d)
+		hi--;
+	if (!hi || l->v[hi - 1].c < d)
+		lo = hi;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -284,8 +292,11 @@ static void lives_add(struct btt_lives *l, uint64_t d, uint64_t c)
 		/* replace periods first..last-1 with the union */
 		l->v[first].d = d;
 		l->v[first].c = c;
-		memmove(l->v + first + 1, l->v + last, (l->n - last) * sizeof(*l->v));
-		l->n -= last - first - 1;
+		/* mostly one period, the newest, widened in place */
+		if (last - first > 1) {
+			memmove(l->v + first + 1, l->v + last, (l->n - last) * sizeof(*l->v));
+			l->n -= last - first - 1;
+		}
 	} else {
 		if (l->n == l->cap) {
 			size_t cap = l->cap ? l->cap * 2 : 64;
@@ -296,7 +307,8 @@ static void lives_add(struct btt_lives *l, uint64_t d, uint64_t c)
 			l->v = n;
 			l->cap = cap;
 		}
-		memmove(l->v + first + 1, l->v + first, (l->n - first) * sizeof(*l->v));
+		if (first < l->n)
+			memmove(l->v + first + 1, l->v + first, (l->n - first) * sizeof(*l->v));
 		l->v[first].d = d;
 		l->v[first].c = c;
 		l->n++;
