@@ -65,6 +65,8 @@ struct plugdev {
 	unsigned int nrq_dev;
 	bool rq_dev_full;
 	unsigned int nwaiting;	/* CPUs with an unplug waiting */
+	/* plugdev_held_from's answer, asked after every event: kept, not scanned */
+	uint64_t held_from;
 };
 
 struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx)
@@ -75,6 +77,7 @@ struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx)
 		return NULL;
 	p->fn = fn;
 	p->ctx = ctx;
+	p->held_from = UINT64_MAX;
 	return p;
 }
 
@@ -172,6 +175,18 @@ static struct cpu_wait *cpu_wait_of(struct plugdev *p, unsigned int cpu)
 	return &p->cpu[cpu];
 }
 
+/* The oldest waiting unplug's time, after a CPU's unplug began or stopped waiting. */
+static void held_update(struct plugdev *p)
+{
+	uint64_t from = UINT64_MAX;
+
+	/* what waits behind an unplug came after it on its CPU */
+	for (size_t c = 0; c < p->ncpu && p->nwaiting; c++)
+		if (p->cpu[c].waiting && p->cpu[c].unplug.ts < from)
+			from = p->cpu[c].unplug.ts;
+	p->held_from = from;
+}
+
 /* Resolve the waiting unplug of @w, given the event after it (NULL: none). */
 static int resolve(struct plugdev *p, struct cpu_wait *w, const struct blk_event *next)
 {
@@ -183,6 +198,7 @@ static int resolve(struct plugdev *p, struct cpu_wait *w, const struct blk_event
 
 	w->waiting = false;
 	p->nwaiting--;
+	held_update(p);
 	for (unsigned int i = 0; i < w->nheld; i++) {
 		if (w->held[i].kind != BLK_EV_RQ_INSERT && w->held[i].kind != BLK_EV_RQ_MERGE)
 			continue;
@@ -253,6 +269,7 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 			w->bio_fallback = 0;
 		w->waiting = true;
 		p->nwaiting++;
+		held_update(p);
 		return 0;
 	}
 	return p->fn(ev, task_device(p, ev), false, p->ctx);
@@ -260,13 +277,7 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 
 uint64_t plugdev_held_from(const struct plugdev *p)
 {
-	uint64_t from = UINT64_MAX;
-
-	/* what waits behind an unplug came after it on its CPU */
-	for (size_t c = 0; c < p->ncpu && p->nwaiting; c++)
-		if (p->cpu[c].waiting && p->cpu[c].unplug.ts < from)
-			from = p->cpu[c].unplug.ts;
-	return from;
+	return p->held_from;
 }
 
 int plugdev_finish(struct plugdev *p)
