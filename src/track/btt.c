@@ -48,6 +48,7 @@ struct pid_name {
 struct btt {
 	struct btt_dev *devs;
 	size_t ndevs, cap;
+	size_t last;		/* the device dev_find() found last */
 	struct btt_proc *procs;
 	size_t nprocs;
 	struct btt_avg all[BTT_PHASES];
@@ -128,19 +129,22 @@ static inline uint64_t tdelta(uint64_t from, uint64_t to)
 
 static struct btt_dev *dev_find(struct btt *b, uint32_t dev)
 {
+	/* runs of events of one device are the rule: the last one found first */
+	if (b->ndevs && b->devs[b->last].dev == dev)
+		return &b->devs[b->last];
 	for (size_t i = 0; i < b->ndevs; i++)
-		if (b->devs[i].dev == dev)
+		if (b->devs[i].dev == dev) {
+			b->last = i;
 			return &b->devs[i];
+		}
 	return NULL;
 }
 
-/* btt's dip_add: a device is known from its first event of any kind */
-static struct btt_dev *dev_add(struct btt *b, uint32_t dev, uint64_t ts)
+/* a device not seen before */
+static struct btt_dev *dev_new(struct btt *b, uint32_t dev, uint64_t ts)
 {
-	struct btt_dev *d = dev_find(b, dev);
+	struct btt_dev *d;
 
-	if (d)
-		return d;
 	if (b->ndevs == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 8;
 		struct btt_dev *n = realloc(b->devs, cap * sizeof(*n));
@@ -161,6 +165,14 @@ static struct btt_dev *dev_add(struct btt *b, uint32_t dev, uint64_t ts)
 	seek_init(&d->d2d_seek);
 	btt_qtree_init(&d->qs);
 	return d;
+}
+
+/* btt's dip_add: a device is known from its first event of any kind */
+static inline struct btt_dev *dev_add(struct btt *b, uint32_t dev, uint64_t ts)
+{
+	struct btt_dev *d = dev_find(b, dev);
+
+	return d ? d : dev_new(b, dev, ts);
 }
 
 /* ---- processes ---- */
@@ -319,8 +331,8 @@ static void lives_add(struct btt_lives *l, uint64_t d, uint64_t c)
 /* ---- the events ---- */
 
 /* btt's io_setup: whether btt follows this event at all */
-static struct btt_dev *setup(struct btt *b, uint32_t dev, const struct blk_event *ev,
-			     bool starts)
+static inline struct btt_dev *setup(struct btt *b, uint32_t dev,
+				    const struct blk_event *ev, bool starts)
 {
 	struct btt_dev *d = dev_add(b, dev, ev->ts);
 
