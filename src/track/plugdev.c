@@ -63,6 +63,7 @@ struct plugdev {
 	size_t ncpu;
 	uint32_t rq_dev[RQ_DEVS];
 	unsigned int nrq_dev;
+	unsigned int last_rq;	/* the one request_based() found last */
 	bool rq_dev_full;
 	unsigned int nwaiting;	/* CPUs with an unplug waiting */
 	/* plugdev_held_from's answer, asked after every event: kept, not scanned */
@@ -89,11 +90,16 @@ void plugdev_free(struct plugdev *p)
 	free(p);
 }
 
-static bool request_based(const struct plugdev *p, uint32_t dev)
+static bool request_based(struct plugdev *p, uint32_t dev)
 {
+	/* asked at nearly every event, mostly of the device found last */
+	if (p->nrq_dev && p->rq_dev[p->last_rq] == dev)
+		return true;
 	for (unsigned int i = 0; i < p->nrq_dev; i++)
-		if (p->rq_dev[i] == dev)
+		if (p->rq_dev[i] == dev) {
+			p->last_rq = i;
 			return true;
+		}
 	return p->rq_dev_full;
 }
 
@@ -119,7 +125,7 @@ static void see_device(struct plugdev *p, const struct blk_event *ev)
 }
 
 /* Follow the task's queue-side events; returns the device of @ev. */
-static uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
+static inline uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
 {
 	struct task_dev *t = &p->task[(uint32_t)ev->pid & (TASK_SLOTS - 1)];
 	bool plug = ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG;
