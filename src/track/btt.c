@@ -232,8 +232,8 @@ static int32_t proc_of(struct btt *b, const struct blk_event *ev)
 }
 
 /* btt's UPDATE_AVGS: all devices, the device and the process at once */
-static void update(struct btt *b, struct btt_dev *d, const struct btt_q *q,
-		   enum btt_phase p, uint64_t v)
+static inline void update(struct btt *b, struct btt_dev *d, const struct btt_q *q,
+			  enum btt_phase p, uint64_t v)
 {
 	avg_add(&b->all[p], v);
 	avg_add(&d->avg[p], v);
