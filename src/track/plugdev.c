@@ -181,11 +181,14 @@ static struct cpu_wait *cpu_wait_of(struct plugdev *p, unsigned int cpu)
 	return &p->cpu[cpu];
 }
 
-/* The oldest waiting unplug's time, after a CPU's unplug began or stopped waiting. */
-static void held_update(struct plugdev *p)
+/* The oldest waiting unplug's time, after the one of @w stopped waiting. */
+static void held_update(struct plugdev *p, const struct cpu_wait *w)
 {
 	uint64_t from = UINT64_MAX;
 
+	/* mostly none waits any more, or an unplug after the oldest went */
+	if (p->nwaiting && w->unplug.ts > p->held_from)
+		return;
 	/* what waits behind an unplug came after it on its CPU */
 	for (size_t c = 0; c < p->ncpu && p->nwaiting; c++)
 		if (p->cpu[c].waiting && p->cpu[c].unplug.ts < from)
@@ -204,7 +207,7 @@ static int resolve(struct plugdev *p, struct cpu_wait *w, const struct blk_event
 
 	w->waiting = false;
 	p->nwaiting--;
-	held_update(p);
+	held_update(p, w);
 	for (unsigned int i = 0; i < w->nheld; i++) {
 		if (w->held[i].kind != BLK_EV_RQ_INSERT && w->held[i].kind != BLK_EV_RQ_MERGE)
 			continue;
@@ -275,7 +278,8 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 			w->bio_fallback = 0;
 		w->waiting = true;
 		p->nwaiting++;
-		held_update(p);
+		if (ev->ts < p->held_from)
+			p->held_from = ev->ts;
 		return 0;
 	}
 	return p->fn(ev, task_device(p, ev), false, p->ctx);
