@@ -4,6 +4,7 @@
  * figures worked out by hand in the comments with btt's rules.
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_run.h"
@@ -169,6 +170,87 @@ START_TEST(active_periods)
 }
 END_TEST
 
+/* an I/O of lives_in_any_order: issued at @d, completed at @c */
+struct io_span {
+	uint64_t d, c;
+};
+
+static int ev_ts_cmp(const void *a, const void *b)
+{
+	const struct blk_event *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct io_span *x = a, *y = b;
+
+	return x->d < y->d ? -1 : x->d > y->d;
+}
+
+/*
+ * 3000 I/Os at distinct sectors, completed out of order, some of them
+ * long enough to span many periods: the periods btt counts are the union
+ * of their [D, C] (touching ones joined), whatever the order they end in.
+ */
+START_TEST(lives_in_any_order)
+{
+	enum { NIO = 3000 };
+	static struct blk_event evs[3 * NIO];
+	static struct io_span span[NIO];
+	uint64_t seed = 12345, live = 0, nlives = 0, cd = 0, cc = 0;
+	struct btt_live_info li;
+	size_t n = 0;
+
+	btt_free(b);
+	b = btt_alloc();
+	for (size_t i = 0; i < NIO; i++) {
+		uint64_t q = 1000 * (i + 1), len;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		len = 1 + (seed >> 33) % 1500;
+		if ((seed >> 20) % 50 == 0)
+			len += 100000;
+		span[i] = (struct io_span){ .d = q + 10, .c = q + 10 + len };
+		evs[n++] = (struct blk_event){ .ts = q, .kind = BLK_EV_BIO_QUEUE };
+		evs[n++] = (struct blk_event){ .ts = span[i].d, .kind = BLK_EV_RQ_ISSUE };
+		evs[n++] = (struct blk_event){ .ts = span[i].c, .kind = BLK_EV_RQ_COMPLETE };
+		for (size_t k = n - 3; k < n; k++) {
+			evs[k].dev = SDA;
+			evs[k].sector = 8 * i;
+			evs[k].nr_sector = 8;
+			evs[k].pid = 10;
+		}
+	}
+	/* each I/O's own Q, D, C at increasing times: a sort keeps them in order */
+	qsort(evs, n, sizeof(evs[0]), ev_ts_cmp);
+	for (size_t k = 0; k < n; k++)
+		btt_event(&evs[k], SDA, false, b);
+	btt_finish(b);
+
+	qsort(span, NIO, sizeof(span[0]), span_cmp);
+	for (size_t i = 0; i < NIO; i++) {
+		if (nlives && span[i].d <= cc) {
+			if (span[i].c > cc)
+				cc = span[i].c;
+			continue;
+		}
+		if (nlives)
+			live += cc - cd;
+		nlives++;
+		cd = span[i].d;
+		cc = span[i].c;
+	}
+	live += cc - cd;
+
+	li = btt_lives(b, btt_dev_at(b, 0));
+	ck_assert_uint_gt(nlives, 100);
+	ck_assert_uint_eq(li.nlives, nlives);
+	ck_assert_double_eq_tol(li.avg_live * (double)li.nlives, (double)live, 1e-3);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("btt");
@@ -179,6 +261,7 @@ int main(void)
 	tcase_add_test(tc, phases);
 	tcase_add_test(tc, merges_queue_and_plugs);
 	tcase_add_test(tc, active_periods);
+	tcase_add_test(tc, lives_in_any_order);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -113,6 +113,32 @@ START_TEST(distinct_cap)
 }
 END_TEST
 
+/* A full table still counts every distance it holds again (the filter
+ * that spares a probe for the others never hides one), and only those. */
+START_TEST(full_table_still_counts)
+{
+	uint64_t sector = 0, n = SEEK_MAX_DISTINCT + 9, modes[2];
+	uint32_t most;
+
+	seek_add(&s, 0, 1);
+	for (uint64_t gap = 1; gap <= n; gap++) {
+		sector += 1 + gap;
+		seek_add(&s, sector, 1);
+	}
+	for (uint64_t gap = 1; gap <= n; gap++) {
+		sector += 1 + gap;
+		seek_add(&s, sector, 1);
+	}
+	ck_assert_uint_eq(s.used, SEEK_MAX_DISTINCT);
+	ck_assert_uint_eq(s.overflow, 20);
+	/* every gap kept, twice; the first I/O's 0 (from sector 0) once */
+	ck_assert_uint_eq(seek_modes(&s, modes, 2, &most), SEEK_MAX_DISTINCT - 1);
+	ck_assert_uint_eq(most, 2);
+	ck_assert_uint_eq(modes[0], 1);
+	ck_assert_uint_eq(modes[1], 2);
+}
+END_TEST
+
 START_TEST(empty)
 {
 	uint32_t most = 7;
@@ -135,6 +161,7 @@ int main(void)
 	tcase_add_test(tc, btt_median_is_not_a_median);
 	tcase_add_test(tc, btt_median_tie);
 	tcase_add_test(tc, distinct_cap);
+	tcase_add_test(tc, full_table_still_counts);
 	tcase_add_test(tc, empty);
 	suite_add_tcase(su, tc);
 	return check_run(su);

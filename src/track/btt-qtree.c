@@ -318,37 +318,44 @@ struct btt_q *btt_qtree_holding(const struct btt_qtree *t, uint64_t sector)
  * start later inside the range: arguably a bug of btt's (blktrace 1.3 looks
  * right also when the node starts before the range), kept for 1.2.0's
  * figures: such a bio stays followed.
+ *
+ * The walk is btt's recursion (a node, its left subtree, then its right
+ * one) on a stack of the right subtrees still to walk: at most one per
+ * level, and a red-black tree of 2^32 nodes is at most 64 levels deep.
  */
-static void collect(struct btt_qtree *t, uint32_t i, uint64_t start, uint64_t end, size_t *n)
-{
-	uint64_t s, e;
-
-	if (!i)
-		return;
-	s = N(t, i).q.sector;
-	e = s + N(t, i).q.nsec;
-	if (start <= s && e <= end) {
-		if (*n == t->found_cap) {
-			size_t cap = t->found_cap ? t->found_cap * 2 : 64;
-			struct btt_q **f = realloc(t->found, cap * sizeof(*f));
-
-			if (!f)
-				return;
-			t->found = f;
-			t->found_cap = cap;
-		}
-		t->found[(*n)++] = &N(t, i).q;
-	}
-	if (start < s)
-		collect(t, N(t, i).left, start, end, n);
-	if (e < end)
-		collect(t, N(t, i).right, start, end, n);
-}
-
 struct btt_q *const *btt_qtree_inside(struct btt_qtree *t, uint64_t start, uint64_t end,
 				      size_t *n)
 {
+	uint32_t stack[66], i;
+	unsigned int top = 0;
+
 	*n = 0;
-	collect(t, t->root, start, end, n);
+	if (t->root)
+		stack[top++] = t->root;
+	while (top) {
+		uint64_t s, e;
+
+		i = stack[--top];
+		s = N(t, i).q.sector;
+		e = s + N(t, i).q.nsec;
+		if (start <= s && e <= end) {
+			if (*n == t->found_cap) {
+				size_t cap = t->found_cap ? t->found_cap * 2 : 64;
+				struct btt_q **f = realloc(t->found, cap * sizeof(*f));
+
+				/* no memory: on past its subtrees, as the recursion went */
+				if (!f)
+					continue;
+				t->found = f;
+				t->found_cap = cap;
+			}
+			t->found[(*n)++] = &N(t, i).q;
+		}
+		/* pushed first, walked after the whole left subtree */
+		if (e < end && N(t, i).right)
+			stack[top++] = N(t, i).right;
+		if (start < s && N(t, i).left)
+			stack[top++] = N(t, i).left;
+	}
 	return *n ? t->found : NULL;
 }

@@ -21,6 +21,8 @@
 /* I/O active periods that ended this long before the newest start are final */
 #define LIVE_HORIZON_NS (30ULL * 1000000000ULL)
 #define LIVE_KEEP 4096
+/* periods lives_add looks back over from the newest before it searches */
+#define LIVE_SCAN 8
 
 static const char *const phase_names[BTT_PHASES] = {
 	[BTT_Q2Q_DM] = "Q2Qdm", [BTT_Q2A_DM] = "Q2Adm", [BTT_Q2C_DM] = "Q2Cdm",
@@ -46,6 +48,7 @@ struct pid_name {
 struct btt {
 	struct btt_dev *devs;
 	size_t ndevs, cap;
+	size_t last;		/* the device dev_find() found last */
 	struct btt_proc *procs;
 	size_t nprocs;
 	struct btt_avg all[BTT_PHASES];
@@ -126,19 +129,22 @@ static inline uint64_t tdelta(uint64_t from, uint64_t to)
 
 static struct btt_dev *dev_find(struct btt *b, uint32_t dev)
 {
+	/* runs of events of one device are the rule: the last one found first */
+	if (b->ndevs && b->devs[b->last].dev == dev)
+		return &b->devs[b->last];
 	for (size_t i = 0; i < b->ndevs; i++)
-		if (b->devs[i].dev == dev)
+		if (b->devs[i].dev == dev) {
+			b->last = i;
 			return &b->devs[i];
+		}
 	return NULL;
 }
 
-/* btt's dip_add: a device is known from its first event of any kind */
-static struct btt_dev *dev_add(struct btt *b, uint32_t dev, uint64_t ts)
+/* a device not seen before */
+static struct btt_dev *dev_new(struct btt *b, uint32_t dev, uint64_t ts)
 {
-	struct btt_dev *d = dev_find(b, dev);
+	struct btt_dev *d;
 
-	if (d)
-		return d;
 	if (b->ndevs == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 8;
 		struct btt_dev *n = realloc(b->devs, cap * sizeof(*n));
@@ -159,6 +165,14 @@ static struct btt_dev *dev_add(struct btt *b, uint32_t dev, uint64_t ts)
 	seek_init(&d->d2d_seek);
 	btt_qtree_init(&d->qs);
 	return d;
+}
+
+/* btt's dip_add: a device is known from its first event of any kind */
+static inline struct btt_dev *dev_add(struct btt *b, uint32_t dev, uint64_t ts)
+{
+	struct btt_dev *d = dev_find(b, dev);
+
+	return d ? d : dev_new(b, dev, ts);
 }
 
 /* ---- processes ---- */
@@ -218,8 +232,8 @@ static int32_t proc_of(struct btt *b, const struct blk_event *ev)
 }
 
 /* btt's UPDATE_AVGS: all devices, the device and the process at once */
-static void update(struct btt *b, struct btt_dev *d, const struct btt_q *q,
-		   enum btt_phase p, uint64_t v)
+static inline void update(struct btt *b, struct btt_dev *d, const struct btt_q *q,
+			  enum btt_phase p, uint64_t v)
 {
 	avg_add(&b->all[p], v);
 	avg_add(&d->avg[p], v);
@@ -242,7 +256,7 @@ static void lives_settle(struct btt_lives *l, uint64_t now)
 {
 	size_t k = 0;
 
-	if (l->n < LIVE_KEEP || now < LIVE_HORIZON_NS)
+	if (l->n < LIVE_KEEP || now < LIVE_HORIZON_NS || l->v[0].c >= now - LIVE_HORIZON_NS)
 		return;
 	while (k < l->n && l->v[k].c < now - LIVE_HORIZON_NS) {
 		l->done_n++;
@@ -260,10 +274,16 @@ static void lives_add(struct btt_lives *l, uint64_t d, uint64_t c)
 {
 	size_t lo = 0, hi = l->n, first, last;
 
-	/* most periods start after every earlier one ended: no search */
-	if (l->n && l->v[l->n - 1].c < d)
-		lo = l->n;
-	/* the first period that ends at or after d */
+	/*
+	 * The first period that ends at or after d. A completion's issue is
+	 * recent: that period is among the last few, where a search of the
+	 * whole array (every period since the trace began, up to the
+	 * horizon) would be ~18 probes.
+	 */
+	while (hi && l->n - hi < LIVE_SCAN && l->v[hi - 1].c >= d)
+		hi--;
+	if (!hi || l->v[hi - 1].c < d)
+		lo = hi;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -284,8 +304,11 @@ static void lives_add(struct btt_lives *l, uint64_t d, uint64_t c)
 		/* replace periods first..last-1 with the union */
 		l->v[first].d = d;
 		l->v[first].c = c;
-		memmove(l->v + first + 1, l->v + last, (l->n - last) * sizeof(*l->v));
-		l->n -= last - first - 1;
+		/* mostly one period, the newest, widened in place */
+		if (last - first > 1) {
+			memmove(l->v + first + 1, l->v + last, (l->n - last) * sizeof(*l->v));
+			l->n -= last - first - 1;
+		}
 	} else {
 		if (l->n == l->cap) {
 			size_t cap = l->cap ? l->cap * 2 : 64;
@@ -296,7 +319,8 @@ static void lives_add(struct btt_lives *l, uint64_t d, uint64_t c)
 			l->v = n;
 			l->cap = cap;
 		}
-		memmove(l->v + first + 1, l->v + first, (l->n - first) * sizeof(*l->v));
+		if (first < l->n)
+			memmove(l->v + first + 1, l->v + first, (l->n - first) * sizeof(*l->v));
 		l->v[first].d = d;
 		l->v[first].c = c;
 		l->n++;
@@ -307,8 +331,8 @@ static void lives_add(struct btt_lives *l, uint64_t d, uint64_t c)
 /* ---- the events ---- */
 
 /* btt's io_setup: whether btt follows this event at all */
-static struct btt_dev *setup(struct btt *b, uint32_t dev, const struct blk_event *ev,
-			     bool starts)
+static inline struct btt_dev *setup(struct btt *b, uint32_t dev,
+				    const struct blk_event *ev, bool starts)
 {
 	struct btt_dev *d = dev_add(b, dev, ev->ts);
 

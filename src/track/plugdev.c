@@ -63,8 +63,11 @@ struct plugdev {
 	size_t ncpu;
 	uint32_t rq_dev[RQ_DEVS];
 	unsigned int nrq_dev;
+	unsigned int last_rq;	/* the one request_based() found last */
 	bool rq_dev_full;
 	unsigned int nwaiting;	/* CPUs with an unplug waiting */
+	/* plugdev_held_from's answer, asked after every event: kept, not scanned */
+	uint64_t held_from;
 };
 
 struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx)
@@ -75,6 +78,7 @@ struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx)
 		return NULL;
 	p->fn = fn;
 	p->ctx = ctx;
+	p->held_from = UINT64_MAX;
 	return p;
 }
 
@@ -86,11 +90,16 @@ void plugdev_free(struct plugdev *p)
 	free(p);
 }
 
-static bool request_based(const struct plugdev *p, uint32_t dev)
+static bool request_based(struct plugdev *p, uint32_t dev)
 {
+	/* asked at nearly every event, mostly of the device found last */
+	if (p->nrq_dev && p->rq_dev[p->last_rq] == dev)
+		return true;
 	for (unsigned int i = 0; i < p->nrq_dev; i++)
-		if (p->rq_dev[i] == dev)
+		if (p->rq_dev[i] == dev) {
+			p->last_rq = i;
 			return true;
+		}
 	return p->rq_dev_full;
 }
 
@@ -116,7 +125,7 @@ static void see_device(struct plugdev *p, const struct blk_event *ev)
 }
 
 /* Follow the task's queue-side events; returns the device of @ev. */
-static uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
+static inline uint32_t task_device(struct plugdev *p, const struct blk_event *ev)
 {
 	struct task_dev *t = &p->task[(uint32_t)ev->pid & (TASK_SLOTS - 1)];
 	bool plug = ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG;
@@ -172,6 +181,21 @@ static struct cpu_wait *cpu_wait_of(struct plugdev *p, unsigned int cpu)
 	return &p->cpu[cpu];
 }
 
+/* The oldest waiting unplug's time, after the one of @w stopped waiting. */
+static void held_update(struct plugdev *p, const struct cpu_wait *w)
+{
+	uint64_t from = UINT64_MAX;
+
+	/* mostly none waits any more, or an unplug after the oldest went */
+	if (p->nwaiting && w->unplug.ts > p->held_from)
+		return;
+	/* what waits behind an unplug came after it on its CPU */
+	for (size_t c = 0; c < p->ncpu && p->nwaiting; c++)
+		if (p->cpu[c].waiting && p->cpu[c].unplug.ts < from)
+			from = p->cpu[c].unplug.ts;
+	p->held_from = from;
+}
+
 /* Resolve the waiting unplug of @w, given the event after it (NULL: none). */
 static int resolve(struct plugdev *p, struct cpu_wait *w, const struct blk_event *next)
 {
@@ -183,6 +207,7 @@ static int resolve(struct plugdev *p, struct cpu_wait *w, const struct blk_event
 
 	w->waiting = false;
 	p->nwaiting--;
+	held_update(p, w);
 	for (unsigned int i = 0; i < w->nheld; i++) {
 		if (w->held[i].kind != BLK_EV_RQ_INSERT && w->held[i].kind != BLK_EV_RQ_MERGE)
 			continue;
@@ -253,6 +278,8 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 			w->bio_fallback = 0;
 		w->waiting = true;
 		p->nwaiting++;
+		if (ev->ts < p->held_from)
+			p->held_from = ev->ts;
 		return 0;
 	}
 	return p->fn(ev, task_device(p, ev), false, p->ctx);
@@ -260,13 +287,7 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 
 uint64_t plugdev_held_from(const struct plugdev *p)
 {
-	uint64_t from = UINT64_MAX;
-
-	/* what waits behind an unplug came after it on its CPU */
-	for (size_t c = 0; c < p->ncpu && p->nwaiting; c++)
-		if (p->cpu[c].waiting && p->cpu[c].unplug.ts < from)
-			from = p->cpu[c].unplug.ts;
-	return from;
+	return p->held_from;
 }
 
 int plugdev_finish(struct plugdev *p)

@@ -21,6 +21,7 @@ void seek_init(struct seek *s)
 void seek_destroy(struct seek *s)
 {
 	free(s->slots);
+	free(s->kept);
 	seek_init(s);
 }
 
@@ -28,6 +29,12 @@ static inline size_t slot_hash(uint64_t v, size_t cap)
 {
 	/* Fibonacci hashing: distances are often multiples of a power of two */
 	return (size_t)((v * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
+/* the filter's bit of @v: other bits of the product than slot_hash's */
+static inline size_t kept_bit(uint64_t v)
+{
+	return (size_t)((v * 0x9e3779b97f4a7c15ULL) >> (64 - 16)) & (SEEK_FILTER_BITS - 1);
 }
 
 /* Place a slot known to be absent into a table with room. */
@@ -43,8 +50,11 @@ static void slot_put(struct seek_slot *tab, size_t cap, const struct seek_slot *
 static int table_grow(struct seek *s)
 {
 	size_t cap = s->cap ? s->cap * 2 : 64;
-	struct seek_slot *tab = calloc(cap, sizeof(*tab));
+	struct seek_slot *tab;
 
+	if (!s->kept && !(s->kept = calloc(SEEK_FILTER_BITS / 64, sizeof(*s->kept))))
+		return -1;
+	tab = calloc(cap, sizeof(*tab));
 	if (!tab)
 		return -1;
 	for (size_t i = 0; i < s->cap; i++)
@@ -59,8 +69,13 @@ static int table_grow(struct seek *s)
 /* Count @dist in the table; past the cap (or out of memory) count it apart. */
 static void table_add(struct seek *s, uint64_t dist)
 {
-	size_t i;
+	size_t i, bit = kept_bit(dist);
 
+	/* full, and surely not kept: the common case of a random stream */
+	if (s->used >= SEEK_MAX_DISTINCT && !(s->kept[bit / 64] >> (bit % 64) & 1)) {
+		s->overflow++;
+		return;
+	}
 	if (s->cap) {
 		for (i = slot_hash(dist, s->cap); s->slots[i].count; i = (i + 1) & (s->cap - 1))
 			if (s->slots[i].dist == dist) {
@@ -78,32 +93,35 @@ static void table_add(struct seek *s, uint64_t dist)
 	}
 	slot_put(s->slots, s->cap, &(struct seek_slot){ .dist = dist, .count = 1,
 							.seq = (uint32_t)s->used });
+	s->kept[bit / 64] |= 1ULL << (bit % 64);
 	s->used++;
 }
 
 int64_t seek_add(struct seek *s, uint64_t sector, uint32_t nr_sectors)
 {
 	uint64_t start = sector, end = sector + nr_sectors;
+	uint64_t ls = s->last_start, le = s->last_end, adist;
 	int64_t dist;
+	bool touch;
 
-	if ((s->last_start <= start && start <= s->last_end) ||
-	    (s->last_start <= end && end <= s->last_end))
-		dist = 0;
-	else if (start > s->last_end)
-		dist = (int64_t)(start - s->last_end);
-	else
-		dist = (int64_t)(start - s->last_start);
+	/*
+	 * Without branches (& and |, selections the compiler makes
+	 * conditional moves): the order of random I/O is a coin toss that
+	 * a predicted branch would lose half the time, twice per I/O.
+	 */
+	touch = ((ls <= start) & (start <= le)) | ((ls <= end) & (end <= le));
+	dist = (int64_t)(start - (start > le ? le : ls));
+	dist = touch ? 0 : dist;
 	/* the first I/O of a stream is not "sequential", even at sector 0 */
-	if (s->nseeks && start == s->last_end)
-		s->nseq++;
+	s->nseq += (s->nseeks != 0) & (start == le);
 	s->last_start = start;
 	s->last_end = end;
 	s->nseeks++;
-	if (!dist)
-		s->nzero++;
-	s->total += (double)llabs(dist);
-	hist_add(&s->abs, (uint64_t)llabs(dist));
-	table_add(s, (uint64_t)llabs(dist));
+	s->nzero += !dist;
+	adist = (uint64_t)llabs(dist);
+	s->total += (double)adist;
+	hist_add(&s->abs, adist);
+	table_add(s, adist);
 	return dist;
 }
 

@@ -37,6 +37,13 @@
  */
 #define SEEK_MAX_DISTINCT	(1U << 12)
 
+/*
+ * bits of the filter of distances kept (8 KiB, in L1 where the table is
+ * not): with SEEK_MAX_DISTINCT kept, one new distance in 16 finds its bit
+ * set and probes the table
+ */
+#define SEEK_FILTER_BITS	(1U << 16)
+
 /* one distinct absolute distance, @count times, first seen as the @seq'th */
 struct seek_slot {
 	uint64_t dist;
@@ -54,6 +61,9 @@ struct seek_slot {
  * @abs: absolute distances, for percentiles past the exact table
  * @slots: open-addressed table of distinct distances, @cap slots, @used used
  * @overflow: distances not kept in @slots (the table was full)
+ * @kept: a bit per hash of the distances in @slots (SEEK_FILTER_BITS): once
+ *	the table is full, a distance whose bit is clear is counted in
+ *	@overflow without a probe of the table
  */
 struct seek {
 	uint64_t nseeks;
@@ -67,6 +77,7 @@ struct seek {
 	size_t cap;
 	size_t used;
 	uint64_t overflow;
+	uint64_t *kept;
 };
 
 /** seek_init - an empty stream (no allocation until the first I/O) */
