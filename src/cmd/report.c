@@ -407,59 +407,12 @@ static int block_event(const struct blk_event *ev, void *ctx)
 	return pc_kind_is(ev->kind) ? 0 : tracker_event(ev, ctx);
 }
 
-/* What block_event_unlearnt() returns at a remap: the roles must be learnt first. */
-#define REPORT_RELEARN (-ERESTART)
-
-/* block_event() for a tracker told no roles, until the first remap. */
-static int block_event_unlearnt(const struct blk_event *ev, void *ctx)
-{
-	return ev->kind == BLK_EV_BIO_REMAP ? REPORT_RELEARN : block_event(ev, ctx);
-}
-
-/*
- * The consumers of the tracker's trees, started over when the tracker is
- * (run_file): the statistics, and what report_extra_any() says is asked
- * for beside them.
- */
-struct report_consumers {
-	const struct report_params *p;
-	struct stats *st;
-	struct report_extra *x;
-	struct amp *amp;
-};
-
-/* Everything the consumers took back to empty; -1 when out of memory. */
-static int consumers_reset(struct report_consumers *c)
-{
-	const struct report_params *p = c->p;
-	struct report_extra *x = c->x;
-	struct tracker *t = x->t;
-
-	stats_reset(c->st);
-	if (!report_extra_any(x))
-		return 0;
-	report_extra_destroy(x);
-	if (report_extra_init(x, c->st, p->slowest, p->by == CLI_BY_FLAG, p->access, p->html) < 0)
-		return -1;
-	x->t = t;
-	if (p->amplification) {
-		amp_destroy(c->amp);
-		x->amp = c->amp;
-	}
-	return 0;
-}
-
-/*
- * @stack: the stack given with --topology, else the one the file carries
- * @cons: the consumers of the trees, when only the tracker feeds them
- *	  (NULL with --btt, --iostat, or the page-cache side)
- */
+/* @stack: the stack given with --topology, else the one the file carries */
 static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct source_stats **src, struct tracefile **fp,
 		    const struct topo_record **stack, struct pc_run *run, blk_event_fn feed,
-		    void *feed_ctx, struct report_consumers *cons)
+		    void *feed_ctx)
 {
-	bool unlearnt;
 	int ret;
 
 	*fp = tracefile_open(p->input, &ret);
@@ -469,17 +422,8 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	}
 	if (!*stack)
 		*stack = tracefile_topology(*fp);
-	/*
-	 * A recording that names no stack has its roles learnt by a first
-	 * pass over its events, and only remaps teach the tracker anything
-	 * it would not know without them (roles.c): when the tracker alone
-	 * feeds the consumers, the events go straight to a tracker told
-	 * nothing, and everything starts again after the first pass at the
-	 * first remap, if there is one.
-	 */
-	unlearnt = !*stack && cons && !run->pc && !feed;
 	/* --btt and --iostat take the events themselves: no tracker needs roles */
-	if (!unlearnt && !feed)
+	if (!feed)
 		roles_of_recording(p->input, *stack, t);
 	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
 		err_msg("out of memory");
@@ -493,23 +437,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		ret = tracefile_read(*fp, pc_run_event, run);
 	} else if (feed) {
 		ret = tracefile_read(*fp, feed, feed_ctx);
-	} else if (!unlearnt) {
-		ret = tracefile_read(*fp, block_event, t);
-	} else if ((ret = tracefile_read(*fp, block_event_unlearnt, t)) == REPORT_RELEARN) {
-		tracefile_close(*fp);
-		*fp = NULL;
-		tracker_reset(t);
-		if (consumers_reset(cons) < 0) {
-			err_msg("out of memory");
-			return -1;
-		}
-		roles_of_recording(p->input, NULL, t);
-		*fp = tracefile_open(p->input, &ret);
-		if (!*fp) {
-			tracefile_open_error(p->input, ret);
-			return -1;
-		}
-		tracefile_set_jobs(*fp, p->jobs ? p->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
+	} else {
 		ret = tracefile_read(*fp, block_event, t);
 	}
 	*src = tracefile_stats(*fp);
@@ -536,7 +464,6 @@ int cmd_report(int argc, char **argv)
 	struct report_btt btt = { 0 };
 	struct amp amp = { 0 };
 	struct report_iostat ios = { 0 };
-	struct report_consumers cons;
 	blk_event_fn feed = NULL;
 	void *feed_ctx = NULL;
 	struct report_files_opts fopts;
@@ -599,7 +526,6 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	x.t = t;
-	cons = (struct report_consumers){ .p = &p, .st = st, .x = &x, .amp = &amp };
 	if ((p.btt && report_btt_init(&btt) < 0) || (p.iostat && report_iostat_init(&ios, p.hz ? p.hz :
 				  !p.input && report_iostat_hz() ? report_iostat_hz() :
 				  REPORT_IOSTAT_DEFAULT_HZ) < 0)) {
@@ -621,8 +547,7 @@ int cmd_report(int argc, char **argv)
 		stack = &topology;
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx,
-			       !run.pc && !p.by_cgroup ? &cons : NULL);
+		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx);
 	else
 		ret = run_live(&p, t, &src, &l, &w, feed, feed_ctx);
 	if (ret < 0)

@@ -2,6 +2,8 @@
 /*
  * roles.c - what each device of a recording is in its stack (see roles.h).
  */
+#include <errno.h>
+
 #include "cmd/roles.h"
 #include "format/tracefile.h"
 
@@ -30,6 +32,33 @@ static int learn_pass(const char *path, struct tracker *t, bool only_learnt)
 	return back;
 }
 
+/* What stops remap_scan() at the first remap. */
+static int stop_at_remap(const struct blk_event *ev __attribute__((unused)),
+			 void *ctx __attribute__((unused)))
+{
+	return -ECANCELED;
+}
+
+/*
+ * Whether the recording has a remap, its records walked and only remaps
+ * decoded, up to the first. A recording with none teaches the tracker
+ * nothing it would not learn as it goes: it needs no learning pass.
+ */
+static bool remap_scan(const char *path)
+{
+	struct tracefile *f;
+	int err;
+
+	f = tracefile_open(path, &err);
+	if (!f)
+		return false;
+	tracefile_keep_kinds(f, 1ULL << BLK_EV_BIO_REMAP);
+	err = tracefile_read(f, stop_at_remap, NULL);
+	tracefile_close(f);
+	/* a file read through a child delivers every kind: its first event stops it, and it learns */
+	return err == -ECANCELED;
+}
+
 void roles_of_recording(const char *path, const struct topo_record *stack, struct tracker *t)
 {
 	if (stack) {
@@ -46,8 +75,11 @@ void roles_of_recording(const char *path, const struct topo_record *stack, struc
 	 * records are in time order they reach the tracker in the order they
 	 * have among all events, which the tracker's devices keep; where a
 	 * CPU's time goes back, the merge's order depends on the records
-	 * left out, and the pass is made again with all of them.
+	 * left out, and the pass is made again with all of them. A recording
+	 * without remaps needs neither.
 	 */
+	if (!remap_scan(path))
+		return;
 	if (learn_pass(path, t, true) == 1) {
 		tracker_reset(t);
 		learn_pass(path, t, false);

@@ -234,8 +234,8 @@ decode_fast(struct decoder *d, const struct fast_layout *fl, const uint8_t *p,
  * @ev: filled on success
  *
  * Returns 1 when @ev holds a block event, a page-cache event (an enum
- * pc_kind, see pcevent.h) or a tick (tickevent.h), 0 when the record is of another event type (skip
- * it), -EINVAL when it is one of ours too short for its format (malformed;
+ * pc_kind, see pcevent.h) or a tick (tickevent.h), 0 when the record is of
+ * another event type (skip it), -EINVAL when it is one of ours too short for its format (malformed;
  * count it and skip it).
  */
 static inline __attribute__((always_inline)) int
@@ -248,7 +248,10 @@ decoder_decode(struct decoder *d, const void *data, unsigned int size, unsigned 
 		unsigned int id = decode_rd16(p, d->type.offset) - (unsigned int)d->min_id;
 		unsigned int kind = id < (unsigned int)d->nr_ids ? d->kind_of_id[id] : 0;
 
-		if (kind && kind < BLK_EV_KIND_MAX && d->kinds[kind].fast &&
+		/* another event's record, or a kind not kept: nothing to decode */
+		if (!kind)
+			return 0;
+		if (kind < BLK_EV_KIND_MAX && d->kinds[kind].fast &&
 		    size >= d->kinds[kind].check_size) {
 			ev->ts = ts;
 			ev->cpu = cpu;
