@@ -9,10 +9,10 @@
 
 /*
  * One pass of tracker_learn_event() over the recording, of its remaps and
- * queue events only when @only_learnt. Returns 1 when a CPU's time went
- * back in it, else 0 (also when the file cannot be read).
+ * queue events only when @only_learnt. Returns whether a CPU's time went
+ * back in it (false also when the file cannot be read).
  */
-static int learn_pass(const char *path, struct tracker *t, bool only_learnt)
+static bool learn_pass(const char *path, struct tracker *t, bool only_learnt)
 {
 	const struct source_stats *st;
 	struct tracefile *f;
@@ -21,7 +21,7 @@ static int learn_pass(const char *path, struct tracker *t, bool only_learnt)
 
 	f = tracefile_open(path, &err);
 	if (!f)
-		return 0;
+		return false;
 	if (only_learnt)
 		tracefile_keep_kinds(f, 1ULL << BLK_EV_BIO_REMAP | 1ULL << BLK_EV_BIO_QUEUE);
 	tracefile_read(f, tracker_learn_event, t);
@@ -80,7 +80,7 @@ void roles_of_recording(const char *path, const struct topo_record *stack, struc
 	 */
 	if (!remap_scan(path))
 		return;
-	if (learn_pass(path, t, true) == 1) {
+	if (learn_pass(path, t, true)) {
 		tracker_reset(t);
 		learn_pass(path, t, false);
 	}

@@ -25,7 +25,7 @@
  * tick_off + J * tick_ns for the smallest t - J * tick_ns seen (modulo
  * 2^64: only differences are compared). The smallest is taken over a
  * second at a time, so that a trace clock that drifts against the tick
- * (the "local" clock of a recording) is followed.
+ * is followed.
  */
 #define TICK_WINDOW_NS	1000000000ULL
 
