@@ -140,6 +140,8 @@ uint64_t datpages_count(const struct datpages *p)
 		pages += usize / p->layout->page_size;
 		w.next += 8 + (uint64_t)zsize;
 		w.chunks_read++;
+		/* the headers are spread over the whole stream: else it all stays mapped */
+		datpages_release(&w);
 	}
 	return pages;
 }
@@ -151,6 +153,8 @@ int datpages_seek(struct datpages *p, uint64_t page)
 
 	if (!p->ds->compressed) {
 		p->next = page * psize;
+		/* nothing before was walked: not this walk's to hand back (another may read it) */
+		p->dropped = p->next;
 		return 0;
 	}
 	/* skip whole chunks by their headers, then decompress the one holding @page */
@@ -159,6 +163,8 @@ int datpages_seek(struct datpages *p, uint64_t page)
 		page -= usize / psize;
 		p->next += 8 + (uint64_t)zsize;
 		p->chunks_read++;
+		/* the headers are spread over the whole stream: else it all stays mapped */
+		datpages_release(p);
 	}
 	if (p->corrupt)
 		return -1;
