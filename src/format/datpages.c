@@ -174,7 +174,8 @@ int datpages_seek(struct datpages *p, uint64_t page)
 	return 0;
 }
 
-void datpages_release(struct datpages *p)
+/* Hand back the mapped bytes walked since the last time, when at least @min. */
+static void release(struct datpages *p, uint64_t min)
 {
 	uint64_t sys_page = (uint64_t)getpagesize();
 	uint64_t start = p->ds->offset + p->dropped;
@@ -182,11 +183,20 @@ void datpages_release(struct datpages *p)
 
 	start = (start + sys_page - 1) & ~(sys_page - 1);
 	end &= ~(sys_page - 1);
-	if (end > start &&
-	    end - start >= (p->ds->compressed ? DROP_CHUNK_COMPRESSED : DROP_CHUNK)) {
+	if (end > start && end - start >= min) {
 		madvise((void *)(p->map + start), end - start, MADV_DONTNEED);
 		p->dropped = end - p->ds->offset;
 	}
+}
+
+void datpages_release(struct datpages *p)
+{
+	release(p, p->ds->compressed ? DROP_CHUNK_COMPRESSED : DROP_CHUNK);
+}
+
+void datpages_release_walked(struct datpages *p)
+{
+	release(p, 1);
 }
 
 void datpages_forget(const struct datpages *p)

@@ -89,6 +89,12 @@ int datpages_seek(struct datpages *p, uint64_t page);
 void datpages_release(struct datpages *p);
 
 /**
+ * datpages_release_walked - hand back to the kernel every mapped byte the
+ * walk has read, however few (a walk that ends before its stream does)
+ */
+void datpages_release_walked(struct datpages *p);
+
+/**
  * datpages_forget - hand back to the kernel every mapped byte of the
  * stream, whatever was read of it (after a look at its start and end, or
  * a walk of its chunk headers, that touched the whole of it)
