@@ -13,7 +13,10 @@
  *    said, the events before the damage delivered, never a crash, a hang
  *    or an allocation the size of a garbage number;
  *  - decoding in 2 to 4 threads (tracefile_set_jobs()): the same events in
- *    the same order and the same end as in one, damaged files included.
+ *    the same order and the same end as in one, damaged files included;
+ *  - whether a file holds an event of a kind (tracefile_holds(), in 1 to 4
+ *    threads, pages in runs): what a read in time order delivers, kind for
+ *    kind, damaged files included.
  */
 #include <errno.h>
 #include <limits.h>
@@ -25,6 +28,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "base/pcevent.h"
 #include "check_dat.h"
 #include "check_files.h"
 #include "check_run.h"
@@ -606,6 +610,141 @@ START_TEST(test_jobs_made)
 }
 END_TEST
 
+/* ---- tracefile_holds(): what a read in time order would deliver ---- */
+
+static int stop_at_first(const struct blk_event *ev __attribute__((unused)),
+			 void *ctx __attribute__((unused)))
+{
+	return -ECANCELED;
+}
+
+/* Whether a read of @path in time order, of @kind only, delivers an event. */
+static bool read_holds(const char *path, unsigned int kind)
+{
+	struct tracefile *f;
+	bool held;
+	int err;
+
+	f = tracefile_open(path, &err);
+	ck_assert_ptr_nonnull(f);
+	tracefile_keep_kinds(f, 1ULL << kind);
+	held = tracefile_read(f, stop_at_first, NULL) == -ECANCELED;
+	tracefile_close(f);
+	return held;
+}
+
+/*
+ * For every kind of @kinds, tracefile_holds() in 1 to 4 threads says what
+ * the read says; the kinds held, a bit each, in *@held.
+ */
+static void assert_holds_as_read(const char *path, uint64_t kinds, uint64_t *held)
+{
+	struct tracefile *f;
+	int err;
+
+	f = tracefile_open(path, &err);
+	ck_assert_ptr_nonnull(f);
+	*held = 0;
+	for (unsigned int k = BLK_EV_NONE + 1; k < PC_EV_KIND_MAX; k++) {
+		bool want;
+
+		if (!(kinds & (1ULL << k)))
+			continue;
+		want = read_holds(path, k);
+
+		if (want)
+			*held |= 1ULL << k;
+		for (int jobs = 1; jobs <= 4; jobs++)
+			ck_assert_msg(tracefile_holds(f, 1ULL << k, jobs) == want,
+				      "%s: kind %u, %d threads: %d expected", path, k, jobs, want);
+	}
+	tracefile_close(f);
+}
+
+START_TEST(test_holds_fixtures)
+{
+	static const char *const paths[] = {
+		VM_V7, FIXTURES_DIR "/vm/6.1.0-56-amd64-ref-virtio.dat",
+		FIXTURES_DIR "/vm/6.1.0-56-amd64-crypt.dat",
+		FIXTURES_DIR "/vm/6.12.117+deb12-amd64-md-raid5.dat",
+	};
+	uint64_t held;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		assert_holds_as_read(paths[i], ~0ULL, &held);
+		ck_assert(held & (1ULL << BLK_EV_BIO_QUEUE));
+	}
+	/* a stack of layers: its remaps are found */
+	ck_assert(held & (1ULL << BLK_EV_BIO_REMAP));
+}
+END_TEST
+
+/* Hand-made files, whole and damaged in each way. */
+START_TEST(test_holds_made)
+{
+	static const enum damage dmgs[] = { DMG_ZDATA, DMG_USIZE_HUGE, DMG_USIZE_ODD,
+					    DMG_ZSIZE_HUGE, DMG_NCHUNKS, DMG_CUT };
+	uint64_t whole, got;
+
+	assert_holds_as_read(v6_path, ~0ULL, &whole);
+	make_v7(v6_path, v7_path, UNZIP_ZSTD, 1, DMG_NONE);
+	assert_holds_as_read(v7_path, ~0ULL, &got);
+	ck_assert_uint_eq(got, whole);
+	make_v7(v6_path, v7_path, UNZIP_ZLIB, 3, DMG_NONE);
+	assert_holds_as_read(v7_path, ~0ULL, &got);
+	ck_assert_uint_eq(got, whole);
+	for (size_t i = 0; i < sizeof(dmgs) / sizeof(dmgs[0]); i++) {
+		make_v7(v6_path, v7_path, UNZIP_ZSTD, 1, dmgs[i]);
+		assert_holds_as_read(v7_path, whole, &got);
+	}
+}
+END_TEST
+
+/*
+ * The trace-cmd fixture with the data of one chunk of a stream (its first,
+ * or one in its middle) overwritten: a kind that only that chunk and what
+ * follows it on its CPU hold is not held, as the read never delivers it.
+ */
+START_TEST(test_holds_damaged_fixture)
+{
+	uint64_t whole, got, hidden = 0;
+	struct datfile_layout l;
+	uint8_t *d;
+	size_t len;
+
+	assert_holds_as_read(VM_V7, ~0ULL, &whole);
+	d = (uint8_t *)check_slurp(VM_V7, &len);
+	ck_assert_int_eq(datfile_layout_parse(d, len, &l), 0);
+	for (int i = 0; i < l.nstreams; i++) {
+		for (uint32_t nth = 0; nth < l.streams[i].nchunks; nth += l.streams[i].nchunks / 2) {
+			uint64_t off = l.streams[i].offset;
+			uint8_t save[8];
+			FILE *out;
+
+			for (uint32_t c = 0; c < nth; c++)
+				off += 8 + get32(d + off);
+			/* the zstd frame's magic number and header */
+			memcpy(save, d + off + 8, 8);
+			memset(d + off + 8, 0xff, 8);
+			out = fopen(v7_path, "w");
+			ck_assert_ptr_nonnull(out);
+			ck_assert_uint_eq(fwrite(d, 1, len, out), len);
+			ck_assert_int_eq(fclose(out), 0);
+			memcpy(d + off + 8, save, 8);
+			/* damage hides kinds, it adds none: the kinds held whole are asked */
+			assert_holds_as_read(v7_path, whole, &got);
+			hidden |= whole & ~got;
+			if (l.streams[i].nchunks < 2)
+				break;
+		}
+	}
+	/* the case above was met */
+	ck_assert_uint_ne(hidden, 0);
+	datfile_layout_free(&l);
+	free(d);
+}
+END_TEST
+
 static Suite *v7_suite(void)
 {
 	Suite *s = suite_create("v7");
@@ -620,9 +759,12 @@ static Suite *v7_suite(void)
 	tcase_add_loop_test(tc, test_damaged_chunks, 0, sizeof(damaged) / sizeof(damaged[0]));
 	tcase_add_test(tc, test_options_loop);
 	tcase_add_test(tc, test_jobs_made);
+	tcase_add_test(tc, test_holds_made);
+	tcase_add_test(tc, test_holds_damaged_fixture);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("jobs");
 	tcase_add_test(tc, test_jobs_fixtures);
+	tcase_add_test(tc, test_holds_fixtures);
 	suite_add_tcase(s, tc);
 	return s;
 }

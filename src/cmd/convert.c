@@ -415,7 +415,7 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f,
 		goto out;
 	}
 	/* as report: the I/O of a device with holders is not top-level */
-	roles_of_recording(p->input, stack, tr.t);
+	roles_of_recording(p->input, stack, tr.t, 1);
 	ret = tracefile_read(f, tracked_event, &tr);
 	damaged = input_damaged(p->input, f, ret);
 	if (ret == 0 || ret == -EBADMSG)

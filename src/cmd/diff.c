@@ -138,7 +138,7 @@ static int side_read(struct side *s, const char *path)
 	}
 	/* as report -i: the recorded stack, or a first pass, tells each device's role */
 	stack = tracefile_topology(s->f);
-	roles_of_recording(path, stack, s->t);
+	roles_of_recording(path, stack, s->t, 1);
 	ret = tracefile_read(s->f, side_event, s);
 	if (tracefile_damage_said(path, s->f, ret, NULL) || ret < 0)
 		return -1;

@@ -413,6 +413,7 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		    const struct topo_record **stack, struct pc_run *run, blk_event_fn feed,
 		    void *feed_ctx)
 {
+	int jobs = p->jobs ? p->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	int ret;
 
 	*fp = tracefile_open(p->input, &ret);
@@ -424,13 +425,13 @@ static int run_file(const struct report_params *p, struct tracker *t,
 		*stack = tracefile_topology(*fp);
 	/* --btt and --iostat take the events themselves: no tracker needs roles */
 	if (!feed)
-		roles_of_recording(p->input, *stack, t);
+		roles_of_recording(p->input, *stack, t, jobs);
 	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
 		err_msg("out of memory");
 		return -1;
 	}
 	/* decoding in threads changes nothing of what the tracker is given */
-	tracefile_set_jobs(*fp, p->jobs ? p->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN));
+	tracefile_set_jobs(*fp, jobs);
 	if (run->pc) {
 		pc_run_dio_events(run, tracefile_has(*fp, PC_EV_DIO_BEGIN),
 				  tracefile_has(*fp, PC_EV_DIO_ITER));

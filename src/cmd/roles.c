@@ -12,7 +12,7 @@
  * queue events only when @only_learnt. Returns whether a CPU's time went
  * back in it (false also when the file cannot be read).
  */
-static bool learn_pass(const char *path, struct tracker *t, bool only_learnt)
+static bool learn_pass(const char *path, struct tracker *t, bool only_learnt, int jobs)
 {
 	const struct source_stats *st;
 	struct tracefile *f;
@@ -24,6 +24,7 @@ static bool learn_pass(const char *path, struct tracker *t, bool only_learnt)
 		return false;
 	if (only_learnt)
 		tracefile_keep_kinds(f, 1ULL << BLK_EV_BIO_REMAP | 1ULL << BLK_EV_BIO_QUEUE);
+	tracefile_set_jobs(f, jobs);
 	tracefile_read(f, tracker_learn_event, t);
 	st = tracefile_stats(f);
 	for (int c = 0; c < st->ncpu; c++)
@@ -40,26 +41,29 @@ static int stop_at_remap(const struct blk_event *ev __attribute__((unused)),
 }
 
 /*
- * Whether the recording has a remap, its records walked and only remaps
- * decoded, up to the first. A recording with none teaches the tracker
- * nothing it would not learn as it goes: it needs no learning pass.
+ * Whether the recording has a remap, its records walked (in @jobs threads)
+ * and only remaps decoded, up to the first. A recording with none teaches
+ * the tracker nothing it would not learn as it goes: it needs no learning
+ * pass.
  */
-static bool remap_scan(const char *path)
+static bool remap_scan(const char *path, int jobs)
 {
 	struct tracefile *f;
-	int err;
+	int ret;
 
-	f = tracefile_open(path, &err);
+	f = tracefile_open(path, &ret);
 	if (!f)
 		return false;
-	tracefile_keep_kinds(f, 1ULL << BLK_EV_BIO_REMAP);
-	err = tracefile_read(f, stop_at_remap, NULL);
-	tracefile_close(f);
+	ret = tracefile_holds(f, 1ULL << BLK_EV_BIO_REMAP, jobs);
 	/* a file read through a child delivers every kind: its first event stops it, and it learns */
-	return err == -ECANCELED;
+	if (ret == -ENOTSUP)
+		ret = tracefile_read(f, stop_at_remap, NULL) == -ECANCELED;
+	tracefile_close(f);
+	return ret == 1;
 }
 
-void roles_of_recording(const char *path, const struct topo_record *stack, struct tracker *t)
+void roles_of_recording(const char *path, const struct topo_record *stack, struct tracker *t,
+			int jobs)
 {
 	if (stack) {
 		topo_record_mark_roles(stack, t);
@@ -78,10 +82,10 @@ void roles_of_recording(const char *path, const struct topo_record *stack, struc
 	 * left out, and the pass is made again with all of them. A recording
 	 * without remaps needs neither.
 	 */
-	if (!remap_scan(path))
+	if (!remap_scan(path, jobs))
 		return;
-	if (learn_pass(path, t, true)) {
+	if (learn_pass(path, t, true, jobs)) {
 		tracker_reset(t);
-		learn_pass(path, t, false);
+		learn_pass(path, t, false, jobs);
 	}
 }

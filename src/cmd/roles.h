@@ -15,8 +15,9 @@
  * roles_of_recording - tell @t the roles of the devices of the recording
  * at @path: from @stack when there is one, else from a first pass over the
  * recording's events (a second opening of the file; a failure there is
- * left to the main read to report)
+ * left to the main read to report), read in up to @jobs threads
  */
-void roles_of_recording(const char *path, const struct topo_record *stack, struct tracker *t);
+void roles_of_recording(const char *path, const struct topo_record *stack, struct tracker *t,
+			int jobs);
 
 #endif /* BLKSTACK_ROLES_H */

@@ -341,7 +341,7 @@ static int run_file(struct top *tp)
 	}
 	/* as report -i: the recorded stack says which devices are lower */
 	stack = tracefile_topology(tp->file);
-	roles_of_recording(p->input, stack, tp->t);
+	roles_of_recording(p->input, stack, tp->t, 1);
 	banner(tp);
 	ret = tracefile_read(tp->file, replay_event, tp);
 	if (ret == -ECANCELED)

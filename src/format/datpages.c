@@ -140,6 +140,8 @@ uint64_t datpages_count(const struct datpages *p)
 		pages += usize / p->layout->page_size;
 		w.next += 8 + (uint64_t)zsize;
 		w.chunks_read++;
+		/* the headers are spread over the whole stream: else it all stays mapped */
+		datpages_release(&w);
 	}
 	return pages;
 }
@@ -151,6 +153,8 @@ int datpages_seek(struct datpages *p, uint64_t page)
 
 	if (!p->ds->compressed) {
 		p->next = page * psize;
+		/* nothing before was walked: not this walk's to hand back (another may read it) */
+		p->dropped = p->next;
 		return 0;
 	}
 	/* skip whole chunks by their headers, then decompress the one holding @page */
@@ -159,6 +163,8 @@ int datpages_seek(struct datpages *p, uint64_t page)
 		page -= usize / psize;
 		p->next += 8 + (uint64_t)zsize;
 		p->chunks_read++;
+		/* the headers are spread over the whole stream: else it all stays mapped */
+		datpages_release(p);
 	}
 	if (p->corrupt)
 		return -1;
@@ -168,7 +174,8 @@ int datpages_seek(struct datpages *p, uint64_t page)
 	return 0;
 }
 
-void datpages_release(struct datpages *p)
+/* Hand back the mapped bytes walked since the last time, when at least @min. */
+static void release(struct datpages *p, uint64_t min)
 {
 	uint64_t sys_page = (uint64_t)getpagesize();
 	uint64_t start = p->ds->offset + p->dropped;
@@ -176,11 +183,20 @@ void datpages_release(struct datpages *p)
 
 	start = (start + sys_page - 1) & ~(sys_page - 1);
 	end &= ~(sys_page - 1);
-	if (end > start &&
-	    end - start >= (p->ds->compressed ? DROP_CHUNK_COMPRESSED : DROP_CHUNK)) {
+	if (end > start && end - start >= min) {
 		madvise((void *)(p->map + start), end - start, MADV_DONTNEED);
 		p->dropped = end - p->ds->offset;
 	}
+}
+
+void datpages_release(struct datpages *p)
+{
+	release(p, p->ds->compressed ? DROP_CHUNK_COMPRESSED : DROP_CHUNK);
+}
+
+void datpages_release_walked(struct datpages *p)
+{
+	release(p, 1);
 }
 
 void datpages_forget(const struct datpages *p)

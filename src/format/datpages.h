@@ -69,13 +69,15 @@ const uint8_t *datpages_next(struct datpages *p);
 
 /**
  * datpages_count - the pages the stream holds, without decompressing them
- * (a walk of the chunk headers), for a walk that is at its start
+ * (a walk of the chunk headers, whose mapped bytes are handed back as it
+ * goes), for a walk that is at its start
  */
 uint64_t datpages_count(const struct datpages *p);
 
 /**
  * datpages_seek - go to page @page of a walk that is at its start (a
- * compressed stream: to the chunk holding it, decompressed up to it)
+ * compressed stream: to the chunk holding it, decompressed up to it); the
+ * walk then hands back only mapped bytes from there on
  * Returns 0, or -1 when the stream is damaged before it.
  */
 int datpages_seek(struct datpages *p, uint64_t page);
@@ -85,6 +87,12 @@ int datpages_seek(struct datpages *p, uint64_t page);
  * walked, once there are enough of them to be worth a system call
  */
 void datpages_release(struct datpages *p);
+
+/**
+ * datpages_release_walked - hand back to the kernel every mapped byte the
+ * walk has read, however few (a walk that ends before its stream does)
+ */
+void datpages_release_walked(struct datpages *p);
 
 /**
  * datpages_forget - hand back to the kernel every mapped byte of the

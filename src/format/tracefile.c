@@ -40,6 +40,7 @@
 #include "format/datfile.h"
 #include "format/datformats.h"
 #include "format/datpages.h"
+#include "format/kindscan.h"
 #include "format/name-marker.h"
 #include "format/pagewalk.h"
 #include "format/tracefile.h"
@@ -1337,6 +1338,13 @@ int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx)
 	if (f->layout.ncpu > 0 && !cpu_stats(f, f->layout.ncpu - 1))
 		return -ENOMEM;
 	return read_mapped(f, fn, ctx);
+}
+
+int tracefile_holds(struct tracefile *f, uint64_t kinds, int jobs)
+{
+	if (!f->mapped)
+		return -ENOTSUP;
+	return kindscan_any(f->map, &f->layout, f->tep, kinds, jobs);
 }
 
 void tracefile_set_jobs(struct tracefile *f, int jobs)

@@ -39,6 +39,17 @@ bool tracefile_has(const struct tracefile *f, unsigned int kind);
 int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx);
 
 /**
+ * tracefile_holds - whether the file holds an event of some kinds that
+ * tracefile_read() would deliver, looked for in no time order
+ * @f: the file, not read
+ * @kinds: a bit per kind, 1ULL << kind
+ * @jobs: threads that share its pages (1: the caller's thread alone)
+ * Returns 1 (held), 0 (not), -ENOTSUP for a file that only tracefile_read()
+ * reads (through libtracecmd, every kind), or -ENOMEM.
+ */
+int tracefile_holds(struct tracefile *f, uint64_t kinds, int jobs);
+
+/**
  * tracefile_set_jobs - decode with up to @jobs threads, one per CPU stream
  * of the file, beside the caller's thread that merges and calls the
  * consumer (version 6 and 7 files; others are read by one child process)
