@@ -99,7 +99,7 @@ struct blkparse_out {
 	struct dev_summary **devs;
 	size_t ndevs, devs_cap;
 
-	/* the second the last line's time fell in, from its start, as "%5llu." */
+	/* the second the last line's time fell in: its start (a trace time), as "%5llu." */
 	uint64_t sec_from;
 	char sec_text[16];
 	size_t sec_len;
@@ -120,7 +120,8 @@ struct blkparse_out {
 		char text[16];
 	} pid[2];
 
-	struct act_text act[BLK_EV_KIND_MAX];
+	/* by kind, then for the timer unplugs (UT) */
+	struct act_text act[BLK_EV_KIND_MAX + 1];
 
 	/* the device of plugs and unplugs, U or UT: the rules of track/plugdev.c */
 	struct plugdev *plugs;
@@ -150,6 +151,7 @@ struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *
 		errno = ENOMEM;
 		return NULL;
 	}
+	plugdev_letters_only(o->plugs);
 	return o;
 }
 
@@ -272,7 +274,7 @@ put_extent(struct blkparse_out *o, char *p, uint64_t sector, uint32_t nr)
 /* ---- per-device and per-(device, cpu) state -------------------------- */
 
 /* The slot's sequence number as "%8u " after its prefix. */
-static void seq_slot_render_seq(struct seq_slot *s)
+static __attribute__((noinline)) void seq_slot_render_seq(struct seq_slot *s)
 {
 	char *q = dec_put_u_right(s->text + s->seq_at, s->seq, 8);
 
@@ -341,8 +343,12 @@ static struct dev_summary *dev_summary(struct blkparse_out *o, uint32_t dev, uin
 	return s;
 }
 
-/* The (device, CPU)'s slot, made on its first line; the spare one when the table is full. */
-static struct seq_slot *seq_slot_of(struct blkparse_out *o, uint32_t dev, unsigned int cpu,
+/*
+ * The (device, CPU)'s slot, made on its first line; the spare one when the
+ * table is full. Out of line, as the other changes of what a line reuses:
+ * inlined, they cost the common line registers.
+ */
+static __attribute__((noinline)) struct seq_slot *seq_slot_of(struct blkparse_out *o, uint32_t dev, unsigned int cpu,
 				    uint64_t ts)
 {
 	uint64_t key = ((uint64_t)dev << 32 | cpu) + 1;
@@ -395,20 +401,19 @@ _Static_assert(offsetof(struct blk_event, op) == offsetof(struct blk_event, kind
 	       sizeof(((struct blk_event *)0)->flags) == 2, "kind, op, flags not in one word");
 
 /*
- * Everything blk_rwbs_render() and blk_event_writes() read of an event
- * (its kind, operation, flags, and whether it has sectors and bytes), and
- * whether it is a timer unplug. Never 0: an event with a line has a kind.
+ * Everything blk_rwbs_render() and blk_event_writes() read of an event:
+ * its kind, operation, flags, and whether it has sectors and bytes. Never
+ * 0: an event with a line has a kind.
  */
-static inline uint64_t act_key(const struct blk_event *ev, bool timer)
+static inline uint64_t act_key(const struct blk_event *ev)
 {
 	uint32_t w;
 
 	memcpy(&w, (const char *)ev + offsetof(struct blk_event, kind), 4);
-	return w | (uint64_t)!!ev->nr_sector << 32 | (uint64_t)!!ev->bytes << 33 |
-	       (uint64_t)timer << 34;
+	return w | (uint64_t)!!ev->nr_sector << 32 | (uint64_t)!!ev->bytes << 33;
 }
 
-static void act_text_render(struct act_text *a, const struct blk_event *ev, char act,
+static __attribute__((noinline)) void act_text_render(struct act_text *a, const struct blk_event *ev, char act,
 			    bool timer, uint64_t key)
 {
 	char rwbs[8];
@@ -445,7 +450,7 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	char act = blk_kind_action(ev->kind);
 	struct seq_slot *s = o->cur;
 	struct act_text *a;
-	uint64_t rel, sector, key;
+	uint64_t ns, sector, key;
 	char *p;
 
 	if (!act)
@@ -460,17 +465,21 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 		o->cur = s;
 		o->cur_dev = dev;
 		o->cur_cpu = ev->cpu;
+		/*
+		 * the first line shown is one of these: a line of the (device,
+		 * CPU) before was shown too, or not reached for an error
+		 */
+		if (s->shown && !o->err && !o->started) {
+			o->started = true;
+			o->genesis = o->sec_from = ev->ts;
+		}
 	}
 	if (!s->shown)
 		return 0;
 	if (o->err)
 		return o->err;
-	if (!o->started) {
-		o->started = true;
-		o->genesis = ev->ts;
-	}
-	a = &o->act[ev->kind];
-	key = act_key(ev, timer);
+	a = &o->act[timer ? BLK_EV_KIND_MAX : ev->kind];
+	key = act_key(ev);
 	if (a->key != key)
 		act_text_render(a, ev, act, timer, key);
 	if (s->sum)
@@ -482,7 +491,6 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 		if (ret)
 			return ret;
 	}
-	rel = ev->ts >= o->genesis ? ev->ts - o->genesis : 0;
 	/* a flush request's position is -1; blktrace records it as 0 */
 	sector = ev->sector == UINT64_MAX ? 0 : ev->sector;
 	p = o->buf + o->len;
@@ -493,19 +501,23 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	/* whole arrays, constant-size copies: the line has room (OUT_LINE_MAX) */
 	memcpy(p, s->text, 32);
 	p += s->len;
-	if (rel - o->sec_from >= 1000000000ULL) {
-		/* a new second (or a time before the last one's) */
+	/* times are relative to the first line's */
+	ns = ev->ts - o->sec_from;
+	if (ns >= 1000000000ULL) {
+		/* a new second, or a time before the last one's (before the first: 0) */
+		uint64_t rel = ev->ts >= o->genesis ? ev->ts - o->genesis : 0;
 		uint64_t secs = rel / 1000000000ULL;
 		char *q;
 
-		o->sec_from = secs * 1000000000ULL;
+		o->sec_from = o->genesis + secs * 1000000000ULL;
+		ns = rel - secs * 1000000000ULL;
 		q = dec_put_u_right(p, secs, 5);
 		*q++ = '.';
 		o->sec_len = q - p;
 		memcpy(o->sec_text, p, sizeof(o->sec_text));
 	}
 	memcpy(p, o->sec_text, sizeof(o->sec_text));
-	p = dec_put_u9(p + o->sec_len, rel - o->sec_from);
+	p = dec_put_u9(p + o->sec_len, ns);
 	*p++ = ' ';
 	p = put_pid(o, p, ev->pid);
 	memcpy(p, a->text, sizeof(a->text));
