@@ -54,26 +54,44 @@ static const uint8_t sum_act_of[BLK_EV_KIND_MAX] = {
 
 enum { RW_READ, RW_WRITE };
 
+/* The counter of an action and a direction */
+#define SUM_CELL(act, rw)	((act) * 2 + (rw))
+
 /* Lines and KiB by action and by blktrace's write bit (discards are writes). */
 struct dev_summary {
 	uint32_t dev;
-	uint64_t n[SUM_ACTS][2];
-	uint64_t kb[SUM_ACTS][2];	/* C: from the sectors, the others from the bytes */
-	uint64_t events;
+	uint64_t n[SUM_ACTS * 2];
+	uint64_t kb[SUM_ACTS * 2];	/* C: from the sectors, the others from the bytes */
 	uint64_t first_ts, last_ts;
+};
+
+/* What a line says after the action and the rwbs, by the action's letter */
+enum line_shape {
+	SHAPE_NONE,		/* no letter, no line */
+	SHAPE_DONE,		/* C, R: sector + size [error] */
+	SHAPE_BIO,		/* D, I, Q, B, M, F, G, S: sector + size [comm] */
+	SHAPE_PLUG,		/* P: [comm] */
+	SHAPE_UNPLUG,		/* U: [comm] count */
+	SHAPE_REMAP,		/* A: sector + size <- (maj,min) sector */
+	SHAPE_SPLIT,		/* X: sector / new sector [comm] */
 };
 
 /*
  * What follows the pid on a line of one event kind, "%c%c %3s ": the action
- * (UT for a timer unplug) and the rwbs, with what they depend on.
+ * (UT for a timer unplug) and the rwbs, with what they depend on, the
+ * line's shape and the summary's counter it goes to.
  */
 struct act_text {
 	uint64_t key;		/* act_key(), 0: none yet */
 	uint8_t len;
-	uint8_t writes;		/* blk_event_writes() */
-	uint8_t sum;		/* enum sum_act */
+	uint8_t shape;		/* enum line_shape */
+	uint8_t cell;		/* SUM_CELL() of the action and blk_event_writes() */
+	bool kb_sectors;	/* the summary's KiB from the sectors, not the bytes */
 	char text[16];
 };
+
+/* The act_text of a timer unplug, after those of every kind */
+#define ACT_TIMER	(UINT8_MAX + 1)
 
 struct blkparse_out {
 	FILE *fp;
@@ -86,10 +104,9 @@ struct blkparse_out {
 	uint64_t lines;
 	uint64_t unattributed;	/* plug/unplug with no device known */
 
-	/* the (device, CPU) of the last line, and its slot */
+	/* the (device, CPU) of the last line, as dev << 32 | cpu, and its slot */
 	struct seq_slot *cur;
-	uint32_t cur_dev;
-	unsigned int cur_cpu;
+	uint64_t cur_key;
 
 	struct seq_slot *seq;
 	size_t seq_cap;		/* power of two */
@@ -120,8 +137,8 @@ struct blkparse_out {
 		char text[16];
 	} pid[2];
 
-	/* by kind, then for the timer unplugs (UT) */
-	struct act_text act[BLK_EV_KIND_MAX + 1];
+	/* by kind (any a record may name), then for the timer unplugs (UT) */
+	struct act_text act[ACT_TIMER + 1];
 
 	/* the device of plugs and unplugs, U or UT: the rules of track/plugdev.c */
 	struct plugdev *plugs;
@@ -348,8 +365,8 @@ static struct dev_summary *dev_summary(struct blkparse_out *o, uint32_t dev, uin
  * table is full. Out of line, as the other changes of what a line reuses:
  * inlined, they cost the common line registers.
  */
-static __attribute__((noinline)) struct seq_slot *seq_slot_of(struct blkparse_out *o, uint32_t dev, unsigned int cpu,
-				    uint64_t ts)
+static __attribute__((noinline)) struct seq_slot *
+seq_slot_of(struct blkparse_out *o, uint32_t dev, unsigned int cpu, uint64_t ts)
 {
 	uint64_t key = ((uint64_t)dev << 32 | cpu) + 1;
 	struct seq_slot *s;
@@ -413,12 +430,38 @@ static inline uint64_t act_key(const struct blk_event *ev)
 	return w | (uint64_t)!!ev->nr_sector << 32 | (uint64_t)!!ev->bytes << 33;
 }
 
-static __attribute__((noinline)) void act_text_render(struct act_text *a, const struct blk_event *ev, char act,
-			    bool timer, uint64_t key)
+static __attribute__((noinline)) void
+act_text_render(struct act_text *a, const struct blk_event *ev, bool timer, uint64_t key)
 {
-	char rwbs[8];
-	unsigned int n = blk_rwbs_render(ev, rwbs), i = 0;
+	char act = blk_kind_action(ev->kind), rwbs[8];
+	unsigned int n, i = 0;
 
+	a->key = key;
+	switch (act) {
+	case 0:
+		a->shape = SHAPE_NONE;
+		return;
+	case 'C':
+	case 'R':
+		a->shape = SHAPE_DONE;
+		break;
+	case 'P':
+		a->shape = SHAPE_PLUG;
+		break;
+	case 'U':
+		a->shape = SHAPE_UNPLUG;
+		break;
+	case 'A':
+		a->shape = SHAPE_REMAP;
+		break;
+	case 'X':
+		a->shape = SHAPE_SPLIT;
+		break;
+	default:
+		a->shape = SHAPE_BIO;
+		break;
+	}
+	n = blk_rwbs_render(ev, rwbs);
 	a->text[i++] = timer ? 'U' : ' ';
 	a->text[i++] = timer ? 'T' : act;
 	a->text[i++] = ' ';
@@ -428,18 +471,23 @@ static __attribute__((noinline)) void act_text_render(struct act_text *a, const 
 	i += n;
 	a->text[i++] = ' ';
 	a->len = i;
-	a->writes = blk_event_writes(ev);
-	a->sum = timer ? SUM_T : sum_act_of[ev->kind];
-	a->key = key;
+	a->cell = SUM_CELL(timer ? SUM_T : sum_act_of[ev->kind],
+			   blk_event_writes(ev) ? RW_WRITE : RW_READ);
+	a->kb_sectors = act == 'C';
 }
 
 static inline void count(struct dev_summary *s, const struct blk_event *ev,
 			 const struct act_text *a)
 {
 	s->last_ts = ev->ts;
-	s->events++;
-	s->n[a->sum][a->writes]++;
-	s->kb[a->sum][a->writes] += a->sum == SUM_C ? ev->nr_sector >> 1 : ev->bytes >> 10;
+	s->n[a->cell]++;
+	s->kb[a->cell] += a->kb_sectors ? ev->nr_sector >> 1 : ev->bytes >> 10;
+}
+
+/* The sector a line prints: a flush request's position is -1, blktrace records 0 */
+static inline uint64_t line_sector(const struct blk_event *ev)
+{
+	return ev->sector == UINT64_MAX ? 0 : ev->sector;
 }
 
 /* ---- the line ---------------------------------------------------------- */
@@ -447,24 +495,24 @@ static inline void count(struct dev_summary *s, const struct blk_event *ev,
 /* Format one event as the line of device @dev; @timer: an unplug is "UT". */
 static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev, bool timer)
 {
-	char act = blk_kind_action(ev->kind);
+	struct act_text *a = &o->act[timer ? ACT_TIMER : ev->kind];
+	uint64_t key = act_key(ev), slot = (uint64_t)dev << 32 | ev->cpu, ns;
 	struct seq_slot *s = o->cur;
-	struct act_text *a;
-	uint64_t ns, sector, key;
 	char *p;
 
-	if (!act)
+	if (a->key != key)
+		act_text_render(a, ev, timer, key);
+	if (!a->shape)
 		return 0;
 	if (!dev) {
 		o->unattributed++;
 		return 0;
 	}
 	/* device and CPU change seldom from one line to the next */
-	if (dev != o->cur_dev || ev->cpu != o->cur_cpu) {
+	if (slot != o->cur_key) {
 		s = seq_slot_of(o, dev, ev->cpu, ev->ts);
 		o->cur = s;
-		o->cur_dev = dev;
-		o->cur_cpu = ev->cpu;
+		o->cur_key = slot;
 		/*
 		 * the first line shown is one of these: a line of the (device,
 		 * CPU) before was shown too, or not reached for an error
@@ -478,10 +526,6 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 		return 0;
 	if (o->err)
 		return o->err;
-	a = &o->act[timer ? BLK_EV_KIND_MAX : ev->kind];
-	key = act_key(ev);
-	if (a->key != key)
-		act_text_render(a, ev, act, timer, key);
 	if (s->sum)
 		count(s->sum, ev, a);
 
@@ -491,8 +535,6 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 		if (ret)
 			return ret;
 	}
-	/* a flush request's position is -1; blktrace records it as 0 */
-	sector = ev->sector == UINT64_MAX ? 0 : ev->sector;
 	p = o->buf + o->len;
 
 	/* "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " */
@@ -523,46 +565,38 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	memcpy(p, a->text, sizeof(a->text));
 	p += a->len;
 
-	switch (act) {
-	case 'C':
-	case 'R':
+	switch (a->shape) {
+	case SHAPE_DONE:
 		if (ev->nr_sector)
-			p = put_extent(o, p, sector, ev->nr_sector);
+			p = put_extent(o, p, line_sector(ev), ev->nr_sector);
 		else
-			p = dec_put_u(p, sector);
+			p = dec_put_u(p, line_sector(ev));
 		p = put_lit(p, " [");
 		p = put_d(p, ev->error);
 		*p++ = ']';
 		break;
-	case 'D':
-	case 'I':
-	case 'Q':
-	case 'B':
-	case 'M':
-	case 'F':
-	case 'G':
-	case 'S':
+	case SHAPE_BIO:
 		if (ev->nr_sector) {
-			p = put_extent(o, p, sector, ev->nr_sector);
+			p = put_extent(o, p, line_sector(ev), ev->nr_sector);
 			*p++ = ' ';
 		}
 		*p++ = '[';
 		p = put_comm(p, ev->comm);
 		*p++ = ']';
 		break;
-	case 'P':
+	case SHAPE_PLUG:
 		*p++ = '[';
 		p = put_comm(p, ev->comm);
 		*p++ = ']';
 		break;
-	case 'U':
+	case SHAPE_UNPLUG:
 		*p++ = '[';
 		p = put_comm(p, ev->comm);
 		p = put_lit(p, "] ");
 		p = dec_put_u(p, ev->count);
 		break;
-	case 'A':
-		p = dec_put_u(p, sector);
+	case SHAPE_REMAP:
+		p = dec_put_u(p, line_sector(ev));
 		p = put_lit(p, " + ");
 		p = dec_put_u(p, ev->nr_sector);
 		p = put_lit(p, " <- (");
@@ -572,9 +606,9 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 		p = put_lit(p, ") ");
 		p = dec_put_u(p, ev->aux_sector);
 		break;
-	case 'X':
+	case SHAPE_SPLIT:
 		/* blkparse prints the new sector through a 32-bit unsigned */
-		p = dec_put_u(p, sector);
+		p = dec_put_u(p, line_sector(ev));
 		p = put_lit(p, " / ");
 		p = dec_put_u(p, (uint32_t)ev->aux_sector);
 		p = put_lit(p, " [");
@@ -636,41 +670,44 @@ static const char *size_cnv(char *dst, uint64_t num, bool in_kb)
 
 static void summary_dev(FILE *fp, const struct dev_summary *s)
 {
-	char x[32], y[32];
 	double secs = (s->last_ts - s->first_ts) / 1e9;
+	char x[32], y[32];
+	uint64_t events = 0;
 
 	fprintf(fp, "Total (%u,%u):\n", KDEV_MAJOR(s->dev), KDEV_MINOR(s->dev));
-	fprintf(fp, " Reads Queued:    %s, %siB\t", size_cnv(x, s->n[SUM_Q][RW_READ], false),
-		size_cnv(y, s->kb[SUM_Q][RW_READ], true));
-	fprintf(fp, " Writes Queued:    %s, %siB\n", size_cnv(x, s->n[SUM_Q][RW_WRITE], false),
-		size_cnv(y, s->kb[SUM_Q][RW_WRITE], true));
-	fprintf(fp, " Read Dispatches: %s, %siB\t", size_cnv(x, s->n[SUM_D][RW_READ], false),
-		size_cnv(y, s->kb[SUM_D][RW_READ], true));
-	fprintf(fp, " Write Dispatches: %s, %siB\n", size_cnv(x, s->n[SUM_D][RW_WRITE], false),
-		size_cnv(y, s->kb[SUM_D][RW_WRITE], true));
-	fprintf(fp, " Reads Requeued:  %s\t\t", size_cnv(x, s->n[SUM_R][RW_READ], false));
-	fprintf(fp, " Writes Requeued:  %s\n", size_cnv(x, s->n[SUM_R][RW_WRITE], false));
-	fprintf(fp, " Reads Completed: %s, %siB\t", size_cnv(x, s->n[SUM_C][RW_READ], false),
-		size_cnv(y, s->kb[SUM_C][RW_READ], true));
-	fprintf(fp, " Writes Completed: %s, %siB\n", size_cnv(x, s->n[SUM_C][RW_WRITE], false),
-		size_cnv(y, s->kb[SUM_C][RW_WRITE], true));
-	fprintf(fp, " Read Merges:     %s, %siB\t", size_cnv(x, s->n[SUM_M][RW_READ], false),
-		size_cnv(y, s->kb[SUM_M][RW_READ], true));
-	fprintf(fp, " Write Merges:     %s, %siB\n", size_cnv(x, s->n[SUM_M][RW_WRITE], false),
-		size_cnv(y, s->kb[SUM_M][RW_WRITE], true));
+	fprintf(fp, " Reads Queued:    %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_Q, RW_READ)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_Q, RW_READ)], true));
+	fprintf(fp, " Writes Queued:    %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_Q, RW_WRITE)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_Q, RW_WRITE)], true));
+	fprintf(fp, " Read Dispatches: %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_D, RW_READ)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_D, RW_READ)], true));
+	fprintf(fp, " Write Dispatches: %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_D, RW_WRITE)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_D, RW_WRITE)], true));
+	fprintf(fp, " Reads Requeued:  %s\t\t", size_cnv(x, s->n[SUM_CELL(SUM_R, RW_READ)], false));
+	fprintf(fp, " Writes Requeued:  %s\n", size_cnv(x, s->n[SUM_CELL(SUM_R, RW_WRITE)], false));
+	fprintf(fp, " Reads Completed: %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_C, RW_READ)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_C, RW_READ)], true));
+	fprintf(fp, " Writes Completed: %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_C, RW_WRITE)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_C, RW_WRITE)], true));
+	fprintf(fp, " Read Merges:     %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_M, RW_READ)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_M, RW_READ)], true));
+	fprintf(fp, " Write Merges:     %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_M, RW_WRITE)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_M, RW_WRITE)], true));
 	fprintf(fp, " Remaps:          %8llu \t\t Splits:           %8llu\n",
-		(unsigned long long)(s->n[SUM_A][RW_READ] + s->n[SUM_A][RW_WRITE]),
-		(unsigned long long)(s->n[SUM_X][RW_READ] + s->n[SUM_X][RW_WRITE]));
+		(unsigned long long)(s->n[SUM_CELL(SUM_A, RW_READ)] + s->n[SUM_CELL(SUM_A, RW_WRITE)]),
+		(unsigned long long)(s->n[SUM_CELL(SUM_X, RW_READ)] + s->n[SUM_CELL(SUM_X, RW_WRITE)]));
 	fprintf(fp, " IO unplugs:      %8llu \t\t Timer unplugs:    %8llu\n",
-		(unsigned long long)(s->n[SUM_U][RW_READ] + s->n[SUM_U][RW_WRITE]),
-		(unsigned long long)(s->n[SUM_T][RW_READ] + s->n[SUM_T][RW_WRITE]));
+		(unsigned long long)(s->n[SUM_CELL(SUM_U, RW_READ)] + s->n[SUM_CELL(SUM_U, RW_WRITE)]),
+		(unsigned long long)(s->n[SUM_CELL(SUM_T, RW_READ)] + s->n[SUM_CELL(SUM_T, RW_WRITE)]));
 	fprintf(fp, " IO plugs:        %8llu\n",
-		(unsigned long long)(s->n[SUM_P][RW_READ] + s->n[SUM_P][RW_WRITE]));
+		(unsigned long long)(s->n[SUM_CELL(SUM_P, RW_READ)] + s->n[SUM_CELL(SUM_P, RW_WRITE)]));
 	if (secs > 0)
 		fprintf(fp, "Throughput (R/W): %.0fKiB/s / %.0fKiB/s\n",
-			s->kb[SUM_C][RW_READ] / secs, s->kb[SUM_C][RW_WRITE] / secs);
+			s->kb[SUM_CELL(SUM_C, RW_READ)] / secs, s->kb[SUM_CELL(SUM_C, RW_WRITE)] / secs);
+	for (unsigned int i = 0; i < SUM_ACTS * 2; i++)
+		events += s->n[i];
 	fprintf(fp, "Events (%u,%u): %llu entries\n\n", KDEV_MAJOR(s->dev), KDEV_MINOR(s->dev),
-		(unsigned long long)s->events);
+		(unsigned long long)events);
 }
 
 static int cmp_dev(const void *a, const void *b)
