@@ -380,6 +380,21 @@ START_TEST(decimal_digits8_sweep)
 }
 END_TEST
 
+/* Each of the 1000 triplets, and each in each of the three places of the nanoseconds */
+START_TEST(decimal_triplets)
+{
+	for (uint32_t i = 0; i < 1000; i++) {
+		char want[8];
+
+		snprintf(want, sizeof(want), "%03u", i);
+		ck_assert_msg(!memcmp(dec_triplets[i], want, 3) && !dec_triplets[i][3],
+			      "triplet %u is '%.3s'", i, dec_triplets[i]);
+		CHECK_DEC(dec_put_u9(got_, i * 1000000 + (999 - i) * 1000 + i), "%09u",
+			  i * 1000000 + (999 - i) * 1000 + i);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("blkparse");
@@ -395,6 +410,7 @@ int main(void)
 	tc = tcase_create("decimal");
 	tcase_add_test(tc, decimal_edge_values);
 	tcase_add_test(tc, decimal_digits8_sweep);
+	tcase_add_test(tc, decimal_triplets);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

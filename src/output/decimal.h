@@ -7,9 +7,11 @@
  * rest of the line. Here the eight digits of a value below 10^8 are made in
  * one 64-bit word by a few multiplications (each 32-bit half holds four
  * digits, each 16-bit quarter two, each byte one: "SWAR"), and the leading
- * zeros are found by counting zero bits. Each routine stores whole 8-byte
- * words: it may write up to 7 bytes past the end of its text, which the
- * caller's buffer must have room for and overwrites with what follows.
+ * zeros are found by counting zero bits; the nine digits of the
+ * nanoseconds, on every line, come from a table of three. Each routine
+ * stores whole words: it may write up to 7 bytes past the end of its text,
+ * which the caller's buffer must have room for and overwrites with what
+ * follows.
  */
 #ifndef BLKSTACK_OUT_DECIMAL_H
 #define BLKSTACK_OUT_DECIMAL_H
@@ -118,19 +120,26 @@ static inline char *dec_put_u_right(char *p, uint64_t v, unsigned int width)
 	return p + n;
 }
 
+/* "000" to "999", each in 4 bytes (decimal.c) */
+extern const char dec_triplets[1000][4];
+
 /**
  * dec_put_u9 - printf("%09u") of the nanoseconds of a time
- * @p: where to write (8 bytes of room past the text)
+ * @p: where to write (1 byte of room past the text)
  * @v: below 10^9
+ *
+ * Three groups of three digits from a table of 4 KiB: on every line, this
+ * is cheaper than the eight digits' multiplications and a ninth digit.
  *
  * Returns @p + 9.
  */
 static inline char *dec_put_u9(char *p, uint32_t v)
 {
-	uint32_t first = v / 100000000;
+	uint32_t hi = v / 1000000, mid = (v - hi * 1000000) / 1000;
 
-	p[0] = '0' + first;
-	dec_store8(p + 1, dec_digits8(v - first * 100000000) + DEC_ZEROS);
+	memcpy(p, dec_triplets[hi], 4);
+	memcpy(p + 3, dec_triplets[mid], 4);
+	memcpy(p + 6, dec_triplets[v - hi * 1000000 - mid * 1000], 4);
 	return p + 9;
 }
 
