@@ -97,7 +97,7 @@ struct blkparse_out {
 	FILE *fp;
 	struct blkparse_filter filter;
 	char *buf;
-	size_t len;
+	char *pos;		/* the end of the text in buf */
 	int err;
 	bool started;
 	uint64_t genesis;
@@ -137,6 +137,10 @@ struct blkparse_out {
 		char text[16];
 	} pid[2];
 
+	/* the last task name and its length */
+	uint64_t comm[2];
+	size_t comm_len;
+
 	/* by kind (any a record may name), then for the timer unplugs (UT) */
 	struct act_text act[ACT_TIMER + 1];
 
@@ -159,7 +163,7 @@ struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *
 	/* the text of second 0, where the first line's time is */
 	o->sec_len = dec_put_u_right(o->sec_text, 0, 5) - o->sec_text;
 	o->sec_text[o->sec_len++] = '.';
-	o->buf = malloc(OUT_BUF_SIZE);
+	o->buf = o->pos = malloc(OUT_BUF_SIZE);
 	o->seq_cap = 256;
 	o->seq = calloc(o->seq_cap, sizeof(*o->seq));
 	o->plugs = plugdev_alloc(emit_attributed, o);
@@ -187,11 +191,13 @@ void blkparse_out_free(struct blkparse_out *o)
 
 int blkparse_out_flush(struct blkparse_out *o)
 {
+	size_t len = o->pos - o->buf;
+
 	if (o->err)
 		return o->err;
-	if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
+	if (len && fwrite(o->buf, 1, len, o->fp) != len)
 		o->err = errno ? -errno : -EIO;
-	o->len = 0;
+	o->pos = o->buf;
 	if (!o->err && fflush(o->fp))
 		o->err = errno ? -errno : -EIO;
 	return o->err;
@@ -226,11 +232,20 @@ static inline size_t strnlen16(const char *s)
 	return 16;
 }
 
-/* A string of at most 16 bytes, such as a task name (NUL-terminated) */
-static inline char *put_comm(char *p, const char comm[16])
+/* A task name (16 bytes, NUL-terminated when shorter): the last one's length, mostly */
+static inline char *put_comm(struct blkparse_out *o, char *p, const char comm[16])
 {
+	uint64_t a, b;
+
+	memcpy(&a, comm, 8);
+	memcpy(&b, comm + 8, 8);
+	if (a != o->comm[0] || b != o->comm[1]) {
+		o->comm[0] = a;
+		o->comm[1] = b;
+		o->comm_len = strnlen16(comm);
+	}
 	memcpy(p, comm, 16);
-	return p + strnlen16(comm);
+	return p + o->comm_len;
 }
 
 static inline char *put_d(char *p, int64_t v)
@@ -529,13 +544,13 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	if (s->sum)
 		count(s->sum, ev, a);
 
-	if (o->len + OUT_LINE_MAX > OUT_BUF_SIZE) {
+	if (o->pos > o->buf + OUT_BUF_SIZE - OUT_LINE_MAX) {
 		int ret = blkparse_out_flush(o);
 
 		if (ret)
 			return ret;
 	}
-	p = o->buf + o->len;
+	p = o->pos;
 
 	/* "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " */
 	if (s->key)
@@ -581,17 +596,17 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 			*p++ = ' ';
 		}
 		*p++ = '[';
-		p = put_comm(p, ev->comm);
+		p = put_comm(o, p, ev->comm);
 		*p++ = ']';
 		break;
 	case SHAPE_PLUG:
 		*p++ = '[';
-		p = put_comm(p, ev->comm);
+		p = put_comm(o, p, ev->comm);
 		*p++ = ']';
 		break;
 	case SHAPE_UNPLUG:
 		*p++ = '[';
-		p = put_comm(p, ev->comm);
+		p = put_comm(o, p, ev->comm);
 		p = put_lit(p, "] ");
 		p = dec_put_u(p, ev->count);
 		break;
@@ -612,12 +627,12 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 		p = put_lit(p, " / ");
 		p = dec_put_u(p, (uint32_t)ev->aux_sector);
 		p = put_lit(p, " [");
-		p = put_comm(p, ev->comm);
+		p = put_comm(o, p, ev->comm);
 		*p++ = ']';
 		break;
 	}
 	*p++ = '\n';
-	o->len = p - o->buf;
+	o->pos = p;
 	o->lines++;
 	return 0;
 }
