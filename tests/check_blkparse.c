@@ -2,7 +2,8 @@
 /*
  * check_blkparse.c - the text log against golden lines written from
  * blkparse's own format strings (tests/expected/blkparse-actions), the
- * plug/unplug device rule, the device filter, and the summary.
+ * plug/unplug device rule, the device filter, and the summary; the
+ * decimal routines of output/decimal.h against printf.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include "check_files.h"
 #include "check_run.h"
 #include "output/blkparse.h"
+#include "output/decimal.h"
 
 #define T0 1000000000ULL
 #define EXPECTED_DIR FIXTURES_DIR "/../expected"
@@ -181,6 +183,72 @@ START_TEST(sequence_and_pid_as_printf)
 }
 END_TEST
 
+/*
+ * Sectors and sizes (the last extent's text is reused), times (the last
+ * second's text is reused, and a time may go back) and the error of a
+ * completion print as printf prints them, at their edge values.
+ */
+START_TEST(extents_and_times_as_printf)
+{
+	static const uint64_t sectors[] = {
+		0, 9, 10, 99999999, 100000000, 4294967295ULL, 1099511627776ULL,
+		9999999999999999ULL, 10000000000000000ULL, UINT64_MAX - 1, 126480, 126480,
+	};
+	static const uint32_t nrs[] = { 1, 8, 8, 9, 10, 2048, 99999999, 100000000, UINT32_MAX };
+	static const uint64_t times[] = {
+		0, 1, 999999999, 1000000000, 1000000001, 999999998, 99999999999999ULL,
+		100000000000000ULL, 100000000000000ULL, 5000000000ULL, UINT64_MAX - T0,
+	};
+	static const int32_t errors[] = { 0, -5, -2147483647 - 1, 7 };
+	enum { N = 600 };
+	struct blkparse_out *o;
+	char *text = NULL, *line;
+	size_t len, i = 0;
+	FILE *fp;
+
+	fp = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(fp);
+	o = blkparse_out_alloc(fp, NULL);
+	ck_assert_ptr_nonnull(o);
+	for (size_t k = 0; k < N; k++) {
+		struct blk_event ev = mk(k % 3 ? BLK_EV_BIO_QUEUE : BLK_EV_RQ_COMPLETE, 8, 0, 0,
+					 times[k % 11], 1, "R", sectors[k % 12], nrs[k % 9],
+					 "fio");
+
+		ev.error = errors[k % 4];
+		ck_assert_int_eq(blkparse_out_event(&ev, o), 0);
+	}
+	ck_assert_int_eq(blkparse_out_finish(o), 0);
+	blkparse_out_free(o);
+	fclose(fp);
+	for (line = text; *line; i++) {
+		uint64_t rel = times[i % 11];
+		char want[256];
+
+		ck_assert_uint_lt(i, N);
+		if (i % 3)
+			snprintf(want, sizeof(want),
+				 "  8,0    0 %8zu %5llu.%09llu     1  Q   R %llu + %u [fio]", i + 1,
+				 (unsigned long long)(rel / 1000000000ULL),
+				 (unsigned long long)(rel % 1000000000ULL),
+				 (unsigned long long)sectors[i % 12], nrs[i % 9]);
+		else
+			snprintf(want, sizeof(want),
+				 "  8,0    0 %8zu %5llu.%09llu     1  C   R %llu + %u [%d]", i + 1,
+				 (unsigned long long)(rel / 1000000000ULL),
+				 (unsigned long long)(rel % 1000000000ULL),
+				 (unsigned long long)sectors[i % 12], nrs[i % 9], errors[i % 4]);
+		len = strcspn(line, "\n");
+		ck_assert_msg(len == strlen(want) && !strncmp(line, want, len),
+			      "line %zu:\nwant '%s'\ngot  '%.*s'", i + 1, want, (int)len, line);
+		line += len;
+		line += *line == '\n';
+	}
+	ck_assert_uint_eq(i, N);
+	free(text);
+}
+END_TEST
+
 START_TEST(filter_by_device)
 {
 	struct blkparse_filter f = { .has = only_dm };
@@ -235,6 +303,98 @@ START_TEST(write_error_reported)
 }
 END_TEST
 
+/* 0, 9, 10, 99, 100, ... 10^19, each +- 1, powers of two +- 1, and the largest values */
+static size_t edge_values(uint64_t *v)
+{
+	size_t n = 0;
+	uint64_t p = 1;
+
+	for (int k = 0; k < 20; k++, p *= 10) {
+		v[n++] = p - 1;
+		v[n++] = p;
+		v[n++] = p + 1;
+	}
+	for (int b = 1; b < 64; b++) {
+		v[n++] = (1ULL << b) - 1;
+		v[n++] = 1ULL << b;
+		v[n++] = (1ULL << b) + 1;
+	}
+	v[n++] = UINT32_MAX;
+	v[n++] = UINT64_MAX - 1;
+	v[n++] = UINT64_MAX;
+	return n;
+}
+
+/*
+ * Each routine's text equals printf's, and nothing is written past 7 bytes
+ * after it (asserted only on failure: an assertion is a message to check's
+ * parent process, and the sweep makes a million of them).
+ */
+#define CHECK_DEC(call, fmt, ...)							\
+	do {										\
+		char got_[64], want_[64], *end_;					\
+		int n_ = snprintf(want_, sizeof(want_), fmt, __VA_ARGS__);		\
+		bool ok_;								\
+											\
+		memset(got_, '#', sizeof(got_));					\
+		end_ = call;								\
+		ok_ = end_ - got_ == n_ && !memcmp(got_, want_, n_);			\
+		for (int i_ = n_ + 7; i_ < (int)sizeof(got_); i_++)			\
+			ok_ = ok_ && got_[i_] == '#';					\
+		if (!ok_)								\
+			ck_abort_msg("%s: want '%s', got '%.*s' (or wrote past it)",	\
+				     #call, want_, (int)(end_ - got_), got_);		\
+	} while (0)
+
+START_TEST(decimal_edge_values)
+{
+	uint64_t v[256];
+	size_t n = edge_values(v);
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned long long x = v[i];
+
+		CHECK_DEC(dec_put_u(got_, x), "%llu", x);
+		for (unsigned int w = 0; w <= 8; w++)
+			CHECK_DEC(dec_put_u_right(got_, x, w), "%*llu", (int)w, x);
+		if (x < 1000000000ULL)
+			CHECK_DEC(dec_put_u9(got_, x), "%09llu", x);
+		if (x < 100000000ULL) {
+			CHECK_DEC(dec_put_u8(got_, x), "%llu", x);
+			/* the digits as values, the first in the lowest byte once stored */
+			CHECK_DEC((dec_store8(got_, dec_digits8(x) + DEC_ZEROS), got_ + 8), "%08llu",
+				  x);
+		}
+	}
+}
+END_TEST
+
+/* Values below 10^8 in a prime stride: every digit in every place, many times. */
+START_TEST(decimal_digits8_sweep)
+{
+	for (uint32_t x = 0; x < 100000000; x += 9973) {
+		CHECK_DEC(dec_put_u8(got_, x), "%u", x);
+		CHECK_DEC(dec_put_u_right(got_, x, 5), "%5u", x);
+		CHECK_DEC(dec_put_u9(got_, x * 9 + 8), "%09u", x * 9 + 8);
+	}
+}
+END_TEST
+
+/* Each of the 1000 triplets, and each in each of the three places of the nanoseconds */
+START_TEST(decimal_triplets)
+{
+	for (uint32_t i = 0; i < 1000; i++) {
+		char want[8];
+
+		snprintf(want, sizeof(want), "%03u", i);
+		ck_assert_msg(!memcmp(dec_triplets[i], want, 3) && !dec_triplets[i][3],
+			      "triplet %u is '%.3s'", i, dec_triplets[i]);
+		CHECK_DEC(dec_put_u9(got_, i * 1000000 + (999 - i) * 1000 + i), "%09u",
+			  i * 1000000 + (999 - i) * 1000 + i);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("blkparse");
@@ -245,6 +405,12 @@ int main(void)
 	tcase_add_test(tc, summary_counts);
 	tcase_add_test(tc, write_error_reported);
 	tcase_add_test(tc, sequence_and_pid_as_printf);
+	tcase_add_test(tc, extents_and_times_as_printf);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("decimal");
+	tcase_add_test(tc, decimal_edge_values);
+	tcase_add_test(tc, decimal_digits8_sweep);
+	tcase_add_test(tc, decimal_triplets);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

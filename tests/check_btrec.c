@@ -440,6 +440,86 @@ START_TEST(plugdev_names_blktraces_device)
 }
 END_TEST
 
+/* every event handed on: kind, device, U or UT, time */
+static int collect_all(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
+{
+	struct collected *c = ctx;
+
+	c->len += snprintf(c->text + c->len, sizeof(c->text) - c->len, "%d %u,%u %d %llu\n",
+			   ev->kind, KDEV_MAJOR(dev), KDEV_MINOR(dev), timer,
+			   (unsigned long long)ev->ts);
+	ck_assert_uint_lt(c->len, sizeof(c->text));
+	return 0;
+}
+
+/*
+ * A consumer of letters only is handed what any consumer is, less the
+ * events with no letter: those still wait behind an unplug (one comes
+ * between an unplug and its issue, as 6.12's block_io_start does), and
+ * one of a task whose slot another task holds still takes the slot (the
+ * plug after it has no device).
+ */
+START_TEST(plugdev_letters_only_hands_on_the_rest)
+{
+	struct blk_event e[64], x[96];
+	size_t n = plug_events(e), m = 0;
+	struct collected all = { .len = 0 }, letters = { .len = 0 }, want = { .len = 0 };
+	struct plugdev *pa, *pl;
+	char *line, *save;
+
+	for (size_t i = 0; i < n; i++) {
+		x[m++] = e[i];
+		if (e[i].kind == BLK_EV_BIO_QUEUE) {
+			x[m] = e[i];
+			x[m++].kind = BLK_EV_IO_START;
+		}
+		if (e[i].kind == BLK_EV_UNPLUG && e[i].pid == 100) {
+			/* between dd's unplug and its issue: held, then handed on (or not) */
+			x[m] = e[i];
+			x[m].dev = KDEV_MKDEV(8, 16);
+			x[m++].kind = BLK_EV_IO_START;
+		}
+		if (e[i].kind == BLK_EV_RQ_COMPLETE) {
+			x[m] = e[i];
+			x[m++].kind = BLK_EV_IO_DONE;
+			x[m] = e[i];
+			x[m++].kind = BLK_EV_RQ_ERROR;
+		}
+		if (e[i].kind == BLK_EV_GETRQ && e[i].pid == 400) {
+			/* another task in fio's slot: fio's plug has no device any more */
+			x[m] = e[i];
+			x[m].pid = 400 + 4096;
+			x[m++].kind = BLK_EV_IO_DONE;
+		}
+	}
+	ck_assert_uint_le(m, 96);
+	pa = plugdev_alloc(collect_all, &all);
+	pl = plugdev_alloc(collect_all, &letters);
+	ck_assert_ptr_nonnull(pa);
+	ck_assert_ptr_nonnull(pl);
+	plugdev_letters_only(pl);
+	for (size_t i = 0; i < m; i++) {
+		ck_assert_int_eq(plugdev_event(&x[i], pa), 0);
+		ck_assert_int_eq(plugdev_event(&x[i], pl), 0);
+	}
+	ck_assert_int_eq(plugdev_finish(pa), 0);
+	ck_assert_int_eq(plugdev_finish(pl), 0);
+	plugdev_free(pa);
+	plugdev_free(pl);
+	/* the whole stream has them, and fio's plug lost its device */
+	ck_assert_ptr_nonnull(strstr(all.text, "17 8,16 0 1000000030\n19 8,16 0 1000000030\n"));
+	ck_assert_ptr_nonnull(strstr(all.text, "16 0,0 0 1000000320\n"));
+	for (line = strtok_r(all.text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int kind = atoi(line);
+
+		if (blk_kind_action(kind))
+			want.len += snprintf(want.text + want.len, sizeof(want.text) - want.len,
+					     "%s\n", line);
+	}
+	ck_assert_str_eq(letters.text, want.text);
+}
+END_TEST
+
 START_TEST(text_log_prints_plugdevs_device)
 {
 	struct blk_event e[64];
@@ -703,6 +783,7 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("plugdev");
 	tcase_add_test(tc, plugdev_names_blktraces_device);
+	tcase_add_test(tc, plugdev_letters_only_hands_on_the_rest);
 	tcase_add_test(tc, text_log_prints_plugdevs_device);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("files");

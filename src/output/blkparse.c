@@ -10,72 +10,139 @@
 #include <endian.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "output/blkparse.h"
+#include "output/decimal.h"
 #include "track/plugdev.h"
 
 #define OUT_BUF_SIZE	(256 * 1024)
 #define OUT_LINE_MAX	256
 
-/* A (device, cpu) sequence counter or a per-device summary, hashed. */
+/*
+ * A (device, CPU): the start of its lines, "%3d,%-3d %2d %8u ", with the
+ * sequence number of its last line, which goes up by one a line and is
+ * incremented in the text itself. Hashed by key.
+ */
 struct seq_slot {
 	uint64_t key;		/* dev << 32 | cpu, + 1 so that 0 is empty */
+	struct dev_summary *sum;	/* its device's, NULL: none could be allocated */
 	uint32_t seq;
-	uint32_t text_seq;	/* the number in text, 0: none */
-	char text[8];		/* text_seq as "%8u", to be incremented in place */
+	bool shown;		/* the filter keeps the device */
+	uint8_t seq_at;		/* where "%8u " starts in text */
+	uint8_t len;		/* of text */
+	char text[41];
+};
+
+/* The summary's counters, by action: a timer unplug (UT) apart, G, I, B, S together. */
+enum sum_act { SUM_Q, SUM_D, SUM_R, SUM_C, SUM_M, SUM_A, SUM_X, SUM_U, SUM_T, SUM_P, SUM_OTHER,
+	       SUM_ACTS };
+
+static const uint8_t sum_act_of[BLK_EV_KIND_MAX] = {
+	[BLK_EV_BIO_QUEUE] = SUM_Q,		[BLK_EV_BIO_BACKMERGE] = SUM_M,
+	[BLK_EV_BIO_FRONTMERGE] = SUM_M,	[BLK_EV_BIO_BOUNCE] = SUM_OTHER,
+	[BLK_EV_GETRQ] = SUM_OTHER,		[BLK_EV_SLEEPRQ] = SUM_OTHER,
+	[BLK_EV_RQ_INSERT] = SUM_OTHER,		[BLK_EV_RQ_ISSUE] = SUM_D,
+	[BLK_EV_RQ_MERGE] = SUM_M,		[BLK_EV_RQ_REQUEUE] = SUM_R,
+	[BLK_EV_RQ_COMPLETE] = SUM_C,		[BLK_EV_BIO_COMPLETE] = SUM_C,
+	[BLK_EV_BIO_REMAP] = SUM_A,		[BLK_EV_RQ_REMAP] = SUM_A,
+	[BLK_EV_SPLIT] = SUM_X,			[BLK_EV_PLUG] = SUM_P,
+	[BLK_EV_UNPLUG] = SUM_U,
 };
 
 enum { RW_READ, RW_WRITE };
 
+/* The counter of an action and a direction */
+#define SUM_CELL(act, rw)	((act) * 2 + (rw))
+
+/* Lines and KiB by action and by blktrace's write bit (discards are writes). */
 struct dev_summary {
 	uint32_t dev;
-	uint64_t queued[2], queued_kb[2];
-	uint64_t dispatched[2], dispatched_kb[2];
-	uint64_t requeued[2];
-	uint64_t completed[2], completed_kb[2];
-	uint64_t merged[2], merged_kb[2];
-	uint64_t remaps, splits, unplugs, timer_unplugs, plugs;
-	uint64_t events;
+	uint64_t n[SUM_ACTS * 2];
+	uint64_t kb[SUM_ACTS * 2];	/* C: from the sectors, the others from the bytes */
 	uint64_t first_ts, last_ts;
 };
+
+/* What a line says after the action and the rwbs, by the action's letter */
+enum line_shape {
+	SHAPE_NONE,		/* no letter, no line */
+	SHAPE_DONE,		/* C, R: sector + size [error] */
+	SHAPE_BIO,		/* D, I, Q, B, M, F, G, S: sector + size [comm] */
+	SHAPE_PLUG,		/* P: [comm] */
+	SHAPE_UNPLUG,		/* U: [comm] count */
+	SHAPE_REMAP,		/* A: sector + size <- (maj,min) sector */
+	SHAPE_SPLIT,		/* X: sector / new sector [comm] */
+};
+
+/*
+ * What follows the pid on a line of one event kind, "%c%c %3s ": the action
+ * (UT for a timer unplug) and the rwbs, with what they depend on, the
+ * line's shape and the summary's counter it goes to.
+ */
+struct act_text {
+	uint64_t key;		/* act_key(), 0: none yet */
+	uint8_t len;
+	uint8_t shape;		/* enum line_shape */
+	uint8_t cell;		/* SUM_CELL() of the action and blk_event_writes() */
+	bool kb_sectors;	/* the summary's KiB from the sectors, not the bytes */
+	char text[16];
+};
+
+/* The act_text of a timer unplug, after those of every kind */
+#define ACT_TIMER	(UINT8_MAX + 1)
 
 struct blkparse_out {
 	FILE *fp;
 	struct blkparse_filter filter;
 	char *buf;
-	size_t len;
+	char *pos;		/* the end of the text in buf */
 	int err;
 	bool started;
 	uint64_t genesis;
 	uint64_t lines;
 	uint64_t unattributed;	/* plug/unplug with no device known */
 
+	/* the (device, CPU) of the last line, as dev << 32 | cpu, and its slot */
+	struct seq_slot *cur;
+	uint64_t cur_key;
+
 	struct seq_slot *seq;
 	size_t seq_cap;		/* power of two */
 	size_t seq_used;
-	size_t seq_last;	/* slot of the last lookup */
+	struct seq_slot spare;	/* when the table is full: key 0, the sequence stays 0 */
 
-	struct dev_summary *devs;
+	struct dev_summary **devs;
 	size_t ndevs, devs_cap;
-	size_t dev_last;
 
-	/* the last pid as "%5d" (16 bytes, len of them the field's) */
-	int64_t pid_last;
-	char pid_text[16];
-	size_t pid_len;
+	/* the second the last line's time fell in: its start (a trace time), as "%5llu." */
+	uint64_t sec_from;
+	char sec_text[16];
+	size_t sec_len;
 
-	/* the last line's rwbs text, and what it depends on (rwbs_key()) */
-	uint32_t rwbs_key;
-	char rwbs_text[8];
-	unsigned int rwbs_len;
+	/* the last extent as "%llu + %u" (40 bytes, len of them the text's): an I/O's Q, G, D, C */
+	uint64_t ext_sector;
+	uint32_t ext_nr;	/* 0: none yet */
+	size_t ext_len;
+	char ext_text[40];
 
-	/* the formatted "maj,min cpu " of the last line */
-	char prefix[48];
-	size_t prefix_len;
-	uint32_t prefix_dev;
-	unsigned int prefix_cpu;
+	/*
+	 * the last two pids as "%5d " (16 bytes, len of them the field's):
+	 * the submitting task's, and the completions' (an interrupt's, 0)
+	 */
+	struct pid_text {
+		int64_t pid;
+		size_t len;
+		char text[16];
+	} pid[2];
+
+	/* the last task name and its length */
+	uint64_t comm[2];
+	size_t comm_len;
+
+	/* by kind (any a record may name), then for the timer unplugs (UT) */
+	struct act_text act[ACT_TIMER + 1];
 
 	/* the device of plugs and unplugs, U or UT: the rules of track/plugdev.c */
 	struct plugdev *plugs;
@@ -90,11 +157,13 @@ struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *
 	if (!o)
 		return NULL;
 	o->fp = fp;
-	o->prefix_dev = UINT32_MAX;
-	o->pid_last = INT64_MIN;
+	o->pid[0].pid = o->pid[1].pid = INT64_MIN;
 	if (filter)
 		o->filter = *filter;
-	o->buf = malloc(OUT_BUF_SIZE);
+	/* the text of second 0, where the first line's time is */
+	o->sec_len = dec_put_u_right(o->sec_text, 0, 5) - o->sec_text;
+	o->sec_text[o->sec_len++] = '.';
+	o->buf = o->pos = malloc(OUT_BUF_SIZE);
 	o->seq_cap = 256;
 	o->seq = calloc(o->seq_cap, sizeof(*o->seq));
 	o->plugs = plugdev_alloc(emit_attributed, o);
@@ -103,6 +172,7 @@ struct blkparse_out *blkparse_out_alloc(FILE *fp, const struct blkparse_filter *
 		errno = ENOMEM;
 		return NULL;
 	}
+	plugdev_letters_only(o->plugs);
 	return o;
 }
 
@@ -112,6 +182,8 @@ void blkparse_out_free(struct blkparse_out *o)
 		return;
 	free(o->buf);
 	free(o->seq);
+	for (size_t i = 0; i < o->ndevs; i++)
+		free(o->devs[i]);
 	free(o->devs);
 	plugdev_free(o->plugs);
 	free(o);
@@ -119,17 +191,19 @@ void blkparse_out_free(struct blkparse_out *o)
 
 int blkparse_out_flush(struct blkparse_out *o)
 {
+	size_t len = o->pos - o->buf;
+
 	if (o->err)
 		return o->err;
-	if (o->len && fwrite(o->buf, 1, o->len, o->fp) != o->len)
+	if (len && fwrite(o->buf, 1, len, o->fp) != len)
 		o->err = errno ? -errno : -EIO;
-	o->len = 0;
+	o->pos = o->buf;
 	if (!o->err && fflush(o->fp))
 		o->err = errno ? -errno : -EIO;
 	return o->err;
 }
 
-/* ---- number formatting ---------------------------------------------- */
+/* ---- text --------------------------------------------------------------- */
 
 /*
  * The line is built in place in the output buffer, which always has
@@ -138,115 +212,6 @@ int blkparse_out_flush(struct blkparse_out *o)
  * Calls to memset/memcpy of a variable size per field cost more than the
  * digits themselves.
  */
-
-static const char two_digits[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-static const uint64_t pow10_tab[20] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
-	10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
-	10000000000000000000ULL,
-};
-
-/* The decimal digits of v: log10 from its bit length, then one compare. */
-static inline int count_digits(uint64_t v)
-{
-	uint64_t w = v | 1;
-	int t = ((64 - __builtin_clzll(w)) * 1233) >> 12;	/* 1233 / 4096 ~ log10(2) */
-
-	return t + (w >= pow10_tab[t]);
-}
-
-/*
- * The n digits of v into p[0..n-1], two at a time (halves the divisions),
- * in 32 bits once the value fits: most do (sectors, sequences, pids).
- */
-static inline void put_digits(char *p, uint64_t v, int n)
-{
-	char *q = p + n;
-	uint32_t w;
-
-	while (v > UINT32_MAX) {
-		uint64_t t = v / 100;
-
-		q -= 2;
-		memcpy(q, two_digits + 2 * (unsigned int)(v - t * 100), 2);
-		v = t;
-	}
-	w = v;
-	while (w >= 100) {
-		uint32_t t = w / 100;
-
-		q -= 2;
-		memcpy(q, two_digits + 2 * (w - t * 100), 2);
-		w = t;
-	}
-	if (w >= 10)
-		memcpy(q - 2, two_digits + 2 * w, 2);
-	else
-		q[-1] = '0' + w;
-}
-
-/* printf("%llu") */
-static inline char *put_u(char *p, uint64_t v)
-{
-	int n = count_digits(v);
-
-	put_digits(p, v, n);
-	return p + n;
-}
-
-/* printf("%*llu") with a width of at most 16 */
-static inline char *put_u_right(char *p, uint64_t v, int width)
-{
-	int n = count_digits(v);
-
-	if (n < width) {
-		memset(p, ' ', 16);
-		p += width - n;
-	}
-	put_digits(p, v, n);
-	return p + n;
-}
-
-/* printf("%-*llu") with a width of at most 16 */
-static inline char *put_u_left(char *p, uint64_t v, int width)
-{
-	int n = count_digits(v);
-
-	put_digits(p, v, n);
-	if (n < width) {
-		memset(p + n, ' ', 16);
-		return p + width;
-	}
-	return p + n;
-}
-
-/* printf("%09llu") of a value below 10^9: the nanoseconds of a time */
-static inline char *put_u9(char *p, uint32_t v)
-{
-	for (int i = 7; i >= 1; i -= 2) {
-		uint32_t t = v / 100;
-
-		memcpy(p + i, two_digits + 2 * (v - t * 100), 2);
-		v = t;
-	}
-	p[0] = '0' + v;
-	return p + 9;
-}
-
-static inline char *put_d(char *p, int64_t v)
-{
-	if (v < 0) {
-		*p++ = '-';
-		return put_u(p, -(uint64_t)v);
-	}
-	return put_u(p, v);
-}
 
 /* strnlen(s, 16), a word at a time: the lowest flagged byte is the first NUL */
 static inline size_t strnlen16(const char *s)
@@ -267,27 +232,160 @@ static inline size_t strnlen16(const char *s)
 	return 16;
 }
 
-/* A string of at most 16 bytes, such as a task name (NUL-terminated) */
-static inline char *put_comm(char *p, const char comm[16])
+/* A task name (16 bytes, NUL-terminated when shorter): the last one's length, mostly */
+static inline char *put_comm(struct blkparse_out *o, char *p, const char comm[16])
 {
+	uint64_t a, b;
+
+	memcpy(&a, comm, 8);
+	memcpy(&b, comm + 8, 8);
+	if (a != o->comm[0] || b != o->comm[1]) {
+		o->comm[0] = a;
+		o->comm[1] = b;
+		o->comm_len = strnlen16(comm);
+	}
 	memcpy(p, comm, 16);
-	return p + strnlen16(comm);
+	return p + o->comm_len;
+}
+
+static inline char *put_d(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return dec_put_u(p, -(uint64_t)v);
+	}
+	return dec_put_u(p, v);
+}
+
+/* "%5d " of the pid's unsigned value: one of the last two, mostly */
+static inline char *put_pid(struct blkparse_out *o, char *p, int32_t pid)
+{
+	struct pid_text *t = &o->pid[0];
+
+	if (t->pid != pid) {
+		if (o->pid[1].pid == pid) {
+			struct pid_text tmp = o->pid[1];
+
+			o->pid[1] = *t;
+			*t = tmp;
+		} else {
+			char *q = dec_put_u_right(p, (uint32_t)pid, 5);
+
+			*q++ = ' ';
+			o->pid[1] = *t;
+			t->pid = pid;
+			t->len = q - p;
+			memcpy(t->text, p, sizeof(t->text));
+		}
+	}
+	memcpy(p, t->text, sizeof(t->text));
+	return p + t->len;
 }
 
 /* A literal: a constant-size copy */
 #define put_lit(p, s) (memcpy((p), (s), sizeof(s) - 1), (p) + sizeof(s) - 1)
 
+/* "%llu + %u" of a sector and a size (not 0): the last one's text, mostly */
+static inline __attribute__((always_inline)) char *
+put_extent(struct blkparse_out *o, char *p, uint64_t sector, uint32_t nr)
+{
+	if (sector != o->ext_sector || nr != o->ext_nr) {
+		char *q = dec_put_u(p, sector);
+
+		q = put_lit(q, " + ");
+		q = dec_put_u(q, nr);
+		o->ext_len = q - p;
+		memcpy(o->ext_text, p, sizeof(o->ext_text));
+		o->ext_sector = sector;
+		o->ext_nr = nr;
+	}
+	memcpy(p, o->ext_text, sizeof(o->ext_text));
+	return p + o->ext_len;
+}
+
 /* ---- per-device and per-(device, cpu) state -------------------------- */
 
-/* The (device, CPU) counter's slot, NULL when the table is full and could not grow. */
-static struct seq_slot *seq_slot_of(struct blkparse_out *o, uint32_t dev, unsigned int cpu)
+/* The slot's sequence number as "%8u " after its prefix. */
+static __attribute__((noinline)) void seq_slot_render_seq(struct seq_slot *s)
+{
+	char *q = dec_put_u_right(s->text + s->seq_at, s->seq, 8);
+
+	*q++ = ' ';
+	s->len = q - s->text;
+}
+
+/* The slot's text from scratch: "%3d,%-3d %2d " of its device and CPU, then its sequence. */
+static void seq_slot_render(struct seq_slot *s, uint32_t dev, unsigned int cpu)
+{
+	char *q = s->text, *m;
+
+	q = dec_put_u_right(q, KDEV_MAJOR(dev), 3);
+	*q++ = ',';
+	m = q;
+	q = dec_put_u(q, KDEV_MINOR(dev));
+	if (q - m < 3) {
+		memset(q, ' ', 8);
+		q = m + 3;
+	}
+	*q++ = ' ';
+	q = dec_put_u_right(q, cpu, 2);
+	*q++ = ' ';
+	s->seq_at = q - s->text;
+	seq_slot_render_seq(s);
+}
+
+/*
+ * The next sequence number of @s in its text: the last digit goes up, and
+ * when it is a 9 (one line in ten) the number is written again.
+ */
+static inline void seq_slot_next(struct seq_slot *s)
+{
+	char *last = s->text + s->len - 2;
+
+	s->seq++;
+	if (*last != '9')
+		(*last)++;
+	else
+		seq_slot_render_seq(s);
+}
+
+/* The summary of @dev, made at its first line, of time @ts; NULL when out of memory. */
+static struct dev_summary *dev_summary(struct blkparse_out *o, uint32_t dev, uint64_t ts)
+{
+	struct dev_summary *s;
+
+	for (size_t i = 0; i < o->ndevs; i++)
+		if (o->devs[i]->dev == dev)
+			return o->devs[i];
+	if (o->ndevs == o->devs_cap) {
+		size_t cap = o->devs_cap ? o->devs_cap * 2 : 16;
+		struct dev_summary **n = realloc(o->devs, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		o->devs = n;
+		o->devs_cap = cap;
+	}
+	s = calloc(1, sizeof(*s));
+	if (s) {
+		s->dev = dev;
+		s->first_ts = ts;
+		o->devs[o->ndevs++] = s;
+	}
+	return s;
+}
+
+/*
+ * The (device, CPU)'s slot, made on its first line; the spare one when the
+ * table is full. Out of line, as the other changes of what a line reuses:
+ * inlined, they cost the common line registers.
+ */
+static __attribute__((noinline)) struct seq_slot *
+seq_slot_of(struct blkparse_out *o, uint32_t dev, unsigned int cpu, uint64_t ts)
 {
 	uint64_t key = ((uint64_t)dev << 32 | cpu) + 1;
+	struct seq_slot *s;
 	size_t mask, i;
-
-	/* runs of events on one device and CPU are the common case */
-	if (o->seq_last < o->seq_cap && o->seq[o->seq_last].key == key)
-		return &o->seq[o->seq_last];
 
 	if (o->seq_used * 2 >= o->seq_cap) {
 		size_t cap = o->seq_cap * 2;
@@ -311,157 +409,100 @@ static struct seq_slot *seq_slot_of(struct blkparse_out *o, uint32_t dev, unsign
 	i = (key * 0x9E3779B97F4A7C15ULL >> 32) & mask;
 	while (o->seq[i].key && o->seq[i].key != key)
 		i = (i + 1) & mask;
-	if (!o->seq[i].key) {
-		if (o->seq_used + 1 >= o->seq_cap)
-			return NULL;	/* table full and could not grow */
-		o->seq[i].key = key;
-		o->seq_used++;
-	}
-	o->seq_last = i;
-	return &o->seq[i];
-}
-
-/*
- * The line's sequence number, "%8u": the counter goes up by one per line of
- * its (device, CPU), so its text is kept and its last digit incremented
- * when that is not a 9. 0 when the table is full.
- */
-static inline char *put_seq(struct blkparse_out *o, char *p, uint32_t dev, unsigned int cpu)
-{
-	struct seq_slot *s = seq_slot_of(o, dev, cpu);
-	char *q;
-
-	if (!s)
-		return put_u_right(p, 0, 8);
-	s->seq++;
-	if (s->text_seq && s->text_seq + 1 == s->seq && s->text[7] != '9') {
-		s->text[7]++;
-		s->text_seq = s->seq;
-		memcpy(p, s->text, 8);
-		return p + 8;
-	}
-	q = put_u_right(p, s->seq, 8);
-	s->text_seq = 0;
-	if (q - p == 8) {
-		memcpy(s->text, p, 8);
-		s->text_seq = s->seq;
-	}
-	return q;
-}
-
-/*
- * Everything blk_rwbs_render() reads of an event: the operation, the flags,
- * whether it has sectors and bytes, and whether it is a split; + 1, so that
- * 0 is no key.
- */
-static inline uint32_t rwbs_key(const struct blk_event *ev)
-{
-	return ((uint32_t)ev->op | (uint32_t)ev->flags << 8 | (uint32_t)!!ev->nr_sector << 24 |
-		(uint32_t)!!ev->bytes << 25 | (uint32_t)(ev->kind == BLK_EV_SPLIT) << 26) + 1;
-}
-
-/* blk_rwbs_render() into @buf (8 bytes), the last line's text when the key is the same */
-static inline unsigned int put_rwbs(struct blkparse_out *o, const struct blk_event *ev,
-				    char *buf)
-{
-	uint32_t key = rwbs_key(ev);
-
-	if (key != o->rwbs_key) {
-		o->rwbs_len = blk_rwbs_render(ev, o->rwbs_text);
-		o->rwbs_key = key;
-	}
-	memcpy(buf, o->rwbs_text, 8);
-	return o->rwbs_len;
-}
-
-/* The task's pid, "%5d" of its unsigned value: the same one line after line, mostly. */
-static inline char *put_pid(struct blkparse_out *o, char *p, int32_t pid)
-{
-	char *q;
-
-	if (pid == o->pid_last) {
-		memcpy(p, o->pid_text, 16);
-		return p + o->pid_len;
-	}
-	q = put_u_right(p, (uint32_t)pid, 5);
-	memcpy(o->pid_text, p, 16);
-	o->pid_len = q - p;
-	o->pid_last = pid;
-	return q;
-}
-
-static struct dev_summary *dev_summary(struct blkparse_out *o, uint32_t dev)
-{
-	/* few devices: the last hit, then a linear scan */
-	if (o->dev_last < o->ndevs && o->devs[o->dev_last].dev == dev)
-		return &o->devs[o->dev_last];
-	for (size_t i = 0; i < o->ndevs; i++) {
-		if (o->devs[i].dev == dev) {
-			o->dev_last = i;
-			return &o->devs[i];
+	s = &o->seq[i];
+	if (!s->key) {
+		if (o->seq_used + 1 >= o->seq_cap) {
+			/* table full and could not grow: the line's sequence number is 0 */
+			s = &o->spare;
+			memset(s, 0, sizeof(*s));
+		} else {
+			s->key = key;
+			o->seq_used++;
 		}
+		/* the filter's answer for a device does not change (blkparse.h) */
+		s->shown = !o->filter.has || o->filter.has(o->filter.ctx, dev);
+		s->sum = s->shown ? dev_summary(o, dev, ts) : NULL;
+		seq_slot_render(s, dev, cpu);
 	}
-	if (o->ndevs == o->devs_cap) {
-		size_t cap = o->devs_cap ? o->devs_cap * 2 : 16;
-		struct dev_summary *n = realloc(o->devs, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		o->devs = n;
-		o->devs_cap = cap;
-	}
-	memset(&o->devs[o->ndevs], 0, sizeof(o->devs[0]));
-	o->devs[o->ndevs].dev = dev;
-	return &o->devs[o->ndevs++];
+	return s;
 }
 
-static void count(struct blk_event const *ev, struct dev_summary *s, char act)
-{
-	/* blkparse counts by blktrace's write bit: discards are writes */
-	int rw = blk_event_writes(ev) ? RW_WRITE : RW_READ;
-	uint64_t kb = ev->bytes >> 10;
+/* kind, op and flags are read as one word by act_key() */
+_Static_assert(offsetof(struct blk_event, op) == offsetof(struct blk_event, kind) + 1 &&
+	       offsetof(struct blk_event, flags) == offsetof(struct blk_event, kind) + 2 &&
+	       sizeof(((struct blk_event *)0)->flags) == 2, "kind, op, flags not in one word");
 
-	if (!s->events)
-		s->first_ts = ev->ts;
-	s->last_ts = ev->ts;
-	s->events++;
+/*
+ * Everything blk_rwbs_render() and blk_event_writes() read of an event:
+ * its kind, operation, flags, and whether it has sectors and bytes. Never
+ * 0: an event with a line has a kind.
+ */
+static inline uint64_t act_key(const struct blk_event *ev)
+{
+	uint32_t w;
+
+	memcpy(&w, (const char *)ev + offsetof(struct blk_event, kind), 4);
+	return w | (uint64_t)!!ev->nr_sector << 32 | (uint64_t)!!ev->bytes << 33;
+}
+
+static __attribute__((noinline)) void
+act_text_render(struct act_text *a, const struct blk_event *ev, bool timer, uint64_t key)
+{
+	char act = blk_kind_action(ev->kind), rwbs[8];
+	unsigned int n, i = 0;
+
+	a->key = key;
 	switch (act) {
-	case 'Q':
-		s->queued[rw]++;
-		s->queued_kb[rw] += kb;
-		break;
-	case 'D':
-		s->dispatched[rw]++;
-		s->dispatched_kb[rw] += kb;
-		break;
-	case 'R':
-		s->requeued[rw]++;
-		break;
+	case 0:
+		a->shape = SHAPE_NONE;
+		return;
 	case 'C':
-		s->completed[rw]++;
-		s->completed_kb[rw] += (uint64_t)ev->nr_sector >> 1;
-		break;
-	case 'M':
-	case 'F':
-		s->merged[rw]++;
-		s->merged_kb[rw] += kb;
-		break;
-	case 'A':
-		s->remaps++;
-		break;
-	case 'X':
-		s->splits++;
-		break;
-	case 'U':
-		s->unplugs++;
-		break;
-	case 'T':
-		s->timer_unplugs++;
+	case 'R':
+		a->shape = SHAPE_DONE;
 		break;
 	case 'P':
-		s->plugs++;
+		a->shape = SHAPE_PLUG;
+		break;
+	case 'U':
+		a->shape = SHAPE_UNPLUG;
+		break;
+	case 'A':
+		a->shape = SHAPE_REMAP;
+		break;
+	case 'X':
+		a->shape = SHAPE_SPLIT;
+		break;
+	default:
+		a->shape = SHAPE_BIO;
 		break;
 	}
+	n = blk_rwbs_render(ev, rwbs);
+	a->text[i++] = timer ? 'U' : ' ';
+	a->text[i++] = timer ? 'T' : act;
+	a->text[i++] = ' ';
+	while (n + i < 6)	/* "%3s" */
+		a->text[i++] = ' ';
+	memcpy(a->text + i, rwbs, n);
+	i += n;
+	a->text[i++] = ' ';
+	a->len = i;
+	a->cell = SUM_CELL(timer ? SUM_T : sum_act_of[ev->kind],
+			   blk_event_writes(ev) ? RW_WRITE : RW_READ);
+	a->kb_sectors = act == 'C';
+}
+
+static inline void count(struct dev_summary *s, const struct blk_event *ev,
+			 const struct act_text *a)
+{
+	s->last_ts = ev->ts;
+	s->n[a->cell]++;
+	s->kb[a->cell] += a->kb_sectors ? ev->nr_sector >> 1 : ev->bytes >> 10;
+}
+
+/* The sector a line prints: a flush request's position is -1, blktrace records 0 */
+static inline uint64_t line_sector(const struct blk_event *ev)
+{
+	return ev->sector == UINT64_MAX ? 0 : ev->sector;
 }
 
 /* ---- the line ---------------------------------------------------------- */
@@ -469,146 +510,129 @@ static void count(struct blk_event const *ev, struct dev_summary *s, char act)
 /* Format one event as the line of device @dev; @timer: an unplug is "UT". */
 static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev, bool timer)
 {
-	char act = blk_kind_action(ev->kind);
-	struct dev_summary *s;
-	uint64_t rel, secs, sector;
-	char rwbs[8];
-	unsigned int n;
+	struct act_text *a = &o->act[timer ? ACT_TIMER : ev->kind];
+	uint64_t key = act_key(ev), slot = (uint64_t)dev << 32 | ev->cpu, ns;
+	struct seq_slot *s = o->cur;
 	char *p;
 
-	if (!act)
+	if (a->key != key)
+		act_text_render(a, ev, timer, key);
+	if (!a->shape)
 		return 0;
 	if (!dev) {
 		o->unattributed++;
 		return 0;
 	}
-	if (o->filter.has && !o->filter.has(o->filter.ctx, dev))
+	/* device and CPU change seldom from one line to the next */
+	if (slot != o->cur_key) {
+		s = seq_slot_of(o, dev, ev->cpu, ev->ts);
+		o->cur = s;
+		o->cur_key = slot;
+		/*
+		 * the first line shown is one of these: a line of the (device,
+		 * CPU) before was shown too, or not reached for an error
+		 */
+		if (s->shown && !o->err && !o->started) {
+			o->started = true;
+			o->genesis = o->sec_from = ev->ts;
+		}
+	}
+	if (!s->shown)
 		return 0;
 	if (o->err)
 		return o->err;
-	if (!o->started) {
-		o->started = true;
-		o->genesis = ev->ts;
-	}
-	s = dev_summary(o, dev);
-	if (s)
-		count(ev, s, timer ? 'T' : act);
+	if (s->sum)
+		count(s->sum, ev, a);
 
-	if (o->len + OUT_LINE_MAX > OUT_BUF_SIZE) {
+	if (o->pos > o->buf + OUT_BUF_SIZE - OUT_LINE_MAX) {
 		int ret = blkparse_out_flush(o);
 
 		if (ret)
 			return ret;
 	}
-	rel = ev->ts >= o->genesis ? ev->ts - o->genesis : 0;
-	/* a flush request's position is -1; blktrace records it as 0 */
-	sector = ev->sector == UINT64_MAX ? 0 : ev->sector;
-	p = o->buf + o->len;
+	p = o->pos;
 
 	/* "%3d,%-3d %2d %8d %5d.%09lu %5u %2s %3s " */
-	if (dev != o->prefix_dev || ev->cpu != o->prefix_cpu) {
-		/* device and CPU change seldom from one line to the next */
-		char *q = o->prefix;
+	if (s->key)
+		seq_slot_next(s);
+	/* whole arrays, constant-size copies: the line has room (OUT_LINE_MAX) */
+	memcpy(p, s->text, 32);
+	p += s->len;
+	/* times are relative to the first line's */
+	ns = ev->ts - o->sec_from;
+	if (ns >= 1000000000ULL) {
+		/* a new second, or a time before the last one's (before the first: 0) */
+		uint64_t rel = ev->ts >= o->genesis ? ev->ts - o->genesis : 0;
+		uint64_t secs = rel / 1000000000ULL;
+		char *q;
 
-		q = put_u_right(q, KDEV_MAJOR(dev), 3);
-		*q++ = ',';
-		q = put_u_left(q, KDEV_MINOR(dev), 3);
-		*q++ = ' ';
-		q = put_u_right(q, ev->cpu, 2);
-		*q++ = ' ';
-		o->prefix_len = q - o->prefix;
-		o->prefix_dev = dev;
-		o->prefix_cpu = ev->cpu;
+		o->sec_from = o->genesis + secs * 1000000000ULL;
+		ns = rel - secs * 1000000000ULL;
+		q = dec_put_u_right(p, secs, 5);
+		*q++ = '.';
+		o->sec_len = q - p;
+		memcpy(o->sec_text, p, sizeof(o->sec_text));
 	}
-	/* the whole array, a constant-size copy: the line has room (OUT_LINE_MAX) */
-	memcpy(p, o->prefix, sizeof(o->prefix));
-	p += o->prefix_len;
-	p = put_seq(o, p, dev, ev->cpu);
-	*p++ = ' ';
-	secs = rel / 1000000000ULL;
-	p = put_u_right(p, secs, 5);
-	*p++ = '.';
-	p = put_u9(p, rel - secs * 1000000000ULL);
+	memcpy(p, o->sec_text, sizeof(o->sec_text));
+	p = dec_put_u9(p + o->sec_len, ns);
 	*p++ = ' ';
 	p = put_pid(o, p, ev->pid);
-	*p++ = ' ';
-	*p++ = timer ? 'U' : ' ';
-	*p++ = timer ? 'T' : act;
-	*p++ = ' ';
-	/* "%3s" */
-	n = put_rwbs(o, ev, rwbs);
-	if (n < 3) {
-		memset(p, ' ', 4);
-		p += 3 - n;
-	}
-	memcpy(p, rwbs, sizeof(rwbs));
-	p += n;
-	*p++ = ' ';
+	memcpy(p, a->text, sizeof(a->text));
+	p += a->len;
 
-	switch (act) {
-	case 'C':
-	case 'R':
-		p = put_u(p, sector);
-		if (ev->nr_sector) {
-			p = put_lit(p, " + ");
-			p = put_u(p, ev->nr_sector);
-		}
+	switch (a->shape) {
+	case SHAPE_DONE:
+		if (ev->nr_sector)
+			p = put_extent(o, p, line_sector(ev), ev->nr_sector);
+		else
+			p = dec_put_u(p, line_sector(ev));
 		p = put_lit(p, " [");
 		p = put_d(p, ev->error);
 		*p++ = ']';
 		break;
-	case 'D':
-	case 'I':
-	case 'Q':
-	case 'B':
-	case 'M':
-	case 'F':
-	case 'G':
-	case 'S':
+	case SHAPE_BIO:
 		if (ev->nr_sector) {
-			p = put_u(p, sector);
-			p = put_lit(p, " + ");
-			p = put_u(p, ev->nr_sector);
+			p = put_extent(o, p, line_sector(ev), ev->nr_sector);
 			*p++ = ' ';
 		}
 		*p++ = '[';
-		p = put_comm(p, ev->comm);
+		p = put_comm(o, p, ev->comm);
 		*p++ = ']';
 		break;
-	case 'P':
+	case SHAPE_PLUG:
 		*p++ = '[';
-		p = put_comm(p, ev->comm);
+		p = put_comm(o, p, ev->comm);
 		*p++ = ']';
 		break;
-	case 'U':
+	case SHAPE_UNPLUG:
 		*p++ = '[';
-		p = put_comm(p, ev->comm);
+		p = put_comm(o, p, ev->comm);
 		p = put_lit(p, "] ");
-		p = put_u(p, ev->count);
+		p = dec_put_u(p, ev->count);
 		break;
-	case 'A':
-		p = put_u(p, sector);
+	case SHAPE_REMAP:
+		p = dec_put_u(p, line_sector(ev));
 		p = put_lit(p, " + ");
-		p = put_u(p, ev->nr_sector);
+		p = dec_put_u(p, ev->nr_sector);
 		p = put_lit(p, " <- (");
-		p = put_u(p, KDEV_MAJOR(ev->old_dev));
+		p = dec_put_u(p, KDEV_MAJOR(ev->old_dev));
 		*p++ = ',';
-		p = put_u(p, KDEV_MINOR(ev->old_dev));
+		p = dec_put_u(p, KDEV_MINOR(ev->old_dev));
 		p = put_lit(p, ") ");
-		p = put_u(p, ev->aux_sector);
+		p = dec_put_u(p, ev->aux_sector);
 		break;
-	case 'X':
+	case SHAPE_SPLIT:
 		/* blkparse prints the new sector through a 32-bit unsigned */
-		p = put_u(p, sector);
+		p = dec_put_u(p, line_sector(ev));
 		p = put_lit(p, " / ");
-		p = put_u(p, (uint32_t)ev->aux_sector);
+		p = dec_put_u(p, (uint32_t)ev->aux_sector);
 		p = put_lit(p, " [");
-		p = put_comm(p, ev->comm);
+		p = put_comm(o, p, ev->comm);
 		*p++ = ']';
 		break;
 	}
 	*p++ = '\n';
-	o->len = p - o->buf;
+	o->pos = p;
 	o->lines++;
 	return 0;
 }
@@ -661,43 +685,50 @@ static const char *size_cnv(char *dst, uint64_t num, bool in_kb)
 
 static void summary_dev(FILE *fp, const struct dev_summary *s)
 {
-	char x[32], y[32];
 	double secs = (s->last_ts - s->first_ts) / 1e9;
+	char x[32], y[32];
+	uint64_t events = 0;
 
 	fprintf(fp, "Total (%u,%u):\n", KDEV_MAJOR(s->dev), KDEV_MINOR(s->dev));
-	fprintf(fp, " Reads Queued:    %s, %siB\t", size_cnv(x, s->queued[0], false),
-		size_cnv(y, s->queued_kb[0], true));
-	fprintf(fp, " Writes Queued:    %s, %siB\n", size_cnv(x, s->queued[1], false),
-		size_cnv(y, s->queued_kb[1], true));
-	fprintf(fp, " Read Dispatches: %s, %siB\t", size_cnv(x, s->dispatched[0], false),
-		size_cnv(y, s->dispatched_kb[0], true));
-	fprintf(fp, " Write Dispatches: %s, %siB\n", size_cnv(x, s->dispatched[1], false),
-		size_cnv(y, s->dispatched_kb[1], true));
-	fprintf(fp, " Reads Requeued:  %s\t\t", size_cnv(x, s->requeued[0], false));
-	fprintf(fp, " Writes Requeued:  %s\n", size_cnv(x, s->requeued[1], false));
-	fprintf(fp, " Reads Completed: %s, %siB\t", size_cnv(x, s->completed[0], false),
-		size_cnv(y, s->completed_kb[0], true));
-	fprintf(fp, " Writes Completed: %s, %siB\n", size_cnv(x, s->completed[1], false),
-		size_cnv(y, s->completed_kb[1], true));
-	fprintf(fp, " Read Merges:     %s, %siB\t", size_cnv(x, s->merged[0], false),
-		size_cnv(y, s->merged_kb[0], true));
-	fprintf(fp, " Write Merges:     %s, %siB\n", size_cnv(x, s->merged[1], false),
-		size_cnv(y, s->merged_kb[1], true));
+	fprintf(fp, " Reads Queued:    %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_Q, RW_READ)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_Q, RW_READ)], true));
+	fprintf(fp, " Writes Queued:    %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_Q, RW_WRITE)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_Q, RW_WRITE)], true));
+	fprintf(fp, " Read Dispatches: %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_D, RW_READ)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_D, RW_READ)], true));
+	fprintf(fp, " Write Dispatches: %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_D, RW_WRITE)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_D, RW_WRITE)], true));
+	fprintf(fp, " Reads Requeued:  %s\t\t", size_cnv(x, s->n[SUM_CELL(SUM_R, RW_READ)], false));
+	fprintf(fp, " Writes Requeued:  %s\n", size_cnv(x, s->n[SUM_CELL(SUM_R, RW_WRITE)], false));
+	fprintf(fp, " Reads Completed: %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_C, RW_READ)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_C, RW_READ)], true));
+	fprintf(fp, " Writes Completed: %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_C, RW_WRITE)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_C, RW_WRITE)], true));
+	fprintf(fp, " Read Merges:     %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_M, RW_READ)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_M, RW_READ)], true));
+	fprintf(fp, " Write Merges:     %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_M, RW_WRITE)], false),
+		size_cnv(y, s->kb[SUM_CELL(SUM_M, RW_WRITE)], true));
 	fprintf(fp, " Remaps:          %8llu \t\t Splits:           %8llu\n",
-		(unsigned long long)s->remaps, (unsigned long long)s->splits);
+		(unsigned long long)(s->n[SUM_CELL(SUM_A, RW_READ)] + s->n[SUM_CELL(SUM_A, RW_WRITE)]),
+		(unsigned long long)(s->n[SUM_CELL(SUM_X, RW_READ)] + s->n[SUM_CELL(SUM_X, RW_WRITE)]));
 	fprintf(fp, " IO unplugs:      %8llu \t\t Timer unplugs:    %8llu\n",
-		(unsigned long long)s->unplugs, (unsigned long long)s->timer_unplugs);
-	fprintf(fp, " IO plugs:        %8llu\n", (unsigned long long)s->plugs);
+		(unsigned long long)(s->n[SUM_CELL(SUM_U, RW_READ)] + s->n[SUM_CELL(SUM_U, RW_WRITE)]),
+		(unsigned long long)(s->n[SUM_CELL(SUM_T, RW_READ)] + s->n[SUM_CELL(SUM_T, RW_WRITE)]));
+	fprintf(fp, " IO plugs:        %8llu\n",
+		(unsigned long long)(s->n[SUM_CELL(SUM_P, RW_READ)] + s->n[SUM_CELL(SUM_P, RW_WRITE)]));
 	if (secs > 0)
 		fprintf(fp, "Throughput (R/W): %.0fKiB/s / %.0fKiB/s\n",
-			s->completed_kb[0] / secs, s->completed_kb[1] / secs);
+			s->kb[SUM_CELL(SUM_C, RW_READ)] / secs, s->kb[SUM_CELL(SUM_C, RW_WRITE)] / secs);
+	for (unsigned int i = 0; i < SUM_ACTS * 2; i++)
+		events += s->n[i];
 	fprintf(fp, "Events (%u,%u): %llu entries\n\n", KDEV_MAJOR(s->dev), KDEV_MINOR(s->dev),
-		(unsigned long long)s->events);
+		(unsigned long long)events);
 }
 
 static int cmp_dev(const void *a, const void *b)
 {
-	const struct dev_summary *x = a, *y = b;
+	const struct dev_summary *x = *(struct dev_summary *const *)a;
+	const struct dev_summary *y = *(struct dev_summary *const *)b;
 
 	return x->dev < y->dev ? -1 : x->dev > y->dev;
 }
@@ -709,7 +740,7 @@ void blkparse_out_summary(struct blkparse_out *o, FILE *fp, const struct source_
 	if (o->ndevs > 1)	/* none: no array at all, which qsort may not be given */
 		qsort(o->devs, o->ndevs, sizeof(o->devs[0]), cmp_dev);
 	for (size_t i = 0; i < o->ndevs; i++)
-		summary_dev(fp, &o->devs[i]);
+		summary_dev(fp, o->devs[i]);
 	if (!o->ndevs)
 		fprintf(fp, "No block events traced.\n\n");
 	if (!st)

@@ -15,7 +15,8 @@ struct blkparse_out;
 
 /**
  * struct blkparse_filter - which events to print
- * @has: predicate on a device (NULL: every device)
+ * @has: predicate on a device (NULL: every device); asked once per device
+ *	 and CPU, so its answer for a device must not change
  * @ctx: passed to @has
  */
 struct blkparse_filter {

@@ -66,6 +66,8 @@ struct plugdev {
 	unsigned int last_rq;	/* the one request_based() found last */
 	bool rq_dev_full;
 	unsigned int nwaiting;	/* CPUs with an unplug waiting */
+	/* by kind: not handed on (plugdev_letters_only()) */
+	bool skip[UINT8_MAX + 1];
 	/* plugdev_held_from's answer, asked after every event: kept, not scanned */
 	uint64_t held_from;
 };
@@ -80,6 +82,12 @@ struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx)
 	p->ctx = ctx;
 	p->held_from = UINT64_MAX;
 	return p;
+}
+
+void plugdev_letters_only(struct plugdev *p)
+{
+	for (unsigned int k = 0; k <= UINT8_MAX; k++)
+		p->skip[k] = !blk_kind_action(k);
 }
 
 void plugdev_free(struct plugdev *p)
@@ -231,7 +239,8 @@ static int resolve(struct plugdev *p, struct cpu_wait *w, const struct blk_event
 	}
 	ret = p->fn(&w->unplug, dev, timer, p->ctx);
 	for (unsigned int i = 0; i < w->nheld && !ret; i++)
-		ret = p->fn(&w->held[i], w->held[i].dev, false, p->ctx);
+		if (!p->skip[w->held[i].kind])
+			ret = p->fn(&w->held[i], w->held[i].dev, false, p->ctx);
 	w->nheld = 0;
 	return ret;
 }
@@ -240,6 +249,7 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 {
 	struct plugdev *p = ctx;
 	struct cpu_wait *w = cpu_wait_of(p, ev->cpu);
+	uint32_t dev;
 	int ret;
 
 	see_device(p, ev);
@@ -282,7 +292,8 @@ int plugdev_event(const struct blk_event *ev, void *ctx)
 			p->held_from = ev->ts;
 		return 0;
 	}
-	return p->fn(ev, task_device(p, ev), false, p->ctx);
+	dev = task_device(p, ev);
+	return p->skip[ev->kind] ? 0 : p->fn(ev, dev, false, p->ctx);
 }
 
 uint64_t plugdev_held_from(const struct plugdev *p)

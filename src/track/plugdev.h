@@ -37,6 +37,18 @@ struct plugdev;
  */
 struct plugdev *plugdev_alloc(plugdev_fn fn, void *ctx);
 
+/**
+ * plugdev_letters_only - the consumer takes only events with a blkparse
+ * letter: the others are not handed on
+ * @p: the stage
+ *
+ * They are still followed (their task, and an unplug waits behind them as
+ * before), so what the consumer is given is the same, less those events.
+ * The text log skips a quarter of a recording's records this way (a
+ * kernel's block_io_start and block_io_done).
+ */
+void plugdev_letters_only(struct plugdev *p);
+
 /** plugdev_free - release the stage; NULL is accepted */
 void plugdev_free(struct plugdev *p);
 
