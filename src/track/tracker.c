@@ -136,6 +136,9 @@ struct tracker {
 	struct tk_counters cnt;
 	uint64_t seq;
 	uint64_t now;
+	/* no tree is due to expire or be freed before this (it may be earlier
+	 * than the first due time, never later): one compare per event */
+	uint64_t sweep_at;
 
 	struct tdev **devs;
 	int ndevs, devs_cap;
@@ -167,6 +170,7 @@ struct tracker *tracker_alloc(const struct tk_params *p, tk_io_fn fn, void *ctx)
 		t->p.timeout_ns = TK_DEFAULT_TIMEOUT_NS;
 	t->fn = fn;
 	t->ctx = ctx;
+	t->sweep_at = UINT64_MAX;
 	t->trees.tree_next = t->trees.tree_prev = &t->trees;
 	t->zombies.tree_next = t->zombies.tree_prev = &t->zombies;
 	return t;
@@ -250,6 +254,7 @@ void tracker_reset(struct tracker *t)
 	t->p = p;
 	t->fn = fn;
 	t->ctx = ctx;
+	t->sweep_at = UINT64_MAX;
 	t->trees.tree_next = t->trees.tree_prev = &t->trees;
 	t->zombies.tree_next = t->zombies.tree_prev = &t->zombies;
 }
@@ -438,6 +443,13 @@ static void tree_unlink(struct node *root)
 	root->tree_next->tree_prev = root->tree_prev;
 }
 
+/* A tree may be due at @due (a root's Q or expiry plus the timeout): sweep by then. */
+static inline void sweep_by(struct tracker *t, uint64_t due)
+{
+	if (due < t->sweep_at)
+		t->sweep_at = due;
+}
+
 static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
 			     uint64_t start, uint32_t sectors)
 {
@@ -450,6 +462,7 @@ static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk
 	memcpy(n->comm, ev->comm, sizeof(n->comm));
 	n->nnodes = 1;
 	tree_link(&t->trees, n);
+	sweep_by(t, n->q + t->p.timeout_ns);
 	return n;
 }
 
@@ -1123,6 +1136,8 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 	rest->q = n->q;
 	rest->qev = n->qev;
 	rest->split_rest = true;
+	if (!rest->parent)
+		sweep_by(t, rest->q + t->p.timeout_ns);
 	n->end = cut;
 	n->sectors = cut - n->start;
 }
@@ -1337,6 +1352,7 @@ static void tree_expire(struct tracker *t, struct node *root)
 	if (tree_class(t, root) == TK_IO_TOP)
 		t->cnt.expired_top++;
 	tree_link(&t->zombies, root);
+	sweep_by(t, root->expired_at + t->p.timeout_ns);
 }
 
 /* Free an expired tree whose late events had a whole timeout to come. */
@@ -1347,17 +1363,12 @@ static void tree_drop(struct tracker *t, struct node *root)
 	tree_release(t, root);
 }
 
-/* Whether the oldest live or expired tree is due: one test per event. */
-static inline bool sweep_due(const struct tracker *t)
-{
-	const struct node *live = t->trees.tree_next, *dead = t->zombies.tree_next;
-
-	return (live != &t->trees && live->q + t->p.timeout_ns <= t->now) ||
-	       (dead != &t->zombies && dead->expired_at + t->p.timeout_ns <= t->now);
-}
-
-/* Expire trees older than the timeout, free those expired a timeout ago. */
-static void sweep(struct tracker *t)
+/*
+ * Expire trees older than the timeout, free those expired a timeout ago,
+ * and note when the oldest left is due. Called early (t->sweep_at was
+ * a bound: the tree it was set for has completed), it does nothing else.
+ */
+static __attribute__((noinline)) void sweep(struct tracker *t)
 {
 	while (t->trees.tree_next != &t->trees) {
 		struct node *root = t->trees.tree_next;
@@ -1373,19 +1384,32 @@ static void sweep(struct tracker *t)
 			break;
 		tree_drop(t, root);
 	}
+	t->sweep_at = UINT64_MAX;
+	if (t->trees.tree_next != &t->trees)
+		sweep_by(t, t->trees.tree_next->q + t->p.timeout_ns);
+	if (t->zombies.tree_next != &t->zombies)
+		sweep_by(t, t->zombies.tree_next->expired_at + t->p.timeout_ns);
 }
 
-int tracker_event(const struct blk_event *ev, void *ctx)
+/*
+ * The kinds of event the tracker follows I/O by. Half the events of a
+ * plain disk are others (plug, unplug, block_io_start, block_io_done): they
+ * only move the clock, before the registers the rules need are saved. A
+ * plug or unplug does not even sweep: trees expire after an event that
+ * could have completed them, never before.
+ */
+#define TK_KINDS_TAKEN (1U << BLK_EV_BIO_QUEUE | 1U << BLK_EV_BIO_REMAP | 1U << BLK_EV_SPLIT | \
+			1U << BLK_EV_BIO_COMPLETE | 1U << BLK_EV_GETRQ |			\
+			1U << BLK_EV_BIO_BACKMERGE | 1U << BLK_EV_BIO_FRONTMERGE |		\
+			1U << BLK_EV_RQ_MERGE | 1U << BLK_EV_RQ_INSERT | 1U << BLK_EV_RQ_ISSUE |	\
+			1U << BLK_EV_RQ_REQUEUE | 1U << BLK_EV_RQ_COMPLETE)
+
+/* One event of a kind in TK_KINDS_TAKEN, by the rules at the top. */
+static __attribute__((noinline)) void take(struct tracker *t, const struct blk_event *ev)
 {
-	struct tracker *t = ctx;
 	struct blk_event static_ev;
 	struct tdev *d;
 
-	t->cnt.events++;
-	if (ev->ts > t->now)
-		t->now = ev->ts;
-	if (ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG)
-		return 0;
 	if (ev->sector == UINT64_MAX) {
 		/* a flush request is issued at 0 and completes at -1: one key */
 		static_ev = *ev;
@@ -1394,7 +1418,7 @@ int tracker_event(const struct blk_event *ev, void *ctx)
 	}
 	d = get_dev(t, ev->dev);
 	if (!d)
-		return 0;
+		return;
 	switch (ev->kind) {
 	case BLK_EV_BIO_QUEUE:
 		on_queue(t, d, ev);
@@ -1435,7 +1459,20 @@ int tracker_event(const struct blk_event *ev, void *ctx)
 	default:
 		break;
 	}
-	if (sweep_due(t))
+}
+
+int tracker_event(const struct blk_event *ev, void *ctx)
+{
+	struct tracker *t = ctx;
+
+	t->cnt.events++;
+	if (ev->ts > t->now)
+		t->now = ev->ts;
+	if (ev->kind < 32 && (TK_KINDS_TAKEN >> ev->kind & 1))
+		take(t, ev);
+	else if (ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG)
+		return 0;
+	if (t->now >= t->sweep_at)
 		sweep(t);
 	return 0;
 }
