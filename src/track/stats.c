@@ -160,23 +160,22 @@ static void add_parent(struct st_layer *l, uint32_t dev, bool data)
 	l->parent = best->dev;
 }
 
-static void account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r)
+/*
+ * One bio's figures in its operation at its layer. Apart from the layer's
+ * lookup, so that @o stays in a register: inlined, the compiler computes
+ * it again from the layer for every histogram. Returns the bucket of its
+ * total (C - Q), UINT_MAX when it has none, for the end-to-end histograms
+ * that take the same value.
+ */
+static __attribute__((noinline)) unsigned int account_op(struct st_layer_op *o,
+							 const struct tk_rec *r)
 {
-	struct st_layer *l = layer_of(st, r->dev);
+	uint64_t bytes = (uint64_t)r->sectors << 9;
 	unsigned int total_b = UINT_MAX;
-	struct st_layer_op *o;
 	uint64_t total = 0;
 
-	if (!l)
-		return;
-	o = &l->op[st_op_of_rec(r)];
-	l->kind = r->kind;
-	if (io->top && r->depth < l->depth)
-		l->depth = r->depth;
-	if (r->parent_dev)
-		add_parent(l, r->parent_dev, r->sectors != 0);
 	o->ios++;
-	o->bytes += (uint64_t)r->sectors << 9;
+	o->bytes += bytes;
 	o->splits += r->splits;
 	o->requeues += r->requeues;
 	if (r->error)
@@ -185,7 +184,7 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 		o->merges_back++;
 	else if (r->merge == TK_MERGE_FRONT)
 		o->merges_front++;
-	hist_add(&o->size, (uint64_t)r->sectors << 9);
+	hist_add(&o->size, bytes);
 	span(&o->sub, r->q, r->down);
 	span(&o->comp, r->up, r->c);
 	if (r->q && r->c >= r->q) {
@@ -193,6 +192,8 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 		total_b = hist_bucket_of(total);
 		hist_add_in(&o->total, total, total_b);
 	}
+	if (r->kind != TK_LAYER_REQUEST || !r->qev)
+		return total_b;
 	/*
 	 * btt's phases, as btt counts them: per bio with data queued at this
 	 * device (from its queue event, not from a remap into it: not an
@@ -204,7 +205,7 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	 * the scheduler. D2C and Q2C leave out the pieces of a split bio, and
 	 * count only bios whose request was issued.
 	 */
-	if (r->kind == TK_LAYER_REQUEST && r->qev && r->sectors) {
+	if (r->sectors) {
 		if (r->merge == TK_MERGE_NONE)
 			span(&o->q2g, r->qev, r->g);
 		/* a bio merged into a request, or one whose request the
@@ -219,18 +220,32 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 				span(&o->g2d, r->g, r->d);
 		}
 	}
-	if (r->kind == TK_LAYER_REQUEST && r->qev && !r->splits && !r->split_rest) {
-		/* btt completes only what it saw issued: an empty preflush bio
-		 * (the flush machinery issues a flush request of its own) is not */
-		if (r->d) {
-			span(&o->d2c, r->d, r->c);
-			/* queued here, not remapped in: Q2C is the total, bucket and all */
-			if (r->qev == r->q && total_b != UINT_MAX)
-				hist_add_in(&o->q2c, total, total_b);
-			else
-				span(&o->q2c, r->qev, r->c);
-		}
+	/* btt completes only what it saw issued: an empty preflush bio (the
+	 * flush machinery issues a flush request of its own) is not */
+	if (!r->splits && !r->split_rest && r->d) {
+		span(&o->d2c, r->d, r->c);
+		/* queued here, not remapped in: Q2C is the total, bucket and all */
+		if (r->qev == r->q && total_b != UINT_MAX)
+			hist_add_in(&o->q2c, total, total_b);
+		else
+			span(&o->q2c, r->qev, r->c);
 	}
+	return total_b;
+}
+
+/* One bio at its layer; returns account_op()'s bucket of its total. */
+static unsigned int account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r)
+{
+	struct st_layer *l = layer_of(st, r->dev);
+
+	if (!l)
+		return UINT_MAX;
+	l->kind = r->kind;
+	if (io->top && r->depth < l->depth)
+		l->depth = r->depth;
+	if (r->parent_dev)
+		add_parent(l, r->parent_dev, r->sectors != 0);
+	return account_op(&l->op[st_op_of_rec(r)], r);
 }
 
 /* The share of @dev under the share @parent (-1: at the top) on a path. */
@@ -319,7 +334,7 @@ void stats_io(const struct tk_io *io, void *ctx)
 {
 	struct stats *st = ctx;
 	const struct tk_rec *root = io->root;
-	unsigned int total_b = 0;
+	unsigned int total_b;
 
 	if (!io->nrecs)
 		return;
@@ -327,7 +342,11 @@ void stats_io(const struct tk_io *io, void *ctx)
 		st->first_ts = root->q;
 	if (root->c > st->last_ts)
 		st->last_ts = root->c;
-	for (size_t i = 0; i < io->nrecs; i++)
+	/* the root's total at its layer is the end-to-end latency: one bucket */
+	total_b = account_rec(st, io, &io->recs[0]);
+	if (root != io->recs)
+		total_b = UINT_MAX;
+	for (size_t i = 1; i < io->nrecs; i++)
 		account_rec(st, io, &io->recs[i]);
 	if (!io->top) {
 		/* counted at the layer that issued it (md0 for its stripe I/O) */
@@ -344,7 +363,8 @@ void stats_io(const struct tk_io *io, void *ctx)
 		e->bytes += (uint64_t)root->sectors << 9;
 		e->matched += io->matched;
 		if (root->c >= root->q) {
-			total_b = hist_bucket_of(root->c - root->q);
+			if (total_b == UINT_MAX)
+				total_b = hist_bucket_of(root->c - root->q);
 			hist_add_in(&e->total, root->c - root->q, total_b);
 			e->total_ns += root->c - root->q;
 			account_path(e, io);
