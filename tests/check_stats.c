@@ -471,6 +471,42 @@ START_TEST(processes_capped)
 }
 END_TEST
 
+/*
+ * A top-level root's total at its layer and its end-to-end latency are one
+ * value, bucketed once: both histograms take it alike, and a root with no
+ * Q seen (0) still gives its end-to-end C - 0, bucketed on its own.
+ */
+START_TEST(root_total_is_end_to_end)
+{
+	struct tk_rec a = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST, .op = BLK_OP_READ,
+			    .sectors = 8, .q = 1000, .qev = 1000, .g = 1100, .d = 1200,
+			    .down = 1200, .up = 91000, .c = 91000, .complete = true };
+	struct tk_rec b = { .dev = SDA, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_READ,
+			    .sectors = 8, .q = 0, .c = 700, .complete = true };
+	const struct st_layer_op *o;
+	const struct st_e2e *e = &st->e2e[ST_READ];
+
+	feed(&a, 1, true, 7, "fio");
+	o = &stats_layer(st, SDA)->op[ST_READ];
+	ck_assert_uint_eq(o->total.count, 1);
+	ck_assert_uint_eq(o->q2c.count, 1);
+	ck_assert_uint_eq(e->total.count, 1);
+	ck_assert_uint_eq(e->total.sum, 90000);
+	ck_assert_uint_eq(st->procs[0].total.sum, 90000);
+	for (unsigned int i = 0; i < HIST_BUCKETS; i++) {
+		ck_assert_uint_eq(e->total.bucket[i], o->total.bucket[i]);
+		ck_assert_uint_eq(st->procs[0].total.bucket[i], o->total.bucket[i]);
+	}
+	ck_assert_uint_eq(e->total.bucket[hist_bucket_of(90000)], 1);
+	feed(&b, 1, true, 7, "fio");
+	ck_assert_uint_eq(o->total.count, 1);		/* no Q: no total at the layer ... */
+	ck_assert_uint_eq(e->total.count, 2);		/* ... but end to end, C - 0 */
+	ck_assert_uint_eq(e->total.min, 700);
+	ck_assert_uint_eq(e->total.bucket[hist_bucket_of(700)], 1);
+	ck_assert_uint_eq(st->procs[0].total.count, 2);
+}
+END_TEST
+
 START_TEST(op_names)
 {
 	ck_assert_int_eq(st_op_of(BLK_OP_SECURE_ERASE), ST_DISCARD);
@@ -497,6 +533,7 @@ int main(void)
 	tcase_add_test(tc, bio_based_leaf_waterfall);
 	tcase_add_test(tc, size_percentiles_whole_sectors);
 	tcase_add_test(tc, processes_capped);
+	tcase_add_test(tc, root_total_is_end_to_end);
 	tcase_add_test(tc, op_names);
 	suite_add_tcase(s, tc);
 	return check_run(s);
