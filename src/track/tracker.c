@@ -65,41 +65,34 @@
 struct rq;
 
 struct node {
+	/*
+	 * Its record, kept up to date in place (r.sector is its start, which
+	 * moves on a partial completion): a tree of one bio is handed out
+	 * with no copy. The fields that place it in its tree (parent,
+	 * parent_dev, depth, complete) are set when the tree completes.
+	 */
+	struct tk_rec r;
 	uint64_t seq;		/* arrival order, for identical keys */
-	uint32_t dev;
-	uint8_t op;
-	uint8_t kind;		/* enum tk_layer_kind */
-	uint8_t merge;
-	bool await_q;		/* brought by a remap, queue event not seen yet */
-	bool done;
-	bool inferred;		/* a step was inferred, not seen */
-	bool split_rest;	/* the remainder of a bio split at this device */
-	bool rq_merged;		/* its request was merged into another */
-	bool linked;		/* entered by its layer's release, no remap: linked by sectors */
+	uint64_t end;		/* sector after its last */
 	uint64_t stripe0;	/* parity RAID: member sector + 1 of its stripe at array sector 0 */
-	uint8_t flags;		/* enum blk_flag bits as it entered the device */
-	uint64_t start, end;	/* sectors; start moves on partial completion */
-	uint32_t sectors;
-	uint64_t q, down, up, c, g, i, d, m;
-	uint64_t qev;		/* its queue event at this device (0: none seen) */
-	uint16_t splits, requeues;
-	int32_t error;
-	uint32_t pending;	/* children not completed */
 	struct node *parent;
 	struct node *root;
 	struct node *first_child, *next_sibling, *last_child;
 	struct rq *rq;		/* request it is part of, while in one */
 	struct node *rq_next;	/* next bio of the same request */
 	int vidx;		/* index in its device's vector, -1 when out */
-	/* root only */
+	uint32_t pending;	/* children not completed */
+	bool await_q;		/* brought by a remap, queue event not seen yet */
+	bool done;
+	/* root only: set by root_new(), read at no other node */
+	bool broken;		/* some step of the tree could not be followed */
+	bool expired;		/* timed out: counted, kept to absorb late events */
+	uint8_t cls;		/* enum tk_class, before the device's roles apply */
 	int32_t pid;
 	char comm[16];
-	bool broken;		/* some step of the tree could not be followed */
-	uint8_t cls;		/* enum tk_class, before the device's roles apply */
 	uint32_t issuer;	/* the layer that issued it, when not its own device */
-	bool expired;		/* timed out: counted, kept to absorb late events */
-	uint64_t expired_at;
 	uint32_t nnodes;
+	uint64_t expired_at;
 	struct node *tree_next, *tree_prev;	/* list of live trees, oldest first */
 };
 
@@ -366,16 +359,19 @@ static struct node *node_new(struct tracker *t, struct tdev *d, const struct blk
 		n = malloc(sizeof(*n));
 	if (!n)
 		return NULL;
-	memset(n, 0, sizeof(*n));
+	/* what every node reads; the root's own fields are root_new()'s */
+	n->r = (struct tk_rec){ .dev = d->dev, .sector = start, .parent = -1, .op = ev->op,
+				.sectors = sectors, .flags = ev->flags, .q = ev->ts };
 	n->seq = ++t->seq;
-	n->dev = d->dev;
-	n->op = ev->op;
-	n->start = start;
 	n->end = start + sectors;
-	n->sectors = sectors;
-	n->flags = ev->flags;
-	n->q = ev->ts;
-	n->vidx = -1;
+	n->stripe0 = 0;
+	n->parent = NULL;
+	n->first_child = n->next_sibling = n->last_child = NULL;
+	n->rq = NULL;
+	n->rq_next = NULL;
+	n->pending = 0;
+	n->await_q = false;
+	n->done = false;
 	if (dev_add_node(d, n)) {
 		free(n);
 		return NULL;
@@ -458,11 +454,15 @@ static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk
 	if (!n)
 		return NULL;
 	n->root = n;
+	n->broken = false;
+	n->expired = false;
+	n->cls = TK_IO_TOP;
 	n->pid = ev->pid;
 	memcpy(n->comm, ev->comm, sizeof(n->comm));
+	n->issuer = 0;
 	n->nnodes = 1;
 	tree_link(&t->trees, n);
-	sweep_by(t, n->q + t->p.timeout_ns);
+	sweep_by(t, n->r.q + t->p.timeout_ns);
 	return n;
 }
 
@@ -545,13 +545,13 @@ static bool path_end_ok(struct tracker *t, const struct node *x)
 {
 	struct tdev *d;
 
-	if (x->kind == TK_LAYER_REQUEST)
+	if (x->r.kind == TK_LAYER_REQUEST)
 		return true;
-	if (x->kind == TK_LAYER_REMAP)
+	if (x->r.kind == TK_LAYER_REMAP)
 		return false;
-	if (!x->sectors && (x->flags & BLK_F_PREFLUSH))
+	if (!x->r.sectors && (x->r.flags & BLK_F_PREFLUSH))
 		return true;
-	d = get_dev(t, x->dev);
+	d = get_dev(t, x->r.dev);
 	return d && !dev_upper(d);
 }
 
@@ -576,27 +576,11 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 			parent = x->parent->vidx;
 		}
 		x->vidx = head;
-		*r = (struct tk_rec){
-			.dev = x->dev,
-			.sector = x->start,
-			.parent = parent,
-			.parent_dev = x->parent ? x->parent->dev : 0,
-			.depth = parent < 0 ? 0 : t->recs[parent].depth + 1,
-			.kind = x->kind,
-			.op = x->op,
-			.merge = x->merge,
-			.sectors = x->sectors,
-			.q = x->q, .down = x->down, .up = x->up, .c = x->c,
-			.g = x->g, .i = x->i, .d = x->d, .m = x->m, .qev = x->qev,
-			.splits = x->splits,
-			.split_rest = x->split_rest,
-			.rq_merged = x->rq_merged,
-			.linked = x->linked,
-			.flags = x->flags,
-			.requeues = x->requeues,
-			.error = x->error,
-			.complete = x->done && !x->inferred,
-		};
+		*r = x->r;
+		r->parent = parent;
+		r->parent_dev = x->parent ? x->parent->r.dev : 0;
+		r->depth = parent < 0 ? 0 : t->recs[parent].depth + 1;
+		r->complete = x->done;
 		if (!r->complete || (!x->first_child && !path_end_ok(t, x)))
 			*matched = false;
 		head++;
@@ -622,7 +606,7 @@ static void tree_detach(struct tracker *t, struct node *n)
 		n->rq = NULL;
 	}
 	if (n->vidx >= 0) {
-		struct tdev *d = get_dev(t, n->dev);
+		struct tdev *d = get_dev(t, n->r.dev);
 
 		if (d)
 			dev_del_node(d, n);
@@ -647,7 +631,7 @@ static void tree_release(struct tracker *t, struct node *n)
 /* The class of a tree: a root at a lower device is a layer's I/O, however it came. */
 static enum tk_class tree_class(struct tracker *t, const struct node *root)
 {
-	struct tdev *d = get_dev(t, root->dev);
+	struct tdev *d = get_dev(t, root->r.dev);
 
 	if (root->cls == TK_IO_TOP && d && dev_lower(d))
 		return TK_IO_LAYER;
@@ -668,15 +652,24 @@ static void tree_finish(struct tracker *t, struct node *root)
 		tree_release(t, root);
 		return;
 	}
-	n = tree_records(t, root, &matched);
+	if (!root->first_child) {
+		/* a tree of one bio (most I/O at a plain disk): its record as it
+		 * is, a root's from node_new() (no parent, depth 0) */
+		root->r.complete = root->done;
+		matched = !root->broken && root->done && path_end_ok(t, root);
+		io.recs = &root->r;
+		n = 1;
+	} else {
+		n = tree_records(t, root, &matched);
+		io.recs = t->recs;
+	}
 	io.pid = root->pid;
 	memcpy(io.comm, root->comm, sizeof(io.comm));
 	io.cls = tree_class(t, root);
 	io.top = io.cls == TK_IO_TOP;
-	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->dev;
+	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->r.dev;
 	io.matched = matched;
-	io.root = t->recs;
-	io.recs = t->recs;
+	io.root = io.recs;
 	io.nrecs = n;
 	if (io.top) {
 		t->cnt.ios_top++;
@@ -697,22 +690,22 @@ static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_
 /* A child finished: its parent's up time moves; a remap-only parent ends with it. */
 static void child_done(struct tracker *t, struct node *parent, uint64_t ts, int32_t error)
 {
-	if (ts > parent->up)
-		parent->up = ts;
+	if (ts > parent->r.up)
+		parent->r.up = ts;
 	if (parent->pending)
 		parent->pending--;
-	if (!parent->pending && parent->kind == TK_LAYER_REMAP && !parent->done)
+	if (!parent->pending && parent->r.kind == TK_LAYER_REMAP && !parent->done)
 		complete_node(t, parent, ts, error);
 }
 
 static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_t error)
 {
-	struct tdev *d = get_dev(t, n->dev);
+	struct tdev *d = get_dev(t, n->r.dev);
 
-	n->c = ts;
+	n->r.c = ts;
 	n->done = true;
-	if (error && !n->error)
-		n->error = error;
+	if (error && !n->r.error)
+		n->r.error = error;
 	if (n->vidx >= 0 && d)
 		dev_del_node(d, n);
 	t->cnt.inflight--;
@@ -738,7 +731,7 @@ static struct node *find_awaiting(struct tdev *d, uint64_t start, uint32_t secto
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (n->await_q && n->start == start && n->sectors == sectors && same_op(n->op, op) &&
+		if (n->await_q && n->r.sector == start && n->r.sectors == sectors && same_op(n->r.op, op) &&
 		    (!best || n->seq < best->seq))
 			best = n;
 	}
@@ -753,8 +746,8 @@ static struct node *find_containing(struct tdev *d, uint64_t start, uint32_t sec
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->await_q && n->start <= start && start + sectors <= n->end &&
-		    same_op(n->op, op) && (!best || n->seq < best->seq))
+		if (!n->await_q && n->r.sector <= start && start + sectors <= n->end &&
+		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
 			best = n;
 	}
 	return best;
@@ -771,7 +764,7 @@ static struct node *find_empty(struct tdev *d, uint8_t op)
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->await_q && n->start == n->end && same_op(n->op, op) &&
+		if (!n->await_q && n->r.sector == n->end && same_op(n->r.op, op) &&
 		    (!best || n->seq < best->seq))
 			best = n;
 	}
@@ -789,7 +782,7 @@ static struct node *find_flushing(struct tdev *d)
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->done && (n->flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
+		if (!n->done && (n->r.flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
 		    (!best || n->seq < best->seq))
 			best = n;
 	}
@@ -804,7 +797,7 @@ static struct node *find_by_end(struct tdev *d, uint64_t end, uint8_t op)
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (n->end == end && !n->rq && same_op(n->op, op) && (!best || n->seq < best->seq))
+		if (n->end == end && !n->rq && same_op(n->r.op, op) && (!best || n->seq < best->seq))
 			best = n;
 	}
 	return best;
@@ -818,8 +811,8 @@ static struct node *find_unplaced(struct tdev *d, uint64_t start, uint32_t secto
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->rq && !n->down && n->start == start && n->sectors == sectors &&
-		    same_op(n->op, op) && (!best || n->seq < best->seq))
+		if (!n->rq && !n->r.down && n->r.sector == start && n->r.sectors == sectors &&
+		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
 			best = n;
 	}
 	return best;
@@ -833,7 +826,7 @@ static struct node *find_unplaced_at(struct tdev *d, uint64_t start, uint8_t op)
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->rq && !n->down && !n->await_q && n->start == start && same_op(n->op, op) &&
+		if (!n->rq && !n->r.down && !n->await_q && n->r.sector == start && same_op(n->r.op, op) &&
 		    (!best || n->seq < best->seq))
 			best = n;
 	}
@@ -902,19 +895,19 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 			if (n->done || n->await_q || n->rq)
 				continue;
 			if (how == HELD_ANY) {
-				if (n->down || n->first_child)
+				if (n->r.down || n->first_child)
 					continue;
 			} else if (how == HELD_OVERLAP) {
-				if (n->down || n->end <= start || start + sectors <= n->start)
+				if (n->r.down || n->end <= start || start + sectors <= n->r.sector)
 					continue;
-			} else if (!same_op(n->op, op)) {
+			} else if (!same_op(n->r.op, op)) {
 				continue;
-			} else if (n->splits) {
+			} else if (n->r.splits) {
 				/* split by dm into pieces, each held and released */
-				if (start < n->start || n->end < start + sectors)
+				if (start < n->r.sector || n->end < start + sectors)
 					continue;
-			} else if (n->down || n->first_child || n->start != start ||
-				   n->sectors != sectors) {
+			} else if (n->r.down || n->first_child || n->r.sector != start ||
+				   n->r.sectors != sectors) {
 				continue;
 			}
 			if (!best || n->seq < best->seq)
@@ -946,7 +939,7 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 	d->queues = true;
 	if (n) {
 		n->await_q = false;
-		n->qev = ev->ts;
+		n->r.qev = ev->ts;
 		/* a tree entered at a remap (a partition) learns its task's name here */
 		if (!n->root->comm[0] && n->root->pid == ev->pid)
 			memcpy(n->root->comm, ev->comm, sizeof(n->root->comm));
@@ -960,17 +953,17 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 			n = child_new(t, d, held, ev, ev->sector, ev->nr_sector);
 			if (!n)
 				return;
-			if (!held->down)
-				held->down = ev->ts;
-			n->qev = ev->ts;
-			n->linked = true;
+			if (!held->r.down)
+				held->r.down = ev->ts;
+			n->r.qev = ev->ts;
+			n->r.linked = true;
 			return;
 		}
 	}
 	n = root_new(t, d, ev, ev->sector, ev->nr_sector);
 	if (!n)
 		return;
-	n->qev = ev->ts;
+	n->r.qev = ev->ts;
 	if (held_for(t, d, ev))
 		n->cls = TK_IO_CAUSED;
 }
@@ -1036,9 +1029,9 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 
 		if (p) {
 			dev_del_node(d, p);
-			p->dev = src_dev->dev;
+			p->r.dev = src_dev->dev;
 			p->await_q = false;
-			p->kind = TK_LAYER_REMAP;
+			p->r.kind = TK_LAYER_REMAP;
 			src_dev->roles |= TK_ROLE_LOWER | TK_ROLE_REMAP_ONLY;
 			if (dev_add_node(src_dev, p))
 				return;
@@ -1073,7 +1066,7 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		src = root_new(t, src_dev, ev, ev->aux_sector, ev->nr_sector);
 		if (!src)
 			return;
-		src->kind = TK_LAYER_REMAP;
+		src->r.kind = TK_LAYER_REMAP;
 		if (held_for(t, src_dev, ev)) {
 			/* md writes its superblock to each leg while the write waits */
 			src->cls = TK_IO_CAUSED;
@@ -1083,8 +1076,8 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 			src->broken = true;
 		}
 	}
-	if (!src->down)
-		src->down = ev->ts;
+	if (!src->r.down)
+		src->r.down = ev->ts;
 	child = child_new(t, d, src, ev, ev->sector, ev->nr_sector);
 	if (child)
 		child->await_q = true;
@@ -1109,9 +1102,9 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 		n = find_containing(d, ev->sector, 0, ev->op);
 	if (!n)
 		return;
-	n->splits++;
+	n->r.splits++;
 	/* dm: sector == new_sector; the block layer: sector is the piece's start */
-	if (ev->sector == cut || ev->sector != n->start || cut >= n->end || n->rq)
+	if (ev->sector == cut || ev->sector != n->r.sector || cut >= n->end || n->rq)
 		return;
 	/*
 	 * A bio split by the top layer of a stack (md splits at its chunks):
@@ -1133,13 +1126,13 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 	}
 	if (!rest)
 		return;
-	rest->q = n->q;
-	rest->qev = n->qev;
-	rest->split_rest = true;
+	rest->r.q = n->r.q;
+	rest->r.qev = n->r.qev;
+	rest->r.split_rest = true;
 	if (!rest->parent)
-		sweep_by(t, rest->q + t->p.timeout_ns);
+		sweep_by(t, rest->r.q + t->p.timeout_ns);
 	n->end = cut;
-	n->sectors = cut - n->start;
+	n->r.sectors = cut - n->r.sector;
 }
 
 static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1154,13 +1147,13 @@ static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_
 		 * layer that sends its I/O down is such a piece too.
 		 */
 		n = find_containing(d, ev->sector, ev->nr_sector, ev->op);
-		if (!n || !(n->splits || dev_upper(d)) || !ev->nr_sector ||
+		if (!n || !(n->r.splits || dev_upper(d)) || !ev->nr_sector ||
 		    n->end == ev->sector + ev->nr_sector)
 			t->cnt.unmatched_complete++;
 		return;
 	}
-	if (n->kind == TK_LAYER_REMAP)
-		n->kind = TK_LAYER_BIO;
+	if (n->r.kind == TK_LAYER_REMAP)
+		n->r.kind = TK_LAYER_BIO;
 	complete_node(t, n, ev->ts, ev->error);
 }
 
@@ -1173,12 +1166,12 @@ static void place_bio(struct node *b, struct rq *r, enum tk_merge how, uint64_t 
 	*pp = b;
 	b->rq_next = NULL;
 	b->rq = r;
-	b->kind = TK_LAYER_REQUEST;
-	b->merge = how;
+	b->r.kind = TK_LAYER_REQUEST;
+	b->r.merge = how;
 	if (how == TK_MERGE_NONE)
-		b->g = ts;
+		b->r.g = ts;
 	else
-		b->m = ts;
+		b->r.m = ts;
 }
 
 static void on_getrq(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1236,10 +1229,10 @@ static void on_rq_merge(struct tracker *t, struct tdev *d, const struct blk_even
 	}
 	for (struct node *b = from->bios; b; b = b->rq_next) {
 		b->rq = into;
-		b->rq_merged = true;
+		b->r.rq_merged = true;
 		/* the bio that started it was merged now (btt's M at its start) */
-		if (b->merge == TK_MERGE_NONE && !b->m)
-			b->m = ev->ts;
+		if (b->r.merge == TK_MERGE_NONE && !b->r.m)
+			b->r.m = ev->ts;
 	}
 	pp = &into->bios;
 	while (*pp)
@@ -1260,8 +1253,8 @@ static void on_insert(struct tracker *t, struct tdev *d, const struct blk_event 
 	if (!r->i)
 		r->i = ev->ts;
 	for (struct node *b = r->bios; b; b = b->rq_next)
-		if (!b->i)
-			b->i = ev->ts;
+		if (!b->r.i)
+			b->r.i = ev->ts;
 }
 
 static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1283,14 +1276,14 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 		if (!r)
 			return;
 		place_bio(n, r, TK_MERGE_NONE, ev->ts);
-		n->g = 0;
+		n->r.g = 0;
 	}
 	r->issued = true;
 	r->d = ev->ts;
 	for (struct node *b = r->bios; b; b = b->rq_next) {
-		b->d = ev->ts;
-		if (!b->down)
-			b->down = ev->ts;
+		b->r.d = ev->ts;
+		if (!b->r.down)
+			b->r.down = ev->ts;
 	}
 }
 
@@ -1305,7 +1298,7 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 	r->issued = false;
 	r->requeues++;
 	for (struct node *b = r->bios; b; b = b->rq_next)
-		b->requeues++;
+		b->r.requeues++;
 }
 
 static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1332,7 +1325,7 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		r->bios = b->rq_next;
 		b->rq = NULL;
 		b->rq_next = NULL;
-		b->up = ev->ts;
+		b->r.up = ev->ts;
 		complete_node(t, b, ev->ts, ev->error);
 	}
 	if (ev->nr_sector && done_end < r->end) {
@@ -1373,7 +1366,7 @@ static __attribute__((noinline)) void sweep(struct tracker *t)
 	while (t->trees.tree_next != &t->trees) {
 		struct node *root = t->trees.tree_next;
 
-		if (root->q + t->p.timeout_ns > t->now)
+		if (root->r.q + t->p.timeout_ns > t->now)
 			break;
 		tree_expire(t, root);
 	}
@@ -1386,7 +1379,7 @@ static __attribute__((noinline)) void sweep(struct tracker *t)
 	}
 	t->sweep_at = UINT64_MAX;
 	if (t->trees.tree_next != &t->trees)
-		sweep_by(t, t->trees.tree_next->q + t->p.timeout_ns);
+		sweep_by(t, t->trees.tree_next->r.q + t->p.timeout_ns);
 	if (t->zombies.tree_next != &t->zombies)
 		sweep_by(t, t->zombies.tree_next->expired_at + t->p.timeout_ns);
 }
@@ -1488,7 +1481,7 @@ void tracker_finish(struct tracker *t)
 uint64_t tracker_oldest_q(const struct tracker *t)
 {
 	/* the list of live trees is in order of creation, that is of their roots' Q */
-	return t->trees.tree_next != &t->trees ? t->trees.tree_next->q : UINT64_MAX;
+	return t->trees.tree_next != &t->trees ? t->trees.tree_next->r.q : UINT64_MAX;
 }
 
 const struct tk_counters *tracker_counters(const struct tracker *t)
