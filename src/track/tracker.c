@@ -288,7 +288,7 @@ static inline struct tdev *get_dev(struct tracker *t, uint32_t dev)
 	return get_dev_slow(t, dev);
 }
 
-static int dev_add_node(struct tdev *d, struct node *n)
+static inline int dev_add_node(struct tdev *d, struct node *n)
 {
 	if (d->nnodes == d->nodes_cap) {
 		int cap = d->nodes_cap ? d->nodes_cap * 2 : 16;
@@ -304,7 +304,7 @@ static int dev_add_node(struct tdev *d, struct node *n)
 	return 0;
 }
 
-static void dev_del_node(struct tdev *d, struct node *n)
+static inline void dev_del_node(struct tdev *d, struct node *n)
 {
 	int i = n->vidx;
 
@@ -315,7 +315,7 @@ static void dev_del_node(struct tdev *d, struct node *n)
 	n->vidx = -1;
 }
 
-static int dev_add_rq(struct tdev *d, struct rq *r)
+static inline int dev_add_rq(struct tdev *d, struct rq *r)
 {
 	if (d->nrqs == d->rqs_cap) {
 		int cap = d->rqs_cap ? d->rqs_cap * 2 : 16;
@@ -331,7 +331,7 @@ static int dev_add_rq(struct tdev *d, struct rq *r)
 	return 0;
 }
 
-static void dev_del_rq(struct tdev *d, struct rq *r)
+static inline void dev_del_rq(struct tdev *d, struct rq *r)
 {
 	int i = r->vidx;
 
@@ -342,8 +342,9 @@ static void dev_del_rq(struct tdev *d, struct rq *r)
 	r->vidx = -1;
 }
 
-static struct node *node_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
-			     uint64_t start, uint32_t sectors)
+static inline __attribute__((always_inline)) struct node *
+node_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
+	 uint64_t start, uint32_t sectors)
 {
 	struct node *n;
 
@@ -388,7 +389,7 @@ static void node_release(struct tracker *t, struct node *n)
 	t->free_nodes = n;
 }
 
-static struct rq *rq_new(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+static inline struct rq *rq_new(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	struct rq *r = t->free_rqs;
 
@@ -413,7 +414,7 @@ static struct rq *rq_new(struct tracker *t, struct tdev *d, const struct blk_eve
 }
 
 /* Requests on the free list are chained through their bios pointer. */
-static void rq_release(struct tracker *t, struct tdev *d, struct rq *r)
+static inline void rq_release(struct tracker *t, struct tdev *d, struct rq *r)
 {
 	for (struct node *b = r->bios; b; b = b->rq_next)
 		b->rq = NULL;
@@ -541,7 +542,7 @@ static inline bool remap_only(const struct tdev *d)
  * except an empty flush, which a layer may serve by its own means (dm-thin
  * commits its metadata, with flushes it issues itself).
  */
-static bool path_end_ok(struct tracker *t, const struct node *x)
+static inline bool path_end_ok(struct tracker *t, const struct node *x)
 {
 	struct tdev *d;
 
@@ -646,7 +647,9 @@ static void tree_finish(struct tracker *t, struct node *root)
 	bool matched;
 	size_t n;
 
-	tree_detach(t, root);
+	/* a root completed by its request is out of it and of its device */
+	if (root->first_child || root->rq || root->vidx >= 0 || !root->done)
+		tree_detach(t, root);
 	tree_unlink(root);
 	if (root->expired) {
 		tree_release(t, root);
@@ -682,7 +685,10 @@ static void tree_finish(struct tracker *t, struct node *root)
 	}
 	if (n && t->fn)
 		t->fn(&io, t->ctx);
-	tree_release(t, root);
+	if (root->first_child)
+		tree_release(t, root);
+	else
+		node_release(t, root);
 }
 
 static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_t error);
@@ -700,14 +706,16 @@ static void child_done(struct tracker *t, struct node *parent, uint64_t ts, int3
 
 static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_t error)
 {
-	struct tdev *d = get_dev(t, n->r.dev);
-
 	n->r.c = ts;
 	n->done = true;
 	if (error && !n->r.error)
 		n->r.error = error;
-	if (n->vidx >= 0 && d)
-		dev_del_node(d, n);
+	if (n->vidx >= 0) {
+		struct tdev *d = get_dev(t, n->r.dev);
+
+		if (d)
+			dev_del_node(d, n);
+	}
 	t->cnt.inflight--;
 	if (n->parent)
 		child_done(t, n->parent, ts, error);
@@ -724,7 +732,8 @@ static inline bool same_op(uint8_t a, uint8_t b)
 }
 
 /* The oldest bio waiting for its queue event at start/size. */
-static struct node *find_awaiting(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+static inline __attribute__((always_inline)) struct node *
+find_awaiting(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 {
 	struct node *best = NULL;
 
@@ -804,7 +813,8 @@ static struct node *find_by_end(struct tdev *d, uint64_t end, uint8_t op)
 }
 
 /* The oldest queued bio at start/size not yet in a request. */
-static struct node *find_unplaced(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+static inline __attribute__((always_inline)) struct node *
+find_unplaced(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 {
 	struct node *best = NULL;
 
@@ -835,9 +845,13 @@ static struct node *find_unplaced_at(struct tdev *d, uint64_t start, uint8_t op)
 
 enum rq_key { RQ_START, RQ_END };
 
-/* The oldest request matching @key == @sector; @issued: -1 any, 0 not, 1 yes. */
-static struct rq *find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op,
-			  int issued)
+/*
+ * The oldest request matching @key == @sector; @issued: -1 any, 0 not, 1
+ * yes. Inlined: each caller's constant key and state leave one compare per
+ * request in the scan.
+ */
+static inline __attribute__((always_inline)) struct rq *
+find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op, int issued)
 {
 	struct rq *best = NULL;
 
@@ -922,7 +936,7 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
  * chunk a held write covers (dm-snapshot's read), or a flush or FUA write
  * (md's superblock) while a bio above waits to be sent down.
  */
-static bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+static inline bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	if (!d->nuppers)
 		return false;
