@@ -1398,21 +1398,35 @@ static __attribute__((noinline)) void sweep(struct tracker *t)
 		sweep_by(t, t->zombies.tree_next->expired_at + t->p.timeout_ns);
 }
 
-/*
- * The kinds of event the tracker follows I/O by. Half the events of a
- * plain disk are others (plug, unplug, block_io_start, block_io_done): they
- * only move the clock, before the registers the rules need are saved. A
- * plug or unplug does not even sweep: trees expire after an event that
- * could have completed them, never before.
- */
-#define TK_KINDS_TAKEN (1U << BLK_EV_BIO_QUEUE | 1U << BLK_EV_BIO_REMAP | 1U << BLK_EV_SPLIT | \
-			1U << BLK_EV_BIO_COMPLETE | 1U << BLK_EV_GETRQ |			\
-			1U << BLK_EV_BIO_BACKMERGE | 1U << BLK_EV_BIO_FRONTMERGE |		\
-			1U << BLK_EV_RQ_MERGE | 1U << BLK_EV_RQ_INSERT | 1U << BLK_EV_RQ_ISSUE |	\
-			1U << BLK_EV_RQ_REQUEUE | 1U << BLK_EV_RQ_COMPLETE)
+/* What tracker_event() does with an event, by kind. */
+enum tk_kind_use {
+	TK_KIND_CLOCK = 0,	/* moves the clock and may sweep: no rule */
+	TK_KIND_RULE,		/* a rule takes it (take()) */
+	TK_KIND_PLUG,		/* moves the clock only */
+};
 
-/* One event of a kind in TK_KINDS_TAKEN, by the rules at the top. */
-static __attribute__((noinline)) void take(struct tracker *t, const struct blk_event *ev)
+/*
+ * Half the events of a plain disk have no rule (plug, unplug,
+ * block_io_start, block_io_done): a byte per kind tells, before the
+ * registers the rules need are saved. A plug or unplug does not even
+ * sweep: a tree expires after an event that could have completed it,
+ * never before.
+ */
+static const uint8_t kind_use[256] = {
+	[BLK_EV_BIO_QUEUE] = TK_KIND_RULE, [BLK_EV_BIO_REMAP] = TK_KIND_RULE,
+	[BLK_EV_SPLIT] = TK_KIND_RULE, [BLK_EV_BIO_COMPLETE] = TK_KIND_RULE,
+	[BLK_EV_GETRQ] = TK_KIND_RULE, [BLK_EV_BIO_BACKMERGE] = TK_KIND_RULE,
+	[BLK_EV_BIO_FRONTMERGE] = TK_KIND_RULE, [BLK_EV_RQ_MERGE] = TK_KIND_RULE,
+	[BLK_EV_RQ_INSERT] = TK_KIND_RULE, [BLK_EV_RQ_ISSUE] = TK_KIND_RULE,
+	[BLK_EV_RQ_REQUEUE] = TK_KIND_RULE, [BLK_EV_RQ_COMPLETE] = TK_KIND_RULE,
+	[BLK_EV_PLUG] = TK_KIND_PLUG, [BLK_EV_UNPLUG] = TK_KIND_PLUG,
+};
+
+/*
+ * One event of a kind the rules take, by the rules at the top, then the
+ * sweep, if due. Returns 0, for tracker_event() to return.
+ */
+static __attribute__((noinline)) int take(struct tracker *t, const struct blk_event *ev)
 {
 	struct blk_event static_ev;
 	struct tdev *d;
@@ -1425,7 +1439,7 @@ static __attribute__((noinline)) void take(struct tracker *t, const struct blk_e
 	}
 	d = get_dev(t, ev->dev);
 	if (!d)
-		return;
+		goto out;
 	switch (ev->kind) {
 	case BLK_EV_BIO_QUEUE:
 		on_queue(t, d, ev);
@@ -1466,20 +1480,23 @@ static __attribute__((noinline)) void take(struct tracker *t, const struct blk_e
 	default:
 		break;
 	}
+out:
+	if (t->now >= t->sweep_at)
+		sweep(t);
+	return 0;
 }
 
 int tracker_event(const struct blk_event *ev, void *ctx)
 {
 	struct tracker *t = ctx;
+	unsigned int use = kind_use[ev->kind];
 
 	t->cnt.events++;
 	if (ev->ts > t->now)
 		t->now = ev->ts;
-	if (ev->kind < 32 && (TK_KINDS_TAKEN >> ev->kind & 1))
-		take(t, ev);
-	else if (ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG)
-		return 0;
-	if (t->now >= t->sweep_at)
+	if (use == TK_KIND_RULE)
+		return take(t, ev);
+	if (use == TK_KIND_CLOCK && t->now >= t->sweep_at)
 		sweep(t);
 	return 0;
 }
