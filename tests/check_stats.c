@@ -507,6 +507,34 @@ START_TEST(root_total_is_end_to_end)
 }
 END_TEST
 
+/*
+ * An interval is counted when both ends were seen and in order: one of
+ * 0 ns (D at Q) counts, one with an end not seen (0) does not, whatever
+ * the other end.
+ */
+START_TEST(spans_of_zero_and_unseen_ends)
+{
+	struct tk_rec a = { .dev = SDA, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_WRITE,
+			    .sectors = 8, .q = 500, .down = 500, .up = 900, .c = 900,
+			    .complete = true };
+	struct tk_rec b = { .dev = SDA, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_WRITE,
+			    .sectors = 8, .q = 0, .down = 0, .up = 0, .c = 0 };
+	const struct st_layer_op *o;
+
+	feed(&a, 1, true, 1, "x");
+	feed(&b, 1, true, 1, "x");
+	o = &stats_layer(st, SDA)->op[ST_WRITE];
+	ck_assert_uint_eq(o->ios, 2);
+	ck_assert_uint_eq(o->sub.count, 1);	/* 500 - 500 */
+	ck_assert_uint_eq(o->sub.sum, 0);
+	ck_assert_uint_eq(o->sub.bucket[0], 1);
+	ck_assert_uint_eq(o->comp.count, 1);	/* 900 - 900 */
+	ck_assert_uint_eq(o->comp.max, 0);
+	ck_assert_uint_eq(o->total.count, 1);	/* b: no Q seen */
+	ck_assert_uint_eq(o->total.sum, 400);
+}
+END_TEST
+
 START_TEST(op_names)
 {
 	ck_assert_int_eq(st_op_of(BLK_OP_SECURE_ERASE), ST_DISCARD);
@@ -534,6 +562,7 @@ int main(void)
 	tcase_add_test(tc, size_percentiles_whole_sectors);
 	tcase_add_test(tc, processes_capped);
 	tcase_add_test(tc, root_total_is_end_to_end);
+	tcase_add_test(tc, spans_of_zero_and_unseen_ends);
 	tcase_add_test(tc, op_names);
 	suite_add_tcase(s, tc);
 	return check_run(s);

@@ -129,11 +129,16 @@ static inline struct st_layer *layer_of(struct stats *st, uint32_t dev)
 	return layer_find(st, dev);
 }
 
-/* Add b - a when both ends were seen and in order (b >= a > 0: b was seen too). */
+/*
+ * Add b - a when both ends were seen and in order (b >= a > 0: b was seen
+ * too). One compare tells: b - a < b exactly when a > 0 and a <= b.
+ */
 static inline void span(struct hist *h, uint64_t a, uint64_t b)
 {
-	if (a && b >= a)
-		hist_add(h, b - a);
+	uint64_t d = b - a;
+
+	if (d < b)
+		hist_add(h, d);
 }
 
 /* One bio sent to @l by @dev; the main parent is the one with the most data. */
