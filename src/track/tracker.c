@@ -629,19 +629,20 @@ static void tree_release(struct tracker *t, struct node *n)
 	node_release(t, n);
 }
 
-/* The class of a tree: a root at a lower device is a layer's I/O, however it came. */
-static enum tk_class tree_class(struct tracker *t, const struct node *root)
+/*
+ * The class of a tree: a root at a lower device (@d, the root's) is a
+ * layer's I/O, however it came.
+ */
+static enum tk_class tree_class(const struct node *root, const struct tdev *d)
 {
-	struct tdev *d = get_dev(t, root->r.dev);
-
 	if (root->cls == TK_IO_TOP && d && dev_lower(d))
 		return TK_IO_LAYER;
 	return root->cls;
 }
 
-/* The root completed: hand out the tree and free it (an expired one is
- * only freed: it was counted when it expired). */
-static void tree_finish(struct tracker *t, struct node *root)
+/* The root completed at its device @d: hand out the tree and free it (an
+ * expired one is only freed: it was counted when it expired). */
+static void tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 {
 	struct tk_io io;
 	bool matched;
@@ -668,7 +669,7 @@ static void tree_finish(struct tracker *t, struct node *root)
 	}
 	io.pid = root->pid;
 	memcpy(io.comm, root->comm, sizeof(io.comm));
-	io.cls = tree_class(t, root);
+	io.cls = tree_class(root, d);
 	io.top = io.cls == TK_IO_TOP;
 	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->r.dev;
 	io.matched = matched;
@@ -691,7 +692,8 @@ static void tree_finish(struct tracker *t, struct node *root)
 		node_release(t, root);
 }
 
-static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_t error);
+static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts,
+			  int32_t error);
 
 /* A child finished: its parent's up time moves; a remap-only parent ends with it. */
 static void child_done(struct tracker *t, struct node *parent, uint64_t ts, int32_t error)
@@ -701,26 +703,26 @@ static void child_done(struct tracker *t, struct node *parent, uint64_t ts, int3
 	if (parent->pending)
 		parent->pending--;
 	if (!parent->pending && parent->r.kind == TK_LAYER_REMAP && !parent->done)
-		complete_node(t, parent, ts, error);
+		complete_node(t, parent, NULL, ts, error);
 }
 
-static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_t error)
+/* @n completed at @ts; @d: its device when the caller has it, else NULL. */
+static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts,
+			  int32_t error)
 {
+	if (!d || d->dev != n->r.dev)
+		d = get_dev(t, n->r.dev);
 	n->r.c = ts;
 	n->done = true;
 	if (error && !n->r.error)
 		n->r.error = error;
-	if (n->vidx >= 0) {
-		struct tdev *d = get_dev(t, n->r.dev);
-
-		if (d)
-			dev_del_node(d, n);
-	}
+	if (n->vidx >= 0 && d)
+		dev_del_node(d, n);
 	t->cnt.inflight--;
 	if (n->parent)
 		child_done(t, n->parent, ts, error);
 	else
-		tree_finish(t, n);
+		tree_finish(t, n, d);
 }
 
 /* ---- lookups ---------------------------------------------------------- */
@@ -948,7 +950,8 @@ static inline bool held_for(struct tracker *t, struct tdev *d, const struct blk_
 
 static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
-	struct node *n = find_awaiting(d, ev->sector, ev->nr_sector, ev->op);
+	/* only a remap into @d (which tells it receives) brings a bio awaiting its Q */
+	struct node *n = d->receives ? find_awaiting(d, ev->sector, ev->nr_sector, ev->op) : NULL;
 
 	d->queues = true;
 	if (n) {
@@ -1168,7 +1171,7 @@ static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_
 	}
 	if (n->r.kind == TK_LAYER_REMAP)
 		n->r.kind = TK_LAYER_BIO;
-	complete_node(t, n, ev->ts, ev->error);
+	complete_node(t, n, d, ev->ts, ev->error);
 }
 
 static void place_bio(struct node *b, struct rq *r, enum tk_merge how, uint64_t ts)
@@ -1340,7 +1343,7 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		b->rq = NULL;
 		b->rq_next = NULL;
 		b->r.up = ev->ts;
-		complete_node(t, b, ev->ts, ev->error);
+		complete_node(t, b, d, ev->ts, ev->error);
 	}
 	if (ev->nr_sector && done_end < r->end) {
 		r->start = done_end;	/* a partial completion: the rest is pending */
@@ -1356,7 +1359,7 @@ static void tree_expire(struct tracker *t, struct node *root)
 	root->expired = true;
 	root->expired_at = t->now;
 	t->cnt.expired++;
-	if (tree_class(t, root) == TK_IO_TOP)
+	if (tree_class(root, get_dev(t, root->r.dev)) == TK_IO_TOP)
 		t->cnt.expired_top++;
 	tree_link(&t->zombies, root);
 	sweep_by(t, root->expired_at + t->p.timeout_ns);
