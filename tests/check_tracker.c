@@ -505,6 +505,44 @@ START_TEST(split_of_expired_bio_expires_in_time)
 END_TEST
 
 /*
+ * DESIGN 1 for requests: identical request keys at a disk are taken oldest
+ * first (issue, completion), also after a request between them left.
+ */
+START_TEST(identical_requests_in_order)
+{
+	feed(BLK_EV_BIO_QUEUE, SDA, 0, 8, "R");		/* 1010: A */
+	feed(BLK_EV_GETRQ, SDA, 0, 8, "R");
+	feed(BLK_EV_BIO_QUEUE, SDA, 8, 8, "R");		/* 1030: B */
+	feed(BLK_EV_GETRQ, SDA, 8, 8, "R");
+	feed(BLK_EV_BIO_QUEUE, SDA, 16, 8, "R");	/* 1050: C */
+	feed(BLK_EV_GETRQ, SDA, 16, 8, "R");
+	feed(BLK_EV_BIO_QUEUE, SDA, 16, 8, "R");	/* 1070: D, C's key */
+	feed(BLK_EV_GETRQ, SDA, 16, 8, "R");
+	feed(BLK_EV_RQ_ISSUE, SDA, 8, 8, "R");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 8, 8, "R");	/* B leaves from before them */
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].recs[0].q, 1030);
+	feed(BLK_EV_RQ_ISSUE, SDA, 16, 8, "R");		/* 1110: C's request */
+	feed(BLK_EV_RQ_ISSUE, SDA, 16, 8, "R");		/* 1120: D's */
+	feed(BLK_EV_RQ_COMPLETE, SDA, 16, 8, "R");	/* 1130: C */
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_uint_eq(trees[1].recs[0].q, 1050);
+	ck_assert_uint_eq(trees[1].recs[0].d, 1110);
+	feed(BLK_EV_RQ_COMPLETE, SDA, 16, 8, "R");	/* 1140: D */
+	ck_assert_int_eq(ntrees, 3);
+	ck_assert_uint_eq(trees[2].recs[0].q, 1070);
+	ck_assert_uint_eq(trees[2].recs[0].d, 1120);
+	ck_assert_uint_eq(trees[2].recs[0].c, 1140);
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 8, "R");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 0, 8, "R");
+	ck_assert_int_eq(ntrees, 4);
+	ck_assert_uint_eq(trees[3].recs[0].q, 1010);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
+/*
  * Nodes are reused from a free list and initialised only in part: a bio
  * that follows a two-layer tree, merges and a scheduler's merge gets a
  * record of its own, with nothing of the nodes' earlier lives.
@@ -931,6 +969,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, request_based_leaf);
 	tcase_add_test(tc, identical_keys_in_order);
+	tcase_add_test(tc, identical_requests_in_order);
 	tcase_add_test(tc, partition_double_remap);
 	tcase_add_test(tc, io_on_partition);
 	tcase_add_test(tc, back_and_front_merges);

@@ -97,7 +97,6 @@ struct node {
 };
 
 struct rq {
-	uint64_t seq;
 	uint32_t dev;
 	uint8_t op;
 	bool issued;
@@ -105,7 +104,6 @@ struct rq {
 	uint64_t g, i, d;
 	uint16_t requeues;
 	struct node *bios;	/* bios in it, in order of arrival */
-	int vidx;
 };
 
 struct tdev {
@@ -326,20 +324,24 @@ static inline int dev_add_rq(struct tdev *d, struct rq *r)
 		d->rqs = v;
 		d->rqs_cap = cap;
 	}
-	r->vidx = d->nrqs;
 	d->rqs[d->nrqs++] = r;
 	return 0;
 }
 
+/*
+ * Requests stay in their order of arrival (find_rq() takes the first match
+ * as the oldest); the one leaving is most often the oldest, at the front.
+ */
 static inline void dev_del_rq(struct tdev *d, struct rq *r)
 {
-	int i = r->vidx;
+	int i = 0;
 
-	if (i < 0 || i >= d->nrqs || d->rqs[i] != r)
+	while (i < d->nrqs && d->rqs[i] != r)
+		i++;
+	if (i == d->nrqs)
 		return;
-	d->rqs[i] = d->rqs[--d->nrqs];
-	d->rqs[i]->vidx = i;
-	r->vidx = -1;
+	d->nrqs--;
+	memmove(&d->rqs[i], &d->rqs[i + 1], (d->nrqs - i) * sizeof(*d->rqs));
 }
 
 static inline __attribute__((always_inline)) struct node *
@@ -400,12 +402,10 @@ static inline struct rq *rq_new(struct tracker *t, struct tdev *d, const struct 
 	if (!r)
 		return NULL;
 	memset(r, 0, sizeof(*r));
-	r->seq = ++t->seq;
 	r->dev = d->dev;
 	r->op = ev->op;
 	r->start = ev->sector;
 	r->end = ev->sector + ev->nr_sector;
-	r->vidx = -1;
 	if (dev_add_rq(d, r)) {
 		free(r);
 		return NULL;
@@ -849,14 +849,12 @@ enum rq_key { RQ_START, RQ_END };
 
 /*
  * The oldest request matching @key == @sector; @issued: -1 any, 0 not, 1
- * yes. Inlined: each caller's constant key and state leave one compare per
- * request in the scan.
+ * yes: the first, as they are in order of arrival. Inlined: each caller's
+ * constant key and state leave one compare per request in the scan.
  */
 static inline __attribute__((always_inline)) struct rq *
 find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op, int issued)
 {
-	struct rq *best = NULL;
-
 	for (int i = 0; i < d->nrqs; i++) {
 		struct rq *r = d->rqs[i];
 		uint64_t v = key == RQ_START ? r->start : r->end;
@@ -865,10 +863,9 @@ find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op, int issued
 			continue;
 		if (issued >= 0 && r->issued != (bool)issued)
 			continue;
-		if (!best || r->seq < best->seq)
-			best = r;
+		return r;
 	}
-	return best;
+	return NULL;
 }
 
 /* ---- events ----------------------------------------------------------- */
