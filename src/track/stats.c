@@ -238,8 +238,9 @@ static __attribute__((noinline)) unsigned int account_op(struct st_layer_op *o,
 	return total_b;
 }
 
-/* One bio at its layer; returns account_op()'s bucket of its total. */
-static unsigned int account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r)
+/* One bio at its layer, in operation @op; returns account_op()'s bucket of its total. */
+static unsigned int account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r,
+				enum st_op op)
 {
 	struct st_layer *l = layer_of(st, r->dev);
 
@@ -250,7 +251,7 @@ static unsigned int account_rec(struct stats *st, const struct tk_io *io, const 
 		l->depth = r->depth;
 	if (r->parent_dev)
 		add_parent(l, r->parent_dev, r->sectors != 0);
-	return account_op(&l->op[st_op_of_rec(r)], r);
+	return account_op(&l->op[op], r);
 }
 
 /* The share of @dev under the share @parent (-1: at the top) on a path. */
@@ -265,6 +266,17 @@ static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth, 
 	return &e->shares[e->nshares++];
 }
 
+/* The leaf of a path: its submission, then the device until done. */
+static inline void account_leaf(struct st_share *s, const struct tk_rec *r)
+{
+	uint64_t start = r->down ? r->down : r->q;
+
+	if (r->down && r->down >= r->q)
+		s->sub_ns += r->down - r->q;
+	if (r->c >= start)
+		s->dev_ns += r->c - start;
+}
+
 /*
  * The waterfall: from the root, follow the child that completed last (the
  * one the parent waited for) down to a leaf, adding each layer's way down,
@@ -275,6 +287,14 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 	int32_t i = 0;
 	int parent = -1;
 
+	if (io->nrecs == 1) {
+		/* a tree of one bio (most I/O at a plain disk): the top is the leaf */
+		struct st_share *s = share_of(e, io->recs->dev, io->recs->depth, -1);
+
+		if (s)
+			account_leaf(s, io->recs);
+		return;
+	}
 	for (;;) {
 		const struct tk_rec *r = &io->recs[i];
 		struct st_share *s = share_of(e, r->dev, r->depth, parent);
@@ -287,13 +307,7 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 		if (!s)
 			return;
 		if (next < 0) {
-			/* the leaf: its submission, then the device until done */
-			uint64_t start = r->down ? r->down : r->q;
-
-			if (r->down && r->down >= r->q)
-				s->sub_ns += r->down - r->q;
-			if (r->c >= start)
-				s->dev_ns += r->c - start;
+			account_leaf(s, r);
 			return;
 		}
 		if (r->down && r->down >= r->q)
@@ -340,28 +354,33 @@ void stats_io(const struct tk_io *io, void *ctx)
 	struct stats *st = ctx;
 	const struct tk_rec *root = io->root;
 	unsigned int total_b;
+	enum st_op op;
 
 	if (!io->nrecs)
 		return;
+	op = st_op_of_rec(root);
 	if (!st->first_ts || root->q < st->first_ts)
 		st->first_ts = root->q;
 	if (root->c > st->last_ts)
 		st->last_ts = root->c;
 	/* the root's total at its layer is the end-to-end latency: one bucket */
-	total_b = account_rec(st, io, &io->recs[0]);
-	if (root != io->recs)
+	if (root == io->recs) {
+		total_b = account_rec(st, io, root, op);
+	} else {
+		account_rec(st, io, &io->recs[0], st_op_of_rec(&io->recs[0]));
 		total_b = UINT_MAX;
+	}
 	for (size_t i = 1; i < io->nrecs; i++)
-		account_rec(st, io, &io->recs[i]);
+		account_rec(st, io, &io->recs[i], st_op_of_rec(&io->recs[i]));
 	if (!io->top) {
 		/* counted at the layer that issued it (md0 for its stripe I/O) */
 		struct st_layer *l = layer_of(st, io->issuer ? io->issuer : root->dev);
 
 		if (l)
-			l->op[st_op_of_rec(root)].issued++;
+			l->op[op].issued++;
 	}
 	if (io->top) {
-		struct st_e2e *e = &st->e2e[st_op_of_rec(root)];
+		struct st_e2e *e = &st->e2e[op];
 		struct st_proc *p = proc_of(st, io->pid, io->comm);
 
 		e->ios++;
