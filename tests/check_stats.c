@@ -535,6 +535,38 @@ START_TEST(spans_of_zero_and_unseen_ends)
 }
 END_TEST
 
+/*
+ * Sizes repeat, and each operation keeps the last one's bucket: sizes that
+ * change, a 0-byte bio and a reset still land in their own buckets.
+ */
+START_TEST(size_buckets_as_sizes_change)
+{
+	static const uint32_t sectors[] = { 8, 8, 128, 8, 0, 0, 2048 };
+	struct tk_rec r = { .dev = SDA, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_READ,
+			    .q = 100, .c = 200, .complete = true };
+	const struct hist *h;
+
+	for (size_t i = 0; i < sizeof(sectors) / sizeof(*sectors); i++) {
+		r.sectors = sectors[i];
+		feed(&r, 1, true, 1, "x");
+	}
+	h = &stats_layer(st, SDA)->op[ST_READ].size;
+	ck_assert_uint_eq(h->count, 7);
+	ck_assert_uint_eq(h->bucket[hist_bucket_of(4096)], 3);
+	ck_assert_uint_eq(h->bucket[hist_bucket_of(65536)], 1);
+	ck_assert_uint_eq(h->bucket[hist_bucket_of(1048576)], 1);
+	ck_assert_uint_eq(h->bucket[0], 2);
+	ck_assert_uint_eq(h->min, 0);
+	ck_assert_uint_eq(h->max, 1048576);
+	stats_reset(st);
+	r.sectors = 128;
+	feed(&r, 1, true, 1, "x");
+	h = &stats_layer(st, SDA)->op[ST_READ].size;
+	ck_assert_uint_eq(h->count, 1);
+	ck_assert_uint_eq(h->bucket[hist_bucket_of(65536)], 1);
+}
+END_TEST
+
 START_TEST(op_names)
 {
 	ck_assert_int_eq(st_op_of(BLK_OP_SECURE_ERASE), ST_DISCARD);
@@ -563,6 +595,7 @@ int main(void)
 	tcase_add_test(tc, processes_capped);
 	tcase_add_test(tc, root_total_is_end_to_end);
 	tcase_add_test(tc, spans_of_zero_and_unseen_ends);
+	tcase_add_test(tc, size_buckets_as_sizes_change);
 	tcase_add_test(tc, op_names);
 	suite_add_tcase(s, tc);
 	return check_run(s);

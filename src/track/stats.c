@@ -189,7 +189,11 @@ static __attribute__((noinline)) unsigned int account_op(struct st_layer_op *o,
 		o->merges_back++;
 	else if (r->merge == TK_MERGE_FRONT)
 		o->merges_front++;
-	hist_add(&o->size, bytes);
+	if (bytes != o->size_last) {
+		o->size_last = bytes;
+		o->size_last_b = hist_bucket_of(bytes);
+	}
+	hist_add_in(&o->size, bytes, o->size_last_b);
 	span(&o->sub, r->q, r->down);
 	span(&o->comp, r->up, r->c);
 	if (r->q && r->c >= r->q) {
