@@ -471,6 +471,102 @@ START_TEST(processes_capped)
 }
 END_TEST
 
+/*
+ * A top-level root's total at its layer and its end-to-end latency are one
+ * value, bucketed once: both histograms take it alike, and a root with no
+ * Q seen (0) still gives its end-to-end C - 0, bucketed on its own.
+ */
+START_TEST(root_total_is_end_to_end)
+{
+	struct tk_rec a = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST, .op = BLK_OP_READ,
+			    .sectors = 8, .q = 1000, .qev = 1000, .g = 1100, .d = 1200,
+			    .down = 1200, .up = 91000, .c = 91000, .complete = true };
+	struct tk_rec b = { .dev = SDA, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_READ,
+			    .sectors = 8, .q = 0, .c = 700, .complete = true };
+	const struct st_layer_op *o;
+	const struct st_e2e *e = &st->e2e[ST_READ];
+
+	feed(&a, 1, true, 7, "fio");
+	o = &stats_layer(st, SDA)->op[ST_READ];
+	ck_assert_uint_eq(o->total.count, 1);
+	ck_assert_uint_eq(o->q2c.count, 1);
+	ck_assert_uint_eq(e->total.count, 1);
+	ck_assert_uint_eq(e->total.sum, 90000);
+	ck_assert_uint_eq(st->procs[0].total.sum, 90000);
+	for (unsigned int i = 0; i < HIST_BUCKETS; i++) {
+		ck_assert_uint_eq(e->total.bucket[i], o->total.bucket[i]);
+		ck_assert_uint_eq(st->procs[0].total.bucket[i], o->total.bucket[i]);
+	}
+	ck_assert_uint_eq(e->total.bucket[hist_bucket_of(90000)], 1);
+	feed(&b, 1, true, 7, "fio");
+	ck_assert_uint_eq(o->total.count, 1);		/* no Q: no total at the layer ... */
+	ck_assert_uint_eq(e->total.count, 2);		/* ... but end to end, C - 0 */
+	ck_assert_uint_eq(e->total.min, 700);
+	ck_assert_uint_eq(e->total.bucket[hist_bucket_of(700)], 1);
+	ck_assert_uint_eq(st->procs[0].total.count, 2);
+}
+END_TEST
+
+/*
+ * An interval is counted when both ends were seen and in order: one of
+ * 0 ns (D at Q) counts, one with an end not seen (0) does not, whatever
+ * the other end.
+ */
+START_TEST(spans_of_zero_and_unseen_ends)
+{
+	struct tk_rec a = { .dev = SDA, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_WRITE,
+			    .sectors = 8, .q = 500, .down = 500, .up = 900, .c = 900,
+			    .complete = true };
+	struct tk_rec b = { .dev = SDA, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_WRITE,
+			    .sectors = 8, .q = 0, .down = 0, .up = 0, .c = 0 };
+	const struct st_layer_op *o;
+
+	feed(&a, 1, true, 1, "x");
+	feed(&b, 1, true, 1, "x");
+	o = &stats_layer(st, SDA)->op[ST_WRITE];
+	ck_assert_uint_eq(o->ios, 2);
+	ck_assert_uint_eq(o->sub.count, 1);	/* 500 - 500 */
+	ck_assert_uint_eq(o->sub.sum, 0);
+	ck_assert_uint_eq(o->sub.bucket[0], 1);
+	ck_assert_uint_eq(o->comp.count, 1);	/* 900 - 900 */
+	ck_assert_uint_eq(o->comp.max, 0);
+	ck_assert_uint_eq(o->total.count, 1);	/* b: no Q seen */
+	ck_assert_uint_eq(o->total.sum, 400);
+}
+END_TEST
+
+/*
+ * Sizes repeat, and each operation keeps the last one's bucket: sizes that
+ * change, a 0-byte bio and a reset still land in their own buckets.
+ */
+START_TEST(size_buckets_as_sizes_change)
+{
+	static const uint32_t sectors[] = { 8, 8, 128, 8, 0, 0, 2048 };
+	struct tk_rec r = { .dev = SDA, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_READ,
+			    .q = 100, .c = 200, .complete = true };
+	const struct hist *h;
+
+	for (size_t i = 0; i < sizeof(sectors) / sizeof(*sectors); i++) {
+		r.sectors = sectors[i];
+		feed(&r, 1, true, 1, "x");
+	}
+	h = &stats_layer(st, SDA)->op[ST_READ].size;
+	ck_assert_uint_eq(h->count, 7);
+	ck_assert_uint_eq(h->bucket[hist_bucket_of(4096)], 3);
+	ck_assert_uint_eq(h->bucket[hist_bucket_of(65536)], 1);
+	ck_assert_uint_eq(h->bucket[hist_bucket_of(1048576)], 1);
+	ck_assert_uint_eq(h->bucket[0], 2);
+	ck_assert_uint_eq(h->min, 0);
+	ck_assert_uint_eq(h->max, 1048576);
+	stats_reset(st);
+	r.sectors = 128;
+	feed(&r, 1, true, 1, "x");
+	h = &stats_layer(st, SDA)->op[ST_READ].size;
+	ck_assert_uint_eq(h->count, 1);
+	ck_assert_uint_eq(h->bucket[hist_bucket_of(65536)], 1);
+}
+END_TEST
+
 START_TEST(op_names)
 {
 	ck_assert_int_eq(st_op_of(BLK_OP_SECURE_ERASE), ST_DISCARD);
@@ -497,6 +593,9 @@ int main(void)
 	tcase_add_test(tc, bio_based_leaf_waterfall);
 	tcase_add_test(tc, size_percentiles_whole_sectors);
 	tcase_add_test(tc, processes_capped);
+	tcase_add_test(tc, root_total_is_end_to_end);
+	tcase_add_test(tc, spans_of_zero_and_unseen_ends);
+	tcase_add_test(tc, size_buckets_as_sizes_change);
 	tcase_add_test(tc, op_names);
 	suite_add_tcase(s, tc);
 	return check_run(s);

@@ -433,6 +433,172 @@ START_TEST(expiry_and_cap)
 }
 END_TEST
 
+/*
+ * The sweep is due at a time kept, not read from the oldest tree: when the
+ * oldest completes, the next one still expires exactly a timeout after its
+ * Q, never earlier; a plug or unplug never sweeps (a tree expires after an
+ * event that could have completed it, never before).
+ */
+START_TEST(expiry_after_oldest_completes)
+{
+	struct tk_params p = { .timeout_ns = 1000 };
+	uint64_t q_b;
+
+	tracker_free(t);
+	t = tracker_alloc(&p, collect, NULL);
+	feed(BLK_EV_BIO_QUEUE, SDA, 0, 8, "R");		/* A: Q 1010, due 2010 */
+	now += 300;
+	feed(BLK_EV_BIO_QUEUE, SDA, 64, 8, "R");	/* B: Q 1320, due 2320 */
+	q_b = now;
+	feed(BLK_EV_GETRQ, SDA, 0, 8, "R");
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 8, "R");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 0, 8, "R");	/* A completes: B is the oldest */
+	ck_assert_int_eq(ntrees, 1);
+	now = q_b + 1000 - 11;
+	feed(BLK_EV_GETRQ, SDA, 64, 8, "R");		/* one ns before B is due */
+	ck_assert_uint_eq(tracker_counters(t)->expired, 0);
+	now = q_b + 1000 - 10;
+	feed(BLK_EV_PLUG, SDA, 0, 0, "N");		/* due: a plug does not sweep */
+	ck_assert_uint_eq(tracker_counters(t)->expired, 0);
+	now = q_b + 1000 - 10;
+	feed(BLK_EV_RQ_ISSUE, SDA, 64, 8, "R");		/* the next event does, at due */
+	ck_assert_uint_eq(tracker_counters(t)->expired, 1);
+	ck_assert_uint_eq(tracker_counters(t)->expired_top, 1);
+	/* a tree queued after the lists emptied is due a timeout after its Q */
+	now += 2000;
+	feed(BLK_EV_BIO_QUEUE, SDA, 128, 8, "R");	/* B is freed; C: Q now */
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 1);
+	now += 1000 - 11;
+	feed(BLK_EV_GETRQ, SDA, 128, 8, "R");
+	ck_assert_uint_eq(tracker_counters(t)->expired, 1);
+	feed(BLK_EV_RQ_ISSUE, SDA, 128, 8, "R");
+	ck_assert_uint_eq(tracker_counters(t)->expired, 2);
+	ck_assert_int_eq(ntrees, 1);
+}
+END_TEST
+
+/*
+ * A bio of an expired tree split at a disk: the remainder is a tree of its
+ * own that entered with the bio (its Q), so it is due a timeout after that,
+ * not after the split, though it is the only live tree.
+ */
+START_TEST(split_of_expired_bio_expires_in_time)
+{
+	struct tk_params p = { .timeout_ns = 1000 };
+	struct blk_event split = { .kind = BLK_EV_SPLIT, .dev = SDA, .sector = 0,
+				   .aux_sector = 8, .nr_sector = 16 };
+
+	tracker_free(t);
+	t = tracker_alloc(&p, collect, NULL);
+	feed(BLK_EV_BIO_QUEUE, SDA, 0, 16, "R");		/* Q 1010, due 2010 */
+	now = 2100;
+	feed(BLK_EV_IO_START, SDA, 0, 16, "R");		/* sweeps: expired */
+	ck_assert_uint_eq(tracker_counters(t)->expired, 1);
+	split.ts = (now += 10);
+	blk_rwbs_parse("R", 1, &split.op, &split.flags);
+	tracker_event(&split, t);			/* the remainder: Q 1010 */
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 2);
+	feed(BLK_EV_IO_START, SDA, 0, 8, "R");		/* 2120: past its due */
+	ck_assert_uint_eq(tracker_counters(t)->expired, 2);
+	ck_assert_int_eq(ntrees, 0);
+}
+END_TEST
+
+/*
+ * DESIGN 1 for requests: identical request keys at a disk are taken oldest
+ * first (issue, completion), also after a request between them left.
+ */
+START_TEST(identical_requests_in_order)
+{
+	feed(BLK_EV_BIO_QUEUE, SDA, 0, 8, "R");		/* 1010: A */
+	feed(BLK_EV_GETRQ, SDA, 0, 8, "R");
+	feed(BLK_EV_BIO_QUEUE, SDA, 8, 8, "R");		/* 1030: B */
+	feed(BLK_EV_GETRQ, SDA, 8, 8, "R");
+	feed(BLK_EV_BIO_QUEUE, SDA, 16, 8, "R");	/* 1050: C */
+	feed(BLK_EV_GETRQ, SDA, 16, 8, "R");
+	feed(BLK_EV_BIO_QUEUE, SDA, 16, 8, "R");	/* 1070: D, C's key */
+	feed(BLK_EV_GETRQ, SDA, 16, 8, "R");
+	feed(BLK_EV_RQ_ISSUE, SDA, 8, 8, "R");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 8, 8, "R");	/* B leaves from before them */
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].recs[0].q, 1030);
+	feed(BLK_EV_RQ_ISSUE, SDA, 16, 8, "R");		/* 1110: C's request */
+	feed(BLK_EV_RQ_ISSUE, SDA, 16, 8, "R");		/* 1120: D's */
+	feed(BLK_EV_RQ_COMPLETE, SDA, 16, 8, "R");	/* 1130: C */
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_uint_eq(trees[1].recs[0].q, 1050);
+	ck_assert_uint_eq(trees[1].recs[0].d, 1110);
+	feed(BLK_EV_RQ_COMPLETE, SDA, 16, 8, "R");	/* 1140: D */
+	ck_assert_int_eq(ntrees, 3);
+	ck_assert_uint_eq(trees[2].recs[0].q, 1070);
+	ck_assert_uint_eq(trees[2].recs[0].d, 1120);
+	ck_assert_uint_eq(trees[2].recs[0].c, 1140);
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 8, "R");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 0, 8, "R");
+	ck_assert_int_eq(ntrees, 4);
+	ck_assert_uint_eq(trees[3].recs[0].q, 1010);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
+/*
+ * Nodes are reused from a free list and initialised only in part: a bio
+ * that follows a two-layer tree, merges and a scheduler's merge gets a
+ * record of its own, with nothing of the nodes' earlier lives.
+ */
+START_TEST(reused_nodes_start_clean)
+{
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(0), 64, 8, "W");
+	remap(SDA, 64, 8, DM(0), 64, "W");
+	feed(BLK_EV_BIO_QUEUE, SDA, 64, 8, "W");
+	feed(BLK_EV_GETRQ, SDA, 64, 8, "W");
+	feed(BLK_EV_RQ_INSERT, SDA, 64, 8, "W");
+	feed(BLK_EV_BIO_QUEUE, SDA, 72, 8, "W");
+	feed(BLK_EV_GETRQ, SDA, 72, 8, "W");
+	feed(BLK_EV_RQ_MERGE, SDA, 72, 8, "W");		/* into the request at 64 */
+	feed(BLK_EV_RQ_ISSUE, SDA, 64, 16, "W");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 64, 16, "W");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 64, 8, "W");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[1].io.nrecs, 2);
+	ck_assert_int_eq(trees[1].recs[1].depth, 1);
+	ck_assert(trees[0].recs[0].rq_merged);
+	/* four bios at once take every node freed above */
+	for (int k = 0; k < 4; k++)
+		feed(BLK_EV_BIO_QUEUE, SDB, 800 + 8 * k, 8, "R");
+	for (int k = 0; k < 4; k++) {
+		feed(BLK_EV_GETRQ, SDB, 800 + 8 * k, 8, "R");
+		feed(BLK_EV_RQ_ISSUE, SDB, 800 + 8 * k, 8, "R");
+		feed(BLK_EV_RQ_COMPLETE, SDB, 800 + 8 * k, 8, "R");
+	}
+	ck_assert_int_eq(ntrees, 6);
+	for (int k = 2; k < 6; k++) {
+		const struct tk_rec *r = &trees[k].recs[0];
+
+		ck_assert_int_eq(trees[k].io.nrecs, 1);
+		check_tree_shape(&trees[k]);
+		ck_assert(trees[k].io.top);
+		ck_assert(trees[k].io.matched);
+		ck_assert_uint_eq(trees[k].io.issuer, 0);
+		ck_assert_str_eq(trees[k].io.comm, "app");
+		ck_assert_uint_eq(r->dev, SDB);
+		ck_assert_uint_eq(r->sector, 800 + 8 * (k - 2));
+		ck_assert_uint_eq(r->parent_dev, 0);
+		ck_assert_int_eq(r->kind, TK_LAYER_REQUEST);
+		ck_assert_int_eq(r->merge, TK_MERGE_NONE);
+		ck_assert_uint_eq(r->m + r->i + r->splits + r->requeues, 0);
+		ck_assert(!r->rq_merged && !r->split_rest && !r->linked);
+		ck_assert_int_eq(r->error, 0);
+		ck_assert_uint_eq(r->qev, r->q);
+		ck_assert_uint_gt(r->g, r->q);
+	}
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
 /* ---- replay of the real recordings ---------------------------------- */
 
 struct replay {
@@ -803,6 +969,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, request_based_leaf);
 	tcase_add_test(tc, identical_keys_in_order);
+	tcase_add_test(tc, identical_requests_in_order);
 	tcase_add_test(tc, partition_double_remap);
 	tcase_add_test(tc, io_on_partition);
 	tcase_add_test(tc, back_and_front_merges);
@@ -824,6 +991,9 @@ int main(void)
 	tcase_add_test(tc, snapshot_held_write_linked);
 	tcase_add_test(tc, md_superblock_for_held_write);
 	tcase_add_test(tc, reset_forgets_everything);
+	tcase_add_test(tc, expiry_after_oldest_completes);
+	tcase_add_test(tc, reused_nodes_start_clean);
+	tcase_add_test(tc, split_of_expired_bio_expires_in_time);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("replay");
 	tcase_add_test(tc, replay_vm_fixtures);

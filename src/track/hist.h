@@ -52,7 +52,8 @@ static inline unsigned int hist_bucket_of(uint64_t v)
 
 	if (v < 2 * HIST_SUB)
 		return v;
-	shift = 63 - __builtin_clzll(v) - HIST_SUB_BITS;
+	/* the top bit's index: clz ^ 63 is one instruction (bsr), 63 - clz two more */
+	shift = (__builtin_clzll(v) ^ 63) - HIST_SUB_BITS;
 	if (shift + HIST_SUB_BITS >= HIST_MAX_BITS)
 		return HIST_BUCKETS - 1;
 	/* v >> shift is HIST_SUB plus the bucket in the group: group shift + 1 */

@@ -129,11 +129,16 @@ static inline struct st_layer *layer_of(struct stats *st, uint32_t dev)
 	return layer_find(st, dev);
 }
 
-/* Add b - a when both ends were seen and in order (b >= a > 0: b was seen too). */
+/*
+ * Add b - a when both ends were seen and in order (b >= a > 0: b was seen
+ * too). One compare tells: b - a < b exactly when a > 0 and a <= b.
+ */
 static inline void span(struct hist *h, uint64_t a, uint64_t b)
 {
-	if (a && b >= a)
-		hist_add(h, b - a);
+	uint64_t d = b - a;
+
+	if (d < b)
+		hist_add(h, d);
 }
 
 /* One bio sent to @l by @dev; the main parent is the one with the most data. */
@@ -160,23 +165,22 @@ static void add_parent(struct st_layer *l, uint32_t dev, bool data)
 	l->parent = best->dev;
 }
 
-static void account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r)
+/*
+ * One bio's figures in its operation at its layer. Apart from the layer's
+ * lookup, so that @o stays in a register: inlined, the compiler computes
+ * it again from the layer for every histogram. Returns the bucket of its
+ * total (C - Q), UINT_MAX when it has none, for the end-to-end histograms
+ * that take the same value.
+ */
+static __attribute__((noinline)) unsigned int account_op(struct st_layer_op *o,
+							 const struct tk_rec *r)
 {
-	struct st_layer *l = layer_of(st, r->dev);
+	uint64_t bytes = (uint64_t)r->sectors << 9;
 	unsigned int total_b = UINT_MAX;
-	struct st_layer_op *o;
 	uint64_t total = 0;
 
-	if (!l)
-		return;
-	o = &l->op[st_op_of_rec(r)];
-	l->kind = r->kind;
-	if (io->top && r->depth < l->depth)
-		l->depth = r->depth;
-	if (r->parent_dev)
-		add_parent(l, r->parent_dev, r->sectors != 0);
 	o->ios++;
-	o->bytes += (uint64_t)r->sectors << 9;
+	o->bytes += bytes;
 	o->splits += r->splits;
 	o->requeues += r->requeues;
 	if (r->error)
@@ -185,7 +189,11 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 		o->merges_back++;
 	else if (r->merge == TK_MERGE_FRONT)
 		o->merges_front++;
-	hist_add(&o->size, (uint64_t)r->sectors << 9);
+	if (bytes != o->size_last) {
+		o->size_last = bytes;
+		o->size_last_b = hist_bucket_of(bytes);
+	}
+	hist_add_in(&o->size, bytes, o->size_last_b);
 	span(&o->sub, r->q, r->down);
 	span(&o->comp, r->up, r->c);
 	if (r->q && r->c >= r->q) {
@@ -193,6 +201,8 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 		total_b = hist_bucket_of(total);
 		hist_add_in(&o->total, total, total_b);
 	}
+	if (r->kind != TK_LAYER_REQUEST || !r->qev)
+		return total_b;
 	/*
 	 * btt's phases, as btt counts them: per bio with data queued at this
 	 * device (from its queue event, not from a remap into it: not an
@@ -204,7 +214,7 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 	 * the scheduler. D2C and Q2C leave out the pieces of a split bio, and
 	 * count only bios whose request was issued.
 	 */
-	if (r->kind == TK_LAYER_REQUEST && r->qev && r->sectors) {
+	if (r->sectors) {
 		if (r->merge == TK_MERGE_NONE)
 			span(&o->q2g, r->qev, r->g);
 		/* a bio merged into a request, or one whose request the
@@ -219,18 +229,33 @@ static void account_rec(struct stats *st, const struct tk_io *io, const struct t
 				span(&o->g2d, r->g, r->d);
 		}
 	}
-	if (r->kind == TK_LAYER_REQUEST && r->qev && !r->splits && !r->split_rest) {
-		/* btt completes only what it saw issued: an empty preflush bio
-		 * (the flush machinery issues a flush request of its own) is not */
-		if (r->d) {
-			span(&o->d2c, r->d, r->c);
-			/* queued here, not remapped in: Q2C is the total, bucket and all */
-			if (r->qev == r->q && total_b != UINT_MAX)
-				hist_add_in(&o->q2c, total, total_b);
-			else
-				span(&o->q2c, r->qev, r->c);
-		}
+	/* btt completes only what it saw issued: an empty preflush bio (the
+	 * flush machinery issues a flush request of its own) is not */
+	if (!r->splits && !r->split_rest && r->d) {
+		span(&o->d2c, r->d, r->c);
+		/* queued here, not remapped in: Q2C is the total, bucket and all */
+		if (r->qev == r->q && total_b != UINT_MAX)
+			hist_add_in(&o->q2c, total, total_b);
+		else
+			span(&o->q2c, r->qev, r->c);
 	}
+	return total_b;
+}
+
+/* One bio at its layer, in operation @op; returns account_op()'s bucket of its total. */
+static unsigned int account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r,
+				enum st_op op)
+{
+	struct st_layer *l = layer_of(st, r->dev);
+
+	if (!l)
+		return UINT_MAX;
+	l->kind = r->kind;
+	if (io->top && r->depth < l->depth)
+		l->depth = r->depth;
+	if (r->parent_dev)
+		add_parent(l, r->parent_dev, r->sectors != 0);
+	return account_op(&l->op[op], r);
 }
 
 /* The share of @dev under the share @parent (-1: at the top) on a path. */
@@ -245,6 +270,17 @@ static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth, 
 	return &e->shares[e->nshares++];
 }
 
+/* The leaf of a path: its submission, then the device until done. */
+static inline void account_leaf(struct st_share *s, const struct tk_rec *r)
+{
+	uint64_t start = r->down ? r->down : r->q;
+
+	if (r->down && r->down >= r->q)
+		s->sub_ns += r->down - r->q;
+	if (r->c >= start)
+		s->dev_ns += r->c - start;
+}
+
 /*
  * The waterfall: from the root, follow the child that completed last (the
  * one the parent waited for) down to a leaf, adding each layer's way down,
@@ -255,6 +291,14 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 	int32_t i = 0;
 	int parent = -1;
 
+	if (io->nrecs == 1) {
+		/* a tree of one bio (most I/O at a plain disk): the top is the leaf */
+		struct st_share *s = share_of(e, io->recs->dev, io->recs->depth, -1);
+
+		if (s)
+			account_leaf(s, io->recs);
+		return;
+	}
 	for (;;) {
 		const struct tk_rec *r = &io->recs[i];
 		struct st_share *s = share_of(e, r->dev, r->depth, parent);
@@ -267,13 +311,7 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 		if (!s)
 			return;
 		if (next < 0) {
-			/* the leaf: its submission, then the device until done */
-			uint64_t start = r->down ? r->down : r->q;
-
-			if (r->down && r->down >= r->q)
-				s->sub_ns += r->down - r->q;
-			if (r->c >= start)
-				s->dev_ns += r->c - start;
+			account_leaf(s, r);
 			return;
 		}
 		if (r->down && r->down >= r->q)
@@ -319,32 +357,42 @@ void stats_io(const struct tk_io *io, void *ctx)
 {
 	struct stats *st = ctx;
 	const struct tk_rec *root = io->root;
-	unsigned int total_b = 0;
+	unsigned int total_b;
+	enum st_op op;
 
 	if (!io->nrecs)
 		return;
+	op = st_op_of_rec(root);
 	if (!st->first_ts || root->q < st->first_ts)
 		st->first_ts = root->q;
 	if (root->c > st->last_ts)
 		st->last_ts = root->c;
-	for (size_t i = 0; i < io->nrecs; i++)
-		account_rec(st, io, &io->recs[i]);
+	/* the root's total at its layer is the end-to-end latency: one bucket */
+	if (root == io->recs) {
+		total_b = account_rec(st, io, root, op);
+	} else {
+		account_rec(st, io, &io->recs[0], st_op_of_rec(&io->recs[0]));
+		total_b = UINT_MAX;
+	}
+	for (size_t i = 1; i < io->nrecs; i++)
+		account_rec(st, io, &io->recs[i], st_op_of_rec(&io->recs[i]));
 	if (!io->top) {
 		/* counted at the layer that issued it (md0 for its stripe I/O) */
 		struct st_layer *l = layer_of(st, io->issuer ? io->issuer : root->dev);
 
 		if (l)
-			l->op[st_op_of_rec(root)].issued++;
+			l->op[op].issued++;
 	}
 	if (io->top) {
-		struct st_e2e *e = &st->e2e[st_op_of_rec(root)];
+		struct st_e2e *e = &st->e2e[op];
 		struct st_proc *p = proc_of(st, io->pid, io->comm);
 
 		e->ios++;
 		e->bytes += (uint64_t)root->sectors << 9;
 		e->matched += io->matched;
 		if (root->c >= root->q) {
-			total_b = hist_bucket_of(root->c - root->q);
+			if (total_b == UINT_MAX)
+				total_b = hist_bucket_of(root->c - root->q);
 			hist_add_in(&e->total, root->c - root->q, total_b);
 			e->total_ns += root->c - root->q;
 			account_path(e, io);

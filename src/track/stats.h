@@ -57,6 +57,8 @@ const char *st_op_name(enum st_op op);
  * @q2g, @g2i, @i2d, @d2c, @q2c, @q2m: btt phases at request-based layers
  * @g2d: get request to issue, for requests never inserted into a scheduler
  *	 (no scheduler, or dispatched directly): what G2I + I2D are otherwise
+ * @size_last, @size_last_b: the last size taken and its bucket (a
+ *			     workload's sizes repeat); zero is bucket zero
  */
 struct st_layer_op {
 	uint64_t ios;
@@ -71,6 +73,8 @@ struct st_layer_op {
 	struct hist sub, comp, total;
 	struct hist q2g, g2i, i2d, d2c, q2c, q2m;
 	struct hist g2d;
+	uint64_t size_last;
+	unsigned int size_last_b;
 };
 
 /**

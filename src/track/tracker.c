@@ -65,46 +65,38 @@
 struct rq;
 
 struct node {
+	/*
+	 * Its record, kept up to date in place (r.sector is its start, which
+	 * moves on a partial completion): a tree of one bio is handed out
+	 * with no copy. The fields that place it in its tree (parent,
+	 * parent_dev, depth, complete) are set when the tree completes.
+	 */
+	struct tk_rec r;
 	uint64_t seq;		/* arrival order, for identical keys */
-	uint32_t dev;
-	uint8_t op;
-	uint8_t kind;		/* enum tk_layer_kind */
-	uint8_t merge;
-	bool await_q;		/* brought by a remap, queue event not seen yet */
-	bool done;
-	bool inferred;		/* a step was inferred, not seen */
-	bool split_rest;	/* the remainder of a bio split at this device */
-	bool rq_merged;		/* its request was merged into another */
-	bool linked;		/* entered by its layer's release, no remap: linked by sectors */
+	uint64_t end;		/* sector after its last */
 	uint64_t stripe0;	/* parity RAID: member sector + 1 of its stripe at array sector 0 */
-	uint8_t flags;		/* enum blk_flag bits as it entered the device */
-	uint64_t start, end;	/* sectors; start moves on partial completion */
-	uint32_t sectors;
-	uint64_t q, down, up, c, g, i, d, m;
-	uint64_t qev;		/* its queue event at this device (0: none seen) */
-	uint16_t splits, requeues;
-	int32_t error;
-	uint32_t pending;	/* children not completed */
 	struct node *parent;
 	struct node *root;
 	struct node *first_child, *next_sibling, *last_child;
 	struct rq *rq;		/* request it is part of, while in one */
 	struct node *rq_next;	/* next bio of the same request */
 	int vidx;		/* index in its device's vector, -1 when out */
-	/* root only */
+	uint32_t pending;	/* children not completed */
+	bool await_q;		/* brought by a remap, queue event not seen yet */
+	bool done;
+	/* root only: set by root_new(), read at no other node */
+	bool broken;		/* some step of the tree could not be followed */
+	bool expired;		/* timed out: counted, kept to absorb late events */
+	uint8_t cls;		/* enum tk_class, before the device's roles apply */
 	int32_t pid;
 	char comm[16];
-	bool broken;		/* some step of the tree could not be followed */
-	uint8_t cls;		/* enum tk_class, before the device's roles apply */
 	uint32_t issuer;	/* the layer that issued it, when not its own device */
-	bool expired;		/* timed out: counted, kept to absorb late events */
-	uint64_t expired_at;
 	uint32_t nnodes;
+	uint64_t expired_at;
 	struct node *tree_next, *tree_prev;	/* list of live trees, oldest first */
 };
 
 struct rq {
-	uint64_t seq;
 	uint32_t dev;
 	uint8_t op;
 	bool issued;
@@ -112,7 +104,6 @@ struct rq {
 	uint64_t g, i, d;
 	uint16_t requeues;
 	struct node *bios;	/* bios in it, in order of arrival */
-	int vidx;
 };
 
 struct tdev {
@@ -136,6 +127,9 @@ struct tracker {
 	struct tk_counters cnt;
 	uint64_t seq;
 	uint64_t now;
+	/* no tree is due to expire or be freed before this (it may be earlier
+	 * than the first due time, never later): one compare per event */
+	uint64_t sweep_at;
 
 	struct tdev **devs;
 	int ndevs, devs_cap;
@@ -167,6 +161,7 @@ struct tracker *tracker_alloc(const struct tk_params *p, tk_io_fn fn, void *ctx)
 		t->p.timeout_ns = TK_DEFAULT_TIMEOUT_NS;
 	t->fn = fn;
 	t->ctx = ctx;
+	t->sweep_at = UINT64_MAX;
 	t->trees.tree_next = t->trees.tree_prev = &t->trees;
 	t->zombies.tree_next = t->zombies.tree_prev = &t->zombies;
 	return t;
@@ -250,6 +245,7 @@ void tracker_reset(struct tracker *t)
 	t->p = p;
 	t->fn = fn;
 	t->ctx = ctx;
+	t->sweep_at = UINT64_MAX;
 	t->trees.tree_next = t->trees.tree_prev = &t->trees;
 	t->zombies.tree_next = t->zombies.tree_prev = &t->zombies;
 }
@@ -290,7 +286,7 @@ static inline struct tdev *get_dev(struct tracker *t, uint32_t dev)
 	return get_dev_slow(t, dev);
 }
 
-static int dev_add_node(struct tdev *d, struct node *n)
+static inline int dev_add_node(struct tdev *d, struct node *n)
 {
 	if (d->nnodes == d->nodes_cap) {
 		int cap = d->nodes_cap ? d->nodes_cap * 2 : 16;
@@ -306,7 +302,7 @@ static int dev_add_node(struct tdev *d, struct node *n)
 	return 0;
 }
 
-static void dev_del_node(struct tdev *d, struct node *n)
+static inline void dev_del_node(struct tdev *d, struct node *n)
 {
 	int i = n->vidx;
 
@@ -317,7 +313,7 @@ static void dev_del_node(struct tdev *d, struct node *n)
 	n->vidx = -1;
 }
 
-static int dev_add_rq(struct tdev *d, struct rq *r)
+static inline int dev_add_rq(struct tdev *d, struct rq *r)
 {
 	if (d->nrqs == d->rqs_cap) {
 		int cap = d->rqs_cap ? d->rqs_cap * 2 : 16;
@@ -328,24 +324,29 @@ static int dev_add_rq(struct tdev *d, struct rq *r)
 		d->rqs = v;
 		d->rqs_cap = cap;
 	}
-	r->vidx = d->nrqs;
 	d->rqs[d->nrqs++] = r;
 	return 0;
 }
 
-static void dev_del_rq(struct tdev *d, struct rq *r)
+/*
+ * Requests stay in their order of arrival (find_rq() takes the first match
+ * as the oldest); the one leaving is most often the oldest, at the front.
+ */
+static inline void dev_del_rq(struct tdev *d, struct rq *r)
 {
-	int i = r->vidx;
+	int i = 0;
 
-	if (i < 0 || i >= d->nrqs || d->rqs[i] != r)
+	while (i < d->nrqs && d->rqs[i] != r)
+		i++;
+	if (i == d->nrqs)
 		return;
-	d->rqs[i] = d->rqs[--d->nrqs];
-	d->rqs[i]->vidx = i;
-	r->vidx = -1;
+	d->nrqs--;
+	memmove(&d->rqs[i], &d->rqs[i + 1], (d->nrqs - i) * sizeof(*d->rqs));
 }
 
-static struct node *node_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
-			     uint64_t start, uint32_t sectors)
+static inline __attribute__((always_inline)) struct node *
+node_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
+	 uint64_t start, uint32_t sectors)
 {
 	struct node *n;
 
@@ -361,16 +362,19 @@ static struct node *node_new(struct tracker *t, struct tdev *d, const struct blk
 		n = malloc(sizeof(*n));
 	if (!n)
 		return NULL;
-	memset(n, 0, sizeof(*n));
+	/* what every node reads; the root's own fields are root_new()'s */
+	n->r = (struct tk_rec){ .dev = d->dev, .sector = start, .parent = -1, .op = ev->op,
+				.sectors = sectors, .flags = ev->flags, .q = ev->ts };
 	n->seq = ++t->seq;
-	n->dev = d->dev;
-	n->op = ev->op;
-	n->start = start;
 	n->end = start + sectors;
-	n->sectors = sectors;
-	n->flags = ev->flags;
-	n->q = ev->ts;
-	n->vidx = -1;
+	n->stripe0 = 0;
+	n->parent = NULL;
+	n->first_child = n->next_sibling = n->last_child = NULL;
+	n->rq = NULL;
+	n->rq_next = NULL;
+	n->pending = 0;
+	n->await_q = false;
+	n->done = false;
 	if (dev_add_node(d, n)) {
 		free(n);
 		return NULL;
@@ -387,7 +391,7 @@ static void node_release(struct tracker *t, struct node *n)
 	t->free_nodes = n;
 }
 
-static struct rq *rq_new(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+static inline struct rq *rq_new(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	struct rq *r = t->free_rqs;
 
@@ -398,12 +402,10 @@ static struct rq *rq_new(struct tracker *t, struct tdev *d, const struct blk_eve
 	if (!r)
 		return NULL;
 	memset(r, 0, sizeof(*r));
-	r->seq = ++t->seq;
 	r->dev = d->dev;
 	r->op = ev->op;
 	r->start = ev->sector;
 	r->end = ev->sector + ev->nr_sector;
-	r->vidx = -1;
 	if (dev_add_rq(d, r)) {
 		free(r);
 		return NULL;
@@ -412,7 +414,7 @@ static struct rq *rq_new(struct tracker *t, struct tdev *d, const struct blk_eve
 }
 
 /* Requests on the free list are chained through their bios pointer. */
-static void rq_release(struct tracker *t, struct tdev *d, struct rq *r)
+static inline void rq_release(struct tracker *t, struct tdev *d, struct rq *r)
 {
 	for (struct node *b = r->bios; b; b = b->rq_next)
 		b->rq = NULL;
@@ -438,6 +440,13 @@ static void tree_unlink(struct node *root)
 	root->tree_next->tree_prev = root->tree_prev;
 }
 
+/* A tree may be due at @due (a root's Q or expiry plus the timeout): sweep by then. */
+static inline void sweep_by(struct tracker *t, uint64_t due)
+{
+	if (due < t->sweep_at)
+		t->sweep_at = due;
+}
+
 static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
 			     uint64_t start, uint32_t sectors)
 {
@@ -446,10 +455,15 @@ static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk
 	if (!n)
 		return NULL;
 	n->root = n;
+	n->broken = false;
+	n->expired = false;
+	n->cls = TK_IO_TOP;
 	n->pid = ev->pid;
 	memcpy(n->comm, ev->comm, sizeof(n->comm));
+	n->issuer = 0;
 	n->nnodes = 1;
 	tree_link(&t->trees, n);
+	sweep_by(t, n->r.q + t->p.timeout_ns);
 	return n;
 }
 
@@ -528,17 +542,17 @@ static inline bool remap_only(const struct tdev *d)
  * except an empty flush, which a layer may serve by its own means (dm-thin
  * commits its metadata, with flushes it issues itself).
  */
-static bool path_end_ok(struct tracker *t, const struct node *x)
+static inline bool path_end_ok(struct tracker *t, const struct node *x)
 {
 	struct tdev *d;
 
-	if (x->kind == TK_LAYER_REQUEST)
+	if (x->r.kind == TK_LAYER_REQUEST)
 		return true;
-	if (x->kind == TK_LAYER_REMAP)
+	if (x->r.kind == TK_LAYER_REMAP)
 		return false;
-	if (!x->sectors && (x->flags & BLK_F_PREFLUSH))
+	if (!x->r.sectors && (x->r.flags & BLK_F_PREFLUSH))
 		return true;
-	d = get_dev(t, x->dev);
+	d = get_dev(t, x->r.dev);
 	return d && !dev_upper(d);
 }
 
@@ -563,27 +577,11 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 			parent = x->parent->vidx;
 		}
 		x->vidx = head;
-		*r = (struct tk_rec){
-			.dev = x->dev,
-			.sector = x->start,
-			.parent = parent,
-			.parent_dev = x->parent ? x->parent->dev : 0,
-			.depth = parent < 0 ? 0 : t->recs[parent].depth + 1,
-			.kind = x->kind,
-			.op = x->op,
-			.merge = x->merge,
-			.sectors = x->sectors,
-			.q = x->q, .down = x->down, .up = x->up, .c = x->c,
-			.g = x->g, .i = x->i, .d = x->d, .m = x->m, .qev = x->qev,
-			.splits = x->splits,
-			.split_rest = x->split_rest,
-			.rq_merged = x->rq_merged,
-			.linked = x->linked,
-			.flags = x->flags,
-			.requeues = x->requeues,
-			.error = x->error,
-			.complete = x->done && !x->inferred,
-		};
+		*r = x->r;
+		r->parent = parent;
+		r->parent_dev = x->parent ? x->parent->r.dev : 0;
+		r->depth = parent < 0 ? 0 : t->recs[parent].depth + 1;
+		r->complete = x->done;
 		if (!r->complete || (!x->first_child && !path_end_ok(t, x)))
 			*matched = false;
 		head++;
@@ -609,7 +607,7 @@ static void tree_detach(struct tracker *t, struct node *n)
 		n->rq = NULL;
 	}
 	if (n->vidx >= 0) {
-		struct tdev *d = get_dev(t, n->dev);
+		struct tdev *d = get_dev(t, n->r.dev);
 
 		if (d)
 			dev_del_node(d, n);
@@ -631,39 +629,51 @@ static void tree_release(struct tracker *t, struct node *n)
 	node_release(t, n);
 }
 
-/* The class of a tree: a root at a lower device is a layer's I/O, however it came. */
-static enum tk_class tree_class(struct tracker *t, const struct node *root)
+/*
+ * The class of a tree: a root at a lower device (@d, the root's) is a
+ * layer's I/O, however it came.
+ */
+static enum tk_class tree_class(const struct node *root, const struct tdev *d)
 {
-	struct tdev *d = get_dev(t, root->dev);
-
 	if (root->cls == TK_IO_TOP && d && dev_lower(d))
 		return TK_IO_LAYER;
 	return root->cls;
 }
 
-/* The root completed: hand out the tree and free it (an expired one is
- * only freed: it was counted when it expired). */
-static void tree_finish(struct tracker *t, struct node *root)
+/* The root completed at its device @d: hand out the tree and free it (an
+ * expired one is only freed: it was counted when it expired). */
+static void tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 {
 	struct tk_io io;
 	bool matched;
 	size_t n;
 
-	tree_detach(t, root);
+	/* a root completed by its request is out of it and of its device */
+	if (root->first_child || root->rq || root->vidx >= 0 || !root->done)
+		tree_detach(t, root);
 	tree_unlink(root);
 	if (root->expired) {
 		tree_release(t, root);
 		return;
 	}
-	n = tree_records(t, root, &matched);
+	if (!root->first_child) {
+		/* a tree of one bio (most I/O at a plain disk): its record as it
+		 * is, a root's from node_new() (no parent, depth 0) */
+		root->r.complete = root->done;
+		matched = !root->broken && root->done && path_end_ok(t, root);
+		io.recs = &root->r;
+		n = 1;
+	} else {
+		n = tree_records(t, root, &matched);
+		io.recs = t->recs;
+	}
 	io.pid = root->pid;
 	memcpy(io.comm, root->comm, sizeof(io.comm));
-	io.cls = tree_class(t, root);
+	io.cls = tree_class(root, d);
 	io.top = io.cls == TK_IO_TOP;
-	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->dev;
+	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->r.dev;
 	io.matched = matched;
-	io.root = t->recs;
-	io.recs = t->recs;
+	io.root = io.recs;
 	io.nrecs = n;
 	if (io.top) {
 		t->cnt.ios_top++;
@@ -676,37 +686,43 @@ static void tree_finish(struct tracker *t, struct node *root)
 	}
 	if (n && t->fn)
 		t->fn(&io, t->ctx);
-	tree_release(t, root);
+	if (root->first_child)
+		tree_release(t, root);
+	else
+		node_release(t, root);
 }
 
-static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_t error);
+static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts,
+			  int32_t error);
 
 /* A child finished: its parent's up time moves; a remap-only parent ends with it. */
 static void child_done(struct tracker *t, struct node *parent, uint64_t ts, int32_t error)
 {
-	if (ts > parent->up)
-		parent->up = ts;
+	if (ts > parent->r.up)
+		parent->r.up = ts;
 	if (parent->pending)
 		parent->pending--;
-	if (!parent->pending && parent->kind == TK_LAYER_REMAP && !parent->done)
-		complete_node(t, parent, ts, error);
+	if (!parent->pending && parent->r.kind == TK_LAYER_REMAP && !parent->done)
+		complete_node(t, parent, NULL, ts, error);
 }
 
-static void complete_node(struct tracker *t, struct node *n, uint64_t ts, int32_t error)
+/* @n completed at @ts; @d: its device when the caller has it, else NULL. */
+static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts,
+			  int32_t error)
 {
-	struct tdev *d = get_dev(t, n->dev);
-
-	n->c = ts;
+	if (!d || d->dev != n->r.dev)
+		d = get_dev(t, n->r.dev);
+	n->r.c = ts;
 	n->done = true;
-	if (error && !n->error)
-		n->error = error;
+	if (error && !n->r.error)
+		n->r.error = error;
 	if (n->vidx >= 0 && d)
 		dev_del_node(d, n);
 	t->cnt.inflight--;
 	if (n->parent)
 		child_done(t, n->parent, ts, error);
 	else
-		tree_finish(t, n);
+		tree_finish(t, n, d);
 }
 
 /* ---- lookups ---------------------------------------------------------- */
@@ -718,14 +734,15 @@ static inline bool same_op(uint8_t a, uint8_t b)
 }
 
 /* The oldest bio waiting for its queue event at start/size. */
-static struct node *find_awaiting(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+static inline __attribute__((always_inline)) struct node *
+find_awaiting(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 {
 	struct node *best = NULL;
 
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (n->await_q && n->start == start && n->sectors == sectors && same_op(n->op, op) &&
+		if (n->await_q && n->r.sector == start && n->r.sectors == sectors && same_op(n->r.op, op) &&
 		    (!best || n->seq < best->seq))
 			best = n;
 	}
@@ -740,8 +757,8 @@ static struct node *find_containing(struct tdev *d, uint64_t start, uint32_t sec
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->await_q && n->start <= start && start + sectors <= n->end &&
-		    same_op(n->op, op) && (!best || n->seq < best->seq))
+		if (!n->await_q && n->r.sector <= start && start + sectors <= n->end &&
+		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
 			best = n;
 	}
 	return best;
@@ -758,7 +775,7 @@ static struct node *find_empty(struct tdev *d, uint8_t op)
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->await_q && n->start == n->end && same_op(n->op, op) &&
+		if (!n->await_q && n->r.sector == n->end && same_op(n->r.op, op) &&
 		    (!best || n->seq < best->seq))
 			best = n;
 	}
@@ -776,7 +793,7 @@ static struct node *find_flushing(struct tdev *d)
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->done && (n->flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
+		if (!n->done && (n->r.flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
 		    (!best || n->seq < best->seq))
 			best = n;
 	}
@@ -791,22 +808,23 @@ static struct node *find_by_end(struct tdev *d, uint64_t end, uint8_t op)
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (n->end == end && !n->rq && same_op(n->op, op) && (!best || n->seq < best->seq))
+		if (n->end == end && !n->rq && same_op(n->r.op, op) && (!best || n->seq < best->seq))
 			best = n;
 	}
 	return best;
 }
 
 /* The oldest queued bio at start/size not yet in a request. */
-static struct node *find_unplaced(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+static inline __attribute__((always_inline)) struct node *
+find_unplaced(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 {
 	struct node *best = NULL;
 
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->rq && !n->down && n->start == start && n->sectors == sectors &&
-		    same_op(n->op, op) && (!best || n->seq < best->seq))
+		if (!n->rq && !n->r.down && n->r.sector == start && n->r.sectors == sectors &&
+		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
 			best = n;
 	}
 	return best;
@@ -820,7 +838,7 @@ static struct node *find_unplaced_at(struct tdev *d, uint64_t start, uint8_t op)
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->rq && !n->down && !n->await_q && n->start == start && same_op(n->op, op) &&
+		if (!n->rq && !n->r.down && !n->await_q && n->r.sector == start && same_op(n->r.op, op) &&
 		    (!best || n->seq < best->seq))
 			best = n;
 	}
@@ -829,12 +847,14 @@ static struct node *find_unplaced_at(struct tdev *d, uint64_t start, uint8_t op)
 
 enum rq_key { RQ_START, RQ_END };
 
-/* The oldest request matching @key == @sector; @issued: -1 any, 0 not, 1 yes. */
-static struct rq *find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op,
-			  int issued)
+/*
+ * The oldest request matching @key == @sector; @issued: -1 any, 0 not, 1
+ * yes: the first, as they are in order of arrival. Inlined: each caller's
+ * constant key and state leave one compare per request in the scan.
+ */
+static inline __attribute__((always_inline)) struct rq *
+find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op, int issued)
 {
-	struct rq *best = NULL;
-
 	for (int i = 0; i < d->nrqs; i++) {
 		struct rq *r = d->rqs[i];
 		uint64_t v = key == RQ_START ? r->start : r->end;
@@ -843,10 +863,9 @@ static struct rq *find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint
 			continue;
 		if (issued >= 0 && r->issued != (bool)issued)
 			continue;
-		if (!best || r->seq < best->seq)
-			best = r;
+		return r;
 	}
-	return best;
+	return NULL;
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -889,19 +908,19 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 			if (n->done || n->await_q || n->rq)
 				continue;
 			if (how == HELD_ANY) {
-				if (n->down || n->first_child)
+				if (n->r.down || n->first_child)
 					continue;
 			} else if (how == HELD_OVERLAP) {
-				if (n->down || n->end <= start || start + sectors <= n->start)
+				if (n->r.down || n->end <= start || start + sectors <= n->r.sector)
 					continue;
-			} else if (!same_op(n->op, op)) {
+			} else if (!same_op(n->r.op, op)) {
 				continue;
-			} else if (n->splits) {
+			} else if (n->r.splits) {
 				/* split by dm into pieces, each held and released */
-				if (start < n->start || n->end < start + sectors)
+				if (start < n->r.sector || n->end < start + sectors)
 					continue;
-			} else if (n->down || n->first_child || n->start != start ||
-				   n->sectors != sectors) {
+			} else if (n->r.down || n->first_child || n->r.sector != start ||
+				   n->r.sectors != sectors) {
 				continue;
 			}
 			if (!best || n->seq < best->seq)
@@ -916,7 +935,7 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
  * chunk a held write covers (dm-snapshot's read), or a flush or FUA write
  * (md's superblock) while a bio above waits to be sent down.
  */
-static bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+static inline bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	if (!d->nuppers)
 		return false;
@@ -928,12 +947,13 @@ static bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *
 
 static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
-	struct node *n = find_awaiting(d, ev->sector, ev->nr_sector, ev->op);
+	/* only a remap into @d (which tells it receives) brings a bio awaiting its Q */
+	struct node *n = d->receives ? find_awaiting(d, ev->sector, ev->nr_sector, ev->op) : NULL;
 
 	d->queues = true;
 	if (n) {
 		n->await_q = false;
-		n->qev = ev->ts;
+		n->r.qev = ev->ts;
 		/* a tree entered at a remap (a partition) learns its task's name here */
 		if (!n->root->comm[0] && n->root->pid == ev->pid)
 			memcpy(n->root->comm, ev->comm, sizeof(n->root->comm));
@@ -947,17 +967,17 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 			n = child_new(t, d, held, ev, ev->sector, ev->nr_sector);
 			if (!n)
 				return;
-			if (!held->down)
-				held->down = ev->ts;
-			n->qev = ev->ts;
-			n->linked = true;
+			if (!held->r.down)
+				held->r.down = ev->ts;
+			n->r.qev = ev->ts;
+			n->r.linked = true;
 			return;
 		}
 	}
 	n = root_new(t, d, ev, ev->sector, ev->nr_sector);
 	if (!n)
 		return;
-	n->qev = ev->ts;
+	n->r.qev = ev->ts;
 	if (held_for(t, d, ev))
 		n->cls = TK_IO_CAUSED;
 }
@@ -1023,9 +1043,9 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 
 		if (p) {
 			dev_del_node(d, p);
-			p->dev = src_dev->dev;
+			p->r.dev = src_dev->dev;
 			p->await_q = false;
-			p->kind = TK_LAYER_REMAP;
+			p->r.kind = TK_LAYER_REMAP;
 			src_dev->roles |= TK_ROLE_LOWER | TK_ROLE_REMAP_ONLY;
 			if (dev_add_node(src_dev, p))
 				return;
@@ -1060,7 +1080,7 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		src = root_new(t, src_dev, ev, ev->aux_sector, ev->nr_sector);
 		if (!src)
 			return;
-		src->kind = TK_LAYER_REMAP;
+		src->r.kind = TK_LAYER_REMAP;
 		if (held_for(t, src_dev, ev)) {
 			/* md writes its superblock to each leg while the write waits */
 			src->cls = TK_IO_CAUSED;
@@ -1070,8 +1090,8 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 			src->broken = true;
 		}
 	}
-	if (!src->down)
-		src->down = ev->ts;
+	if (!src->r.down)
+		src->r.down = ev->ts;
 	child = child_new(t, d, src, ev, ev->sector, ev->nr_sector);
 	if (child)
 		child->await_q = true;
@@ -1096,9 +1116,9 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 		n = find_containing(d, ev->sector, 0, ev->op);
 	if (!n)
 		return;
-	n->splits++;
+	n->r.splits++;
 	/* dm: sector == new_sector; the block layer: sector is the piece's start */
-	if (ev->sector == cut || ev->sector != n->start || cut >= n->end || n->rq)
+	if (ev->sector == cut || ev->sector != n->r.sector || cut >= n->end || n->rq)
 		return;
 	/*
 	 * A bio split by the top layer of a stack (md splits at its chunks):
@@ -1120,11 +1140,13 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 	}
 	if (!rest)
 		return;
-	rest->q = n->q;
-	rest->qev = n->qev;
-	rest->split_rest = true;
+	rest->r.q = n->r.q;
+	rest->r.qev = n->r.qev;
+	rest->r.split_rest = true;
+	if (!rest->parent)
+		sweep_by(t, rest->r.q + t->p.timeout_ns);
 	n->end = cut;
-	n->sectors = cut - n->start;
+	n->r.sectors = cut - n->r.sector;
 }
 
 static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1139,14 +1161,14 @@ static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_
 		 * layer that sends its I/O down is such a piece too.
 		 */
 		n = find_containing(d, ev->sector, ev->nr_sector, ev->op);
-		if (!n || !(n->splits || dev_upper(d)) || !ev->nr_sector ||
+		if (!n || !(n->r.splits || dev_upper(d)) || !ev->nr_sector ||
 		    n->end == ev->sector + ev->nr_sector)
 			t->cnt.unmatched_complete++;
 		return;
 	}
-	if (n->kind == TK_LAYER_REMAP)
-		n->kind = TK_LAYER_BIO;
-	complete_node(t, n, ev->ts, ev->error);
+	if (n->r.kind == TK_LAYER_REMAP)
+		n->r.kind = TK_LAYER_BIO;
+	complete_node(t, n, d, ev->ts, ev->error);
 }
 
 static void place_bio(struct node *b, struct rq *r, enum tk_merge how, uint64_t ts)
@@ -1158,12 +1180,12 @@ static void place_bio(struct node *b, struct rq *r, enum tk_merge how, uint64_t 
 	*pp = b;
 	b->rq_next = NULL;
 	b->rq = r;
-	b->kind = TK_LAYER_REQUEST;
-	b->merge = how;
+	b->r.kind = TK_LAYER_REQUEST;
+	b->r.merge = how;
 	if (how == TK_MERGE_NONE)
-		b->g = ts;
+		b->r.g = ts;
 	else
-		b->m = ts;
+		b->r.m = ts;
 }
 
 static void on_getrq(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1221,10 +1243,10 @@ static void on_rq_merge(struct tracker *t, struct tdev *d, const struct blk_even
 	}
 	for (struct node *b = from->bios; b; b = b->rq_next) {
 		b->rq = into;
-		b->rq_merged = true;
+		b->r.rq_merged = true;
 		/* the bio that started it was merged now (btt's M at its start) */
-		if (b->merge == TK_MERGE_NONE && !b->m)
-			b->m = ev->ts;
+		if (b->r.merge == TK_MERGE_NONE && !b->r.m)
+			b->r.m = ev->ts;
 	}
 	pp = &into->bios;
 	while (*pp)
@@ -1245,8 +1267,8 @@ static void on_insert(struct tracker *t, struct tdev *d, const struct blk_event 
 	if (!r->i)
 		r->i = ev->ts;
 	for (struct node *b = r->bios; b; b = b->rq_next)
-		if (!b->i)
-			b->i = ev->ts;
+		if (!b->r.i)
+			b->r.i = ev->ts;
 }
 
 static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1268,14 +1290,14 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 		if (!r)
 			return;
 		place_bio(n, r, TK_MERGE_NONE, ev->ts);
-		n->g = 0;
+		n->r.g = 0;
 	}
 	r->issued = true;
 	r->d = ev->ts;
 	for (struct node *b = r->bios; b; b = b->rq_next) {
-		b->d = ev->ts;
-		if (!b->down)
-			b->down = ev->ts;
+		b->r.d = ev->ts;
+		if (!b->r.down)
+			b->r.down = ev->ts;
 	}
 }
 
@@ -1290,7 +1312,7 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 	r->issued = false;
 	r->requeues++;
 	for (struct node *b = r->bios; b; b = b->rq_next)
-		b->requeues++;
+		b->r.requeues++;
 }
 
 static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1317,8 +1339,8 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		r->bios = b->rq_next;
 		b->rq = NULL;
 		b->rq_next = NULL;
-		b->up = ev->ts;
-		complete_node(t, b, ev->ts, ev->error);
+		b->r.up = ev->ts;
+		complete_node(t, b, d, ev->ts, ev->error);
 	}
 	if (ev->nr_sector && done_end < r->end) {
 		r->start = done_end;	/* a partial completion: the rest is pending */
@@ -1334,9 +1356,10 @@ static void tree_expire(struct tracker *t, struct node *root)
 	root->expired = true;
 	root->expired_at = t->now;
 	t->cnt.expired++;
-	if (tree_class(t, root) == TK_IO_TOP)
+	if (tree_class(root, get_dev(t, root->r.dev)) == TK_IO_TOP)
 		t->cnt.expired_top++;
 	tree_link(&t->zombies, root);
+	sweep_by(t, root->expired_at + t->p.timeout_ns);
 }
 
 /* Free an expired tree whose late events had a whole timeout to come. */
@@ -1347,22 +1370,17 @@ static void tree_drop(struct tracker *t, struct node *root)
 	tree_release(t, root);
 }
 
-/* Whether the oldest live or expired tree is due: one test per event. */
-static inline bool sweep_due(const struct tracker *t)
-{
-	const struct node *live = t->trees.tree_next, *dead = t->zombies.tree_next;
-
-	return (live != &t->trees && live->q + t->p.timeout_ns <= t->now) ||
-	       (dead != &t->zombies && dead->expired_at + t->p.timeout_ns <= t->now);
-}
-
-/* Expire trees older than the timeout, free those expired a timeout ago. */
-static void sweep(struct tracker *t)
+/*
+ * Expire trees older than the timeout, free those expired a timeout ago,
+ * and note when the oldest left is due. Called early (t->sweep_at was
+ * a bound: the tree it was set for has completed), it does nothing else.
+ */
+static __attribute__((noinline)) void sweep(struct tracker *t)
 {
 	while (t->trees.tree_next != &t->trees) {
 		struct node *root = t->trees.tree_next;
 
-		if (root->q + t->p.timeout_ns > t->now)
+		if (root->r.q + t->p.timeout_ns > t->now)
 			break;
 		tree_expire(t, root);
 	}
@@ -1373,19 +1391,46 @@ static void sweep(struct tracker *t)
 			break;
 		tree_drop(t, root);
 	}
+	t->sweep_at = UINT64_MAX;
+	if (t->trees.tree_next != &t->trees)
+		sweep_by(t, t->trees.tree_next->r.q + t->p.timeout_ns);
+	if (t->zombies.tree_next != &t->zombies)
+		sweep_by(t, t->zombies.tree_next->expired_at + t->p.timeout_ns);
 }
 
-int tracker_event(const struct blk_event *ev, void *ctx)
+/* What tracker_event() does with an event, by kind. */
+enum tk_kind_use {
+	TK_KIND_CLOCK = 0,	/* moves the clock and may sweep: no rule */
+	TK_KIND_RULE,		/* a rule takes it (take()) */
+	TK_KIND_PLUG,		/* moves the clock only */
+};
+
+/*
+ * Half the events of a plain disk have no rule (plug, unplug,
+ * block_io_start, block_io_done): a byte per kind tells, before the
+ * registers the rules need are saved. A plug or unplug does not even
+ * sweep: a tree expires after an event that could have completed it,
+ * never before.
+ */
+static const uint8_t kind_use[256] = {
+	[BLK_EV_BIO_QUEUE] = TK_KIND_RULE, [BLK_EV_BIO_REMAP] = TK_KIND_RULE,
+	[BLK_EV_SPLIT] = TK_KIND_RULE, [BLK_EV_BIO_COMPLETE] = TK_KIND_RULE,
+	[BLK_EV_GETRQ] = TK_KIND_RULE, [BLK_EV_BIO_BACKMERGE] = TK_KIND_RULE,
+	[BLK_EV_BIO_FRONTMERGE] = TK_KIND_RULE, [BLK_EV_RQ_MERGE] = TK_KIND_RULE,
+	[BLK_EV_RQ_INSERT] = TK_KIND_RULE, [BLK_EV_RQ_ISSUE] = TK_KIND_RULE,
+	[BLK_EV_RQ_REQUEUE] = TK_KIND_RULE, [BLK_EV_RQ_COMPLETE] = TK_KIND_RULE,
+	[BLK_EV_PLUG] = TK_KIND_PLUG, [BLK_EV_UNPLUG] = TK_KIND_PLUG,
+};
+
+/*
+ * One event of a kind the rules take, by the rules at the top, then the
+ * sweep, if due. Returns 0, for tracker_event() to return.
+ */
+static __attribute__((noinline)) int take(struct tracker *t, const struct blk_event *ev)
 {
-	struct tracker *t = ctx;
 	struct blk_event static_ev;
 	struct tdev *d;
 
-	t->cnt.events++;
-	if (ev->ts > t->now)
-		t->now = ev->ts;
-	if (ev->kind == BLK_EV_PLUG || ev->kind == BLK_EV_UNPLUG)
-		return 0;
 	if (ev->sector == UINT64_MAX) {
 		/* a flush request is issued at 0 and completes at -1: one key */
 		static_ev = *ev;
@@ -1394,7 +1439,7 @@ int tracker_event(const struct blk_event *ev, void *ctx)
 	}
 	d = get_dev(t, ev->dev);
 	if (!d)
-		return 0;
+		goto out;
 	switch (ev->kind) {
 	case BLK_EV_BIO_QUEUE:
 		on_queue(t, d, ev);
@@ -1435,7 +1480,23 @@ int tracker_event(const struct blk_event *ev, void *ctx)
 	default:
 		break;
 	}
-	if (sweep_due(t))
+out:
+	if (t->now >= t->sweep_at)
+		sweep(t);
+	return 0;
+}
+
+int tracker_event(const struct blk_event *ev, void *ctx)
+{
+	struct tracker *t = ctx;
+	unsigned int use = kind_use[ev->kind];
+
+	t->cnt.events++;
+	if (ev->ts > t->now)
+		t->now = ev->ts;
+	if (use == TK_KIND_RULE)
+		return take(t, ev);
+	if (use == TK_KIND_CLOCK && t->now >= t->sweep_at)
 		sweep(t);
 	return 0;
 }
@@ -1451,7 +1512,7 @@ void tracker_finish(struct tracker *t)
 uint64_t tracker_oldest_q(const struct tracker *t)
 {
 	/* the list of live trees is in order of creation, that is of their roots' Q */
-	return t->trees.tree_next != &t->trees ? t->trees.tree_next->q : UINT64_MAX;
+	return t->trees.tree_next != &t->trees ? t->trees.tree_next->r.q : UINT64_MAX;
 }
 
 const struct tk_counters *tracker_counters(const struct tracker *t)
