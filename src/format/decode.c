@@ -231,21 +231,33 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 			max_id = d->tick_id;
 	}
 	d->nr_ids = max_id - d->min_id + 1;
-	d->kind_of_id = calloc(d->nr_ids, 1);
-	if (!d->kind_of_id) {
+	d->ids = calloc(d->nr_ids, sizeof(*d->ids));
+	if (!d->ids) {
 		pcdecoder_free(d->pc);
 		free(d);
 		errno = ENOMEM;
 		return NULL;
 	}
-	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
-		if (d->kinds[k].present)
-			d->kind_of_id[d->kinds[k].id - d->min_id] = k;
+	for (int i = 0; i < d->nr_ids; i++)
+		d->ids[i].fast_size = UINT32_MAX;
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {
+		const struct kind_layout *kl = &d->kinds[k];
+		struct decode_id *e = &d->ids[kl->id - d->min_id];
+
+		if (!kl->present)
+			continue;
+		e->kind = k;
+		if (kl->fast) {
+			e->fl = &kl->fl;
+			e->fast_size = kl->check_size;
+		}
+	}
 	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++)
 		if (pcdecoder_has(d->pc, k))
-			d->kind_of_id[pcdecoder_event_id(d->pc, k) - d->min_id] = k;
+			d->ids[pcdecoder_event_id(d->pc, k) - d->min_id].kind = k;
 	if (d->tick_id >= 0)
-		d->kind_of_id[d->tick_id - d->min_id] = TICK_EV_TIMER;
+		d->ids[d->tick_id - d->min_id].kind = TICK_EV_TIMER;
+	d->fast_type_end = d->fast ? (unsigned int)d->type.offset + 2 : UINT32_MAX;
 	return d;
 }
 
@@ -253,7 +265,7 @@ void decoder_free(struct decoder *d)
 {
 	if (!d)
 		return;
-	free(d->kind_of_id);
+	free(d->ids);
 	pcdecoder_free(d->pc);
 	free(d);
 }
@@ -261,8 +273,8 @@ void decoder_free(struct decoder *d)
 void decoder_keep_kinds(struct decoder *d, uint64_t kinds)
 {
 	for (int i = 0; i < d->nr_ids; i++)
-		if (d->kind_of_id[i] && !(kinds & (1ULL << d->kind_of_id[i])))
-			d->kind_of_id[i] = 0;
+		if (d->ids[i].kind && !(kinds & (1ULL << d->ids[i].kind)))
+			d->ids[i].kind = 0;
 }
 
 bool decoder_has(const struct decoder *d, enum blk_kind kind)
@@ -329,7 +341,7 @@ int decoder_decode_slow(struct decoder *d, const void *data, unsigned int size,
 		id = load(d, p, d->type) - (unsigned int)d->min_id;
 	if (id >= (unsigned int)d->nr_ids)
 		return 0;
-	kind = d->kind_of_id[id];
+	kind = d->ids[id].kind;
 	if (!kind)
 		return 0;
 	if (kind >= BLK_EV_KIND_MAX) {

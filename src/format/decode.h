@@ -105,14 +105,26 @@ struct kind_layout {
 
 #define RWBS_MEMO_SLOTS 64
 
+/*
+ * An event id's entry: what the per-event path needs in one load, the
+ * kind and, for a block event of a fast layout, that layout and the
+ * record size it needs (UINT32_MAX otherwise: no record is that long).
+ */
+struct decode_id {
+	const struct fast_layout *fl;
+	uint32_t fast_size;
+	uint8_t kind;		/* enum blk_kind, pc_kind or tick_kind; 0: not decoded */
+};
+
 struct decoder {
 	bool swap;		/* file written on a host of the other endianness */
 	bool fast;		/* host order, 2-byte common_type, 4-byte common_pid */
+	unsigned int fast_type_end;	/* end of common_type when fast, else UINT32_MAX */
 	struct field_loc type;	/* common_type */
 	struct field_loc pid;	/* common_pid */
 	int min_id;
 	int nr_ids;
-	uint8_t *kind_of_id;	/* dense: id - min_id -> enum blk_kind or pc_kind */
+	struct decode_id *ids;	/* dense: id - min_id */
 	struct kind_layout kinds[BLK_EV_KIND_MAX];
 	/* rwbs strings are few ("R", "WS", "FWFS"...): parsed once each */
 	struct rwbs_memo {
@@ -244,19 +256,19 @@ decoder_decode(struct decoder *d, const void *data, unsigned int size, unsigned 
 {
 	const uint8_t *p = data;
 
-	if (d->fast && size >= (unsigned int)d->type.offset + 2) {
+	if (size >= d->fast_type_end) {
 		unsigned int id = decode_rd16(p, d->type.offset) - (unsigned int)d->min_id;
-		unsigned int kind = id < (unsigned int)d->nr_ids ? d->kind_of_id[id] : 0;
+		const struct decode_id *e;
 
 		/* another event's record, or a kind not kept: nothing to decode */
-		if (!kind)
+		if (id >= (unsigned int)d->nr_ids || !d->ids[id].kind)
 			return 0;
-		if (kind < BLK_EV_KIND_MAX && d->kinds[kind].fast &&
-		    size >= d->kinds[kind].check_size) {
+		e = &d->ids[id];
+		if (size >= e->fast_size) {
 			ev->ts = ts;
 			ev->cpu = cpu;
-			ev->kind = kind;
-			decode_fast(d, &d->kinds[kind].fl, p, ev);
+			ev->kind = e->kind;
+			decode_fast(d, e->fl, p, ev);
 			return 1;
 		}
 	}
