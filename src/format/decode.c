@@ -91,6 +91,30 @@ static bool fast_field(const struct field_loc *loc, unsigned int want, uint16_t 
 	return true;
 }
 
+/* The shape of a fast layout whose present fields are one of decode.h's sets. */
+static void fast_shape_set(struct kind_layout *kl)
+{
+	static const unsigned int shapes[] = DECODE_SHAPE_FIELDS;
+	const struct field_loc *f = kl->f;
+	unsigned int has = 0;
+
+	has |= f[F_DEV].offset >= 0 ? DF_DEV : 0;
+	has |= f[F_SECTOR].offset >= 0 ? DF_SECTOR : 0;
+	has |= f[F_NR_SECTOR].offset >= 0 ? DF_NR_SECTOR : 0;
+	has |= f[F_BYTES].offset >= 0 ? DF_BYTES : 0;
+	has |= f[F_OLD_DEV].offset >= 0 ? DF_OLD_DEV : 0;
+	has |= f[F_OLD_SECTOR].offset >= 0 || f[F_NEW_SECTOR].offset >= 0 ? DF_AUX : 0;
+	has |= f[F_ERROR].offset >= 0 ? DF_ERROR : 0;
+	has |= f[F_NR_RQ].offset >= 0 || f[F_NR_BIOS].offset >= 0 ? DF_COUNT : 0;
+	has |= f[F_IOPRIO].offset >= 0 ? DF_IOPRIO : 0;
+	has |= f[F_RWBS].offset >= 0 ? DF_RWBS : 0;
+	has |= f[F_COMM].offset >= 0 ? DF_COMM : 0;
+	kl->fl.shape = DECODE_SHAPE_ANY;
+	for (unsigned int s = DECODE_SHAPE_ANY + 1; s < sizeof(shapes) / sizeof(shapes[0]); s++)
+		if (shapes[s] == has)
+			kl->fl.shape = s;
+}
+
 static void fast_layout_set(struct decoder *d, struct kind_layout *kl)
 {
 	struct fast_layout *fl = &kl->fl;
@@ -130,6 +154,7 @@ static void fast_layout_set(struct decoder *d, struct kind_layout *kl)
 	fl->rwbs_size = kl->f[F_RWBS].size;
 	fl->comm = kl->f[F_COMM].offset;
 	kl->fast = ok;
+	fast_shape_set(kl);
 }
 
 /*
