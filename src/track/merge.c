@@ -289,6 +289,16 @@ static void run_done(struct merge *m, struct cpu_queue *q, bool final, struct he
 {
 	if (q->len) {
 		m->heap[0].ts = q->ev[q->head].ts;
+		/* two streams, the usual case: the other goes first or not */
+		if (m->heap_len == 2) {
+			if (key_before(m->heap[1], m->heap[0])) {
+				struct heap_key k = m->heap[0];
+
+				m->heap[0] = m->heap[1];
+				m->heap[1] = k;
+			}
+			return;
+		}
 		sift_down(m, 0);
 		return;
 	}
