@@ -1063,11 +1063,13 @@ START_TEST(test_ring_shapes_match_masked)
 		struct kind_layout *kl = &rf.dec->kinds[k];
 		struct decode_id *e;
 		uint8_t rec[512];
+		unsigned int sz;
 		uint8_t shape;
 
 		if (!kl->present || !kl->fast)
 			continue;
-		ck_assert_uint_le(kl->check_size, sizeof(rec));
+		sz = kl->check_size;
+		ck_assert_uint_le(sz, sizeof(rec));
 		e = &rf.dec->ids[kl->id - rf.dec->min_id];
 		shape = kl->fl.shape;
 		shapes_seen |= 1U << shape;
@@ -1083,17 +1085,18 @@ START_TEST(test_ring_shapes_match_masked)
 				memcpy(rec + kl->f[DECODE_NFIELDS - 2].offset, "WS\0", 3);
 			memcpy(rec, &id, 2);
 			memset(ev, 0x5a, sizeof(ev));
-			ck_assert_int_eq(decoder_decode(rf.dec, rec, kl->check_size, 1, 1, &ev[0]), 1);
+			ck_assert_int_eq(decoder_decode(rf.dec, rec, sz, 1, 1, &ev[0]), 1);
 			kl->fl.shape = DECODE_SHAPE_ANY;
-			ck_assert_int_eq(decoder_decode(rf.dec, rec, kl->check_size, 1, 1, &ev[1]), 1);
+			ck_assert_int_eq(decoder_decode(rf.dec, rec, sz, 1, 1, &ev[1]), 1);
 			kl->fast = false;
 			e->fast_size = UINT32_MAX;
-			ck_assert_int_eq(decoder_decode(rf.dec, rec, kl->check_size, 1, 1, &ev[2]), 1);
+			ck_assert_int_eq(decoder_decode(rf.dec, rec, sz, 1, 1, &ev[2]), 1);
 			kl->fast = true;
 			e->fast_size = kl->check_size;
 			kl->fl.shape = shape;
 			ck_assert_msg(!memcmp(&ev[0], &ev[1], sizeof(ev[0])),
-				      "%s: shape %u and masked loads differ", blk_kind_name(k), shape);
+				      "%s: shape %u and masked loads differ", blk_kind_name(k),
+				      shape);
 			ck_assert_msg(!memcmp(&ev[0], &ev[2], sizeof(ev[0])),
 				      "%s: shape %u and per-field loads differ", blk_kind_name(k),
 				      shape);

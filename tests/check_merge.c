@@ -458,7 +458,8 @@ START_TEST(random_against_model)
 						continue;
 					}
 					if (used == room) {
-						merge_commit_n(mm, cpu, used, ordered && rand() % 2);
+						ordered &= rand() % 2;
+						merge_commit_n(mm, cpu, used, ordered);
 						used = 0;
 						ordered = true;
 						made = 1;

@@ -4,9 +4,10 @@
  *
  * Each CPU has a FIFO of decoded events; a binary heap orders the CPUs whose
  * FIFO is not empty by (head timestamp, CPU), and the earliest CPU's events
- * go in a run, without the heap, up to the next CPU's head. The release horizon is the
- * earliest point that an empty CPU may still produce an event at: nothing
- * at or after it can be released until that CPU speaks or is marked further.
+ * go in a run, without the heap, up to the next CPU's head. The release
+ * horizon is the earliest point that an empty CPU may still produce an
+ * event at: nothing at or after it can be released until that CPU speaks
+ * or is marked further.
  * A stream that has ended bounds nothing: it is flagged, not given a time,
  * because any time (UINT64_MAX too) is one a damaged file's events can hold.
  */
@@ -220,7 +221,7 @@ void merge_commit_n(struct merge *m, unsigned int stream, unsigned int n, bool o
 	} else {
 		for (unsigned int i = 0; i < n; i++) {
 			if (slot[i].ts < reached) {
-				/* a CPU's buffer is ordered; keep the stream so if the clock was not */
+				/* a CPU's buffer is ordered: keep it so if the clock was not */
 				slot[i].ts = reached;
 				m->reordered++;
 			}
