@@ -50,10 +50,12 @@ static inline void check_page_to_long4(uint8_t *page)
 }
 
 /*
- * Write a recording of the fixture's pages to @path; @bad_format: damage
+ * Write a recording to @path: the fixture's pages, or where @pages[cpu] is
+ * given, @len[cpu] bytes of pages of one's own; @bad_format: damage
  * block_rq_complete's format; @long4: as a 4-byte-long machine would.
  */
-static inline void check_write_dat(const char *path, bool bad_format, bool long4)
+static inline void check_write_dat_pages(const char *path, bool bad_format, bool long4,
+					 const uint8_t *const given[2], const size_t given_len[2])
 {
 	static const char *const events[] = { "block_bio_queue", "block_rq_complete" };
 	struct dat_text formats[2], header_page, header_event;
@@ -76,8 +78,15 @@ static inline void check_write_dat(const char *path, bool bad_format, bool long4
 
 		snprintf(p, sizeof(p), RING "/events/block/%s/format", events[i]);
 		formats[i].data = check_slurp(p, &formats[i].len);
-		snprintf(p, sizeof(p), RING "/cpu%d.raw", i);
-		pages = check_slurp(p, &len);
+		if (given && given[i]) {
+			len = given_len[i];
+			pages = malloc(len);
+			ck_assert_ptr_nonnull(pages);
+			memcpy(pages, given[i], len);
+		} else {
+			snprintf(p, sizeof(p), RING "/cpu%d.raw", i);
+			pages = check_slurp(p, &len);
+		}
 		ck_assert_uint_eq(len % PAGE, 0);
 		if (long4)
 			for (size_t off = 0; off < len; off += PAGE)
@@ -113,6 +122,12 @@ static inline void check_write_dat(const char *path, bool bad_format, bool long4
 		free((char *)formats[i].data);
 		fclose(spill[i]);
 	}
+}
+
+/* check_write_dat_pages() of the fixture's pages */
+static inline void check_write_dat(const char *path, bool bad_format, bool long4)
+{
+	check_write_dat_pages(path, bad_format, long4, NULL, NULL);
 }
 
 #endif /* BLKSTACK_CHECK_DAT_H */

@@ -4,6 +4,7 @@
  * an idle CPU that does not hold the others back, a CPU that lost events.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,79 @@ START_TEST(consumer_stops_drain)
 }
 END_TEST
 
+/*
+ * A lent array is merged where it is: times clamped in place, ties by CPU
+ * as for pushed events; a stream holding events takes no loan; emptied,
+ * the stream queues into its own ring again.
+ */
+START_TEST(lent_events_merged_in_place)
+{
+	struct blk_event lent[4] = {
+		{ .ts = 20, .cpu = 1, .sector = 1 }, { .ts = 30, .cpu = 1, .sector = 3 },
+		{ .ts = 25, .cpu = 1, .sector = 4 }, { .ts = 40, .cpu = 1, .sector = 6 },
+	};
+	struct sink s = { 0 };
+
+	push(m, 0, 10, 0);
+	push(m, 0, 30, 2);
+	push(m, 2, 30, 5);
+	ck_assert_int_eq(merge_lend(m, 0, lent, 4, false), -EBUSY);
+	ck_assert_int_eq(merge_lend(m, 3, lent, 4, false), -EINVAL);
+	ck_assert_int_eq(merge_lend(m, 1, lent, 4, false), 0);
+	ck_assert_uint_eq(merge_stream_len(m, 1), 4);
+	/* 25 after 30 on CPU 1: clamped to 30, in the caller's array */
+	ck_assert_uint_eq(merge_reordered(m), 1);
+	ck_assert_uint_eq(lent[2].ts, 30);
+	ck_assert_int_eq(merge_drain(m, true, collect, &s), 0);
+	ck_assert_int_eq(s.n, 7);
+	/* 30: CPU 0, then CPU 1's two in arrival order, then CPU 2 */
+	{
+		static const uint64_t want[7] = { 0, 1, 2, 3, 4, 5, 6 };
+
+		for (int i = 0; i < 7; i++)
+			ck_assert_uint_eq(s.tag[i], want[i]);
+	}
+	ck_assert_uint_eq(merge_stream_len(m, 1), 0);
+	/* its own ring again: a push does not touch the array */
+	push(m, 1, 50, 7);
+	ck_assert_uint_eq(lent[0].sector, 1);
+	s.n = 0;
+	ck_assert_int_eq(merge_drain(m, true, collect, &s), 0);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_uint_eq(s.tag[0], 7);
+}
+END_TEST
+
+/*
+ * Events said to be in order are still clamped when the first is behind
+ * the stream's last: all of them, and counted, as one by one.
+ */
+START_TEST(ordered_commit_behind_stream_clamped)
+{
+	struct sink s = { 0 };
+	unsigned int room;
+	struct blk_event *slot;
+
+	push(m, 0, 100, 0);
+	slot = merge_reserve(m, 0, &room);
+	ck_assert_ptr_nonnull(slot);
+	ck_assert_uint_ge(room, 3);
+	slot[0] = (struct blk_event){ .ts = 90, .cpu = 0, .sector = 1 };
+	slot[1] = (struct blk_event){ .ts = 95, .cpu = 0, .sector = 2 };
+	slot[2] = (struct blk_event){ .ts = 120, .cpu = 0, .sector = 3 };
+	merge_commit_n(m, 0, 3, true);
+	ck_assert_uint_eq(merge_reordered(m), 2);
+	push(m, 1, 100, 4);
+	ck_assert_int_eq(merge_drain(m, true, collect, &s), 0);
+	ck_assert_int_eq(s.n, 5);
+	ck_assert_uint_eq(s.ts[1], 100);
+	ck_assert_uint_eq(s.ts[2], 100);
+	/* the CPU 1 event at 100 goes after CPU 0's three at 100 */
+	ck_assert_uint_eq(s.tag[3], 4);
+	ck_assert_uint_eq(s.tag[4], 3);
+}
+END_TEST
+
 struct order_sink {
 	uint64_t n;
 	uint64_t last_ts;
@@ -254,9 +328,10 @@ END_TEST
 /*
  * A model of the merge, without a heap: at each step the earliest head by
  * (time, CPU) goes if no empty stream that has not ended may still produce
- * something before it. Random pushes (merge_push, and runs through
- * merge_reserve()/merge_commit_n()), reaches, ends and drains must give
- * the model's order, event for event.
+ * something before it. Random pushes (merge_push, runs through
+ * merge_reserve()/merge_commit_n(), in order or not, and loans through
+ * merge_lend()), reaches, ends and drains must give the model's order,
+ * event for event.
  */
 #define MODEL_CPUS 5
 #define MODEL_MAX 4096
@@ -350,11 +425,16 @@ START_TEST(random_against_model)
 			if (md.ended[cpu])
 				continue;
 			if (op < 6) {
-				int n = 1 + rand() % 8;
+				static struct blk_event lend[MODEL_CPUS][8];
+				int n = 1 + rand() % 8, mode = rand() % 3, made = 0;
 				struct blk_event *slot = NULL;
 				unsigned int room = 0, used = 0;
-				bool run = rand() % 2;
+				bool ordered = true;
+				uint64_t prev = 0;
 
+				/* a loan only to an empty stream: its array is free again */
+				if (mode == 2 && merge_stream_len(mm, cpu))
+					mode = 1;
 				for (int i = 0; i < n && md.head[cpu] + md.len[cpu] < MODEL_MAX; i++) {
 					struct blk_event ev = { .cpu = cpu, .sector = ++tag };
 
@@ -365,21 +445,36 @@ START_TEST(random_against_model)
 					if (ev.ts > now[cpu])
 						ev.ts = 0;
 					model_push(&md, cpu, ev.ts, ev.sector);
-					if (!run) {
+					if (made && ev.ts < prev)
+						ordered = false;
+					prev = ev.ts;
+					made++;
+					if (mode == 0) {
 						ck_assert_int_eq(merge_push(mm, cpu, &ev), 0);
 						continue;
 					}
+					if (mode == 2) {
+						lend[cpu][i] = ev;
+						continue;
+					}
 					if (used == room) {
-						merge_commit_n(mm, cpu, used);
+						ordered &= rand() % 2;
+						merge_commit_n(mm, cpu, used, ordered);
 						used = 0;
+						ordered = true;
+						made = 1;
 						slot = merge_reserve(mm, cpu, &room);
 						ck_assert_ptr_nonnull(slot);
 						ck_assert_uint_ge(room, 1);
 					}
 					slot[used++] = ev;
 				}
-				if (run)
-					merge_commit_n(mm, cpu, used);
+				/* "ordered" only where it is true; false is always allowed */
+				if (mode == 1)
+					merge_commit_n(mm, cpu, used, ordered && rand() % 2);
+				if (mode == 2)
+					ck_assert_int_eq(merge_lend(mm, cpu, lend[cpu], made,
+								    ordered && rand() % 2), 0);
 			} else if (op < 7) {
 				uint64_t t = now[cpu] + rand() % 5;
 
@@ -433,6 +528,8 @@ int main(void)
 	tcase_add_test(tc, cpu_out_of_range);
 	tcase_add_test(tc, random_against_model);
 	tcase_add_test(tc, ended_stream_releases_events_at_max_time);
+	tcase_add_test(tc, lent_events_merged_in_place);
+	tcase_add_test(tc, ordered_commit_behind_stream_clamped);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -315,6 +315,89 @@ START_TEST(test_hand_damaged)
 }
 END_TEST
 
+/*
+ * The reader checks the time only where retime is set: at a page's start,
+ * after a time extend or stamp, and on every record of a page whose time
+ * could wrap or whose deltas could add up to PW_STEADY_SPAN_NS.
+ */
+START_TEST(test_hand_retime)
+{
+	struct page_builder b = { { 0 }, 0 };
+	uint64_t ts, prev = 0;
+	unsigned int size;
+	struct pagewalk w;
+
+	rec_header(&b, 1, 10);
+	put32(&b, 0);
+	rec_header(&b, 1, (1U << 27) - 1);	/* the largest delta */
+	put32(&b, 0);
+	rec_header(&b, 30, 5);			/* time extend */
+	put32(&b, 3);
+	rec_header(&b, 1, 7);
+	put32(&b, 0);
+	rec_header(&b, 31, 9);			/* absolute: back in time */
+	put32(&b, 0);
+	rec_header(&b, 1, 1);
+	put32(&b, 0);
+	rec_header(&b, 1, 1);
+	put32(&b, 0);
+	build_finish(&b, 1ULL << 40, 0);
+
+	pagewalk_init(&w, 8, false);
+	ck_assert_int_eq(pagewalk_load(&w, b.page, PAGE), 0);
+	ck_assert(w.retime);
+	ck_assert(w.steady);
+	ck_assert_ptr_nonnull(pagewalk_next(&w, &ts, &size));
+	ck_assert(w.retime);
+	pagewalk_time_seen(&w);
+	ck_assert(!w.retime);
+	prev = ts;
+	ck_assert_ptr_nonnull(pagewalk_next(&w, &ts, &size));
+	ck_assert(!w.retime);
+	ck_assert_uint_ge(ts, prev);
+	ck_assert_uint_lt(ts - prev, PW_STEADY_SPAN_NS);
+	ck_assert_ptr_nonnull(pagewalk_next(&w, &ts, &size));
+	ck_assert(w.retime);	/* after the extend */
+	pagewalk_time_seen(&w);
+	ck_assert_ptr_nonnull(pagewalk_next(&w, &ts, &size));
+	ck_assert(w.retime);	/* after the stamp */
+	ck_assert_uint_eq(ts, 9 + 1);
+	pagewalk_time_seen(&w);
+	ck_assert_ptr_nonnull(pagewalk_next(&w, &ts, &size));
+	ck_assert(!w.retime);
+	ck_assert_ptr_null(pagewalk_next(&w, &ts, &size));
+
+	/* a page time where a delta could wrap: every record is checked */
+	build_finish(&b, UINT64_MAX - 100, 0);
+	ck_assert_int_eq(pagewalk_load(&w, b.page, PAGE), 0);
+	ck_assert_ptr_nonnull(pagewalk_next(&w, &ts, &size));
+	pagewalk_time_seen(&w);
+	ck_assert(w.retime);
+
+	/* a sub-buffer large enough to hold an hour of deltas: likewise */
+	{
+		size_t big = (PW_STEADY_SPAN_NS >> PW_TS_SHIFT) * 4 + 16;
+		uint8_t *page = calloc(1, big);
+		uint64_t commit = big - 16, t0 = 0;
+
+		ck_assert_ptr_nonnull(page);
+		memcpy(page, &t0, 8);
+		memcpy(page + 8, &commit, 8);
+		for (size_t off = 16; off + 8 <= big; off += 8) {
+			uint32_t hdr = 1 | ((1U << 27) - 1) << 5;
+
+			memcpy(page + off, &hdr, 4);
+		}
+		ck_assert_int_eq(pagewalk_load(&w, page, big), 0);
+		ck_assert(!w.steady);
+		ck_assert_ptr_nonnull(pagewalk_next(&w, &ts, &size));
+		pagewalk_time_seen(&w);
+		ck_assert(w.retime);
+		free(page);
+	}
+}
+END_TEST
+
 /* 4-byte kernel longs (32-bit kernels): the records start 4 bytes earlier. */
 START_TEST(test_hand_long4)
 {
@@ -353,6 +436,7 @@ static Suite *pagewalk_suite(void)
 	tcase_add_test(tc, test_hand_missed_events);
 	tcase_add_test(tc, test_hand_damaged);
 	tcase_add_test(tc, test_hand_long4);
+	tcase_add_test(tc, test_hand_retime);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -91,6 +91,30 @@ static bool fast_field(const struct field_loc *loc, unsigned int want, uint16_t 
 	return true;
 }
 
+/* The shape of a fast layout whose present fields are one of decode.h's sets. */
+static void fast_shape_set(struct kind_layout *kl)
+{
+	static const unsigned int shapes[] = DECODE_SHAPE_FIELDS;
+	const struct field_loc *f = kl->f;
+	unsigned int has = 0;
+
+	has |= f[F_DEV].offset >= 0 ? DF_DEV : 0;
+	has |= f[F_SECTOR].offset >= 0 ? DF_SECTOR : 0;
+	has |= f[F_NR_SECTOR].offset >= 0 ? DF_NR_SECTOR : 0;
+	has |= f[F_BYTES].offset >= 0 ? DF_BYTES : 0;
+	has |= f[F_OLD_DEV].offset >= 0 ? DF_OLD_DEV : 0;
+	has |= f[F_OLD_SECTOR].offset >= 0 || f[F_NEW_SECTOR].offset >= 0 ? DF_AUX : 0;
+	has |= f[F_ERROR].offset >= 0 ? DF_ERROR : 0;
+	has |= f[F_NR_RQ].offset >= 0 || f[F_NR_BIOS].offset >= 0 ? DF_COUNT : 0;
+	has |= f[F_IOPRIO].offset >= 0 ? DF_IOPRIO : 0;
+	has |= f[F_RWBS].offset >= 0 ? DF_RWBS : 0;
+	has |= f[F_COMM].offset >= 0 ? DF_COMM : 0;
+	kl->fl.shape = DECODE_SHAPE_ANY;
+	for (unsigned int s = DECODE_SHAPE_ANY + 1; s < sizeof(shapes) / sizeof(shapes[0]); s++)
+		if (shapes[s] == has)
+			kl->fl.shape = s;
+}
+
 static void fast_layout_set(struct decoder *d, struct kind_layout *kl)
 {
 	struct fast_layout *fl = &kl->fl;
@@ -130,6 +154,7 @@ static void fast_layout_set(struct decoder *d, struct kind_layout *kl)
 	fl->rwbs_size = kl->f[F_RWBS].size;
 	fl->comm = kl->f[F_COMM].offset;
 	kl->fast = ok;
+	fast_shape_set(kl);
 }
 
 /*
@@ -231,21 +256,33 @@ struct decoder *decoder_alloc(struct tep_handle *tep)
 			max_id = d->tick_id;
 	}
 	d->nr_ids = max_id - d->min_id + 1;
-	d->kind_of_id = calloc(d->nr_ids, 1);
-	if (!d->kind_of_id) {
+	d->ids = calloc(d->nr_ids, sizeof(*d->ids));
+	if (!d->ids) {
 		pcdecoder_free(d->pc);
 		free(d);
 		errno = ENOMEM;
 		return NULL;
 	}
-	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
-		if (d->kinds[k].present)
-			d->kind_of_id[d->kinds[k].id - d->min_id] = k;
+	for (int i = 0; i < d->nr_ids; i++)
+		d->ids[i].fast_size = UINT32_MAX;
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {
+		const struct kind_layout *kl = &d->kinds[k];
+		struct decode_id *e = &d->ids[kl->id - d->min_id];
+
+		if (!kl->present)
+			continue;
+		e->kind = k;
+		if (kl->fast) {
+			e->fl = &kl->fl;
+			e->fast_size = kl->check_size;
+		}
+	}
 	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++)
 		if (pcdecoder_has(d->pc, k))
-			d->kind_of_id[pcdecoder_event_id(d->pc, k) - d->min_id] = k;
+			d->ids[pcdecoder_event_id(d->pc, k) - d->min_id].kind = k;
 	if (d->tick_id >= 0)
-		d->kind_of_id[d->tick_id - d->min_id] = TICK_EV_TIMER;
+		d->ids[d->tick_id - d->min_id].kind = TICK_EV_TIMER;
+	d->fast_type_end = d->fast ? (unsigned int)d->type.offset + 2 : UINT32_MAX;
 	return d;
 }
 
@@ -253,7 +290,7 @@ void decoder_free(struct decoder *d)
 {
 	if (!d)
 		return;
-	free(d->kind_of_id);
+	free(d->ids);
 	pcdecoder_free(d->pc);
 	free(d);
 }
@@ -261,8 +298,8 @@ void decoder_free(struct decoder *d)
 void decoder_keep_kinds(struct decoder *d, uint64_t kinds)
 {
 	for (int i = 0; i < d->nr_ids; i++)
-		if (d->kind_of_id[i] && !(kinds & (1ULL << d->kind_of_id[i])))
-			d->kind_of_id[i] = 0;
+		if (d->ids[i].kind && !(kinds & (1ULL << d->ids[i].kind)))
+			d->ids[i].kind = 0;
 }
 
 bool decoder_has(const struct decoder *d, enum blk_kind kind)
@@ -329,7 +366,7 @@ int decoder_decode_slow(struct decoder *d, const void *data, unsigned int size,
 		id = load(d, p, d->type) - (unsigned int)d->min_id;
 	if (id >= (unsigned int)d->nr_ids)
 		return 0;
-	kind = d->kind_of_id[id];
+	kind = d->ids[id].kind;
 	if (!kind)
 		return 0;
 	if (kind >= BLK_EV_KIND_MAX) {

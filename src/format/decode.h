@@ -88,6 +88,7 @@ struct fast_layout {
 	uint16_t dev, sector, nr_sector, bytes, old_dev, aux, error, count, ioprio;
 	int16_t rwbs, comm;	/* -1: absent */
 	uint8_t rwbs_size;
+	uint8_t shape;		/* enum decode_shape: which fields are there */
 	uint32_t m_dev, m_nr_sector, m_bytes, m_old_dev, m_error, m_count;
 	uint64_t m_sector, m_aux;
 	uint16_t m_ioprio;
@@ -105,14 +106,26 @@ struct kind_layout {
 
 #define RWBS_MEMO_SLOTS 64
 
+/*
+ * An event id's entry: what the per-event path needs in one load, the
+ * kind and, for a block event of a fast layout, that layout and the
+ * record size it needs (UINT32_MAX otherwise: no record is that long).
+ */
+struct decode_id {
+	const struct fast_layout *fl;
+	uint32_t fast_size;
+	uint8_t kind;		/* enum blk_kind, pc_kind or tick_kind; 0: not decoded */
+};
+
 struct decoder {
 	bool swap;		/* file written on a host of the other endianness */
 	bool fast;		/* host order, 2-byte common_type, 4-byte common_pid */
+	unsigned int fast_type_end;	/* end of common_type when fast, else UINT32_MAX */
 	struct field_loc type;	/* common_type */
 	struct field_loc pid;	/* common_pid */
 	int min_id;
 	int nr_ids;
-	uint8_t *kind_of_id;	/* dense: id - min_id -> enum blk_kind or pc_kind */
+	struct decode_id *ids;	/* dense: id - min_id */
 	struct kind_layout kinds[BLK_EV_KIND_MAX];
 	/* rwbs strings are few ("R", "WS", "FWFS"...): parsed once each */
 	struct rwbs_memo {
@@ -193,34 +206,123 @@ static inline uint64_t decode_rd64(const uint8_t *p, unsigned int off)
 	return v;
 }
 
-/* decoder_decode() of a block event whose layout is fast (see fast_layout) */
+/* The fields of a fast layout, a bit each (struct fast_layout). */
+#define DF_DEV		(1U << 0)
+#define DF_SECTOR	(1U << 1)
+#define DF_NR_SECTOR	(1U << 2)
+#define DF_BYTES	(1U << 3)
+#define DF_OLD_DEV	(1U << 4)
+#define DF_AUX		(1U << 5)
+#define DF_ERROR	(1U << 6)
+#define DF_COUNT	(1U << 7)
+#define DF_IOPRIO	(1U << 8)
+#define DF_RWBS		(1U << 9)
+#define DF_COMM		(1U << 10)
+
+#define DF_BIO		(DF_DEV | DF_SECTOR | DF_NR_SECTOR | DF_RWBS)
+
+/*
+ * The field sets of the block events of the kernels of these years (6.x):
+ * a layout with one of them is decoded by code that knows which fields are
+ * there, without loading and masking the absent ones. Any other set
+ * (older kernels, a future field) takes the masked loads of DECODE_SHAPE_ANY.
+ */
+enum decode_shape {
+	DECODE_SHAPE_ANY,
+	DECODE_SHAPE_BIO,	/* queue, merges, getrq: DF_BIO | DF_COMM */
+	DECODE_SHAPE_RQ,	/* rq insert/issue, io start/done: + bytes, ioprio */
+	DECODE_SHAPE_RQ_DONE,	/* rq complete/error: DF_BIO | error, ioprio */
+	DECODE_SHAPE_BIO_DONE,	/* bio complete: DF_BIO | error */
+	DECODE_SHAPE_REMAP,	/* bio remap: DF_BIO | old_dev, old_sector */
+	DECODE_SHAPE_PLUG,	/* plug: comm */
+	DECODE_SHAPE_UNPLUG,	/* unplug: nr_rq, comm */
+};
+
+#define DECODE_SHAPE_FIELDS { \
+	[DECODE_SHAPE_BIO] = DF_BIO | DF_COMM, \
+	[DECODE_SHAPE_RQ] = DF_BIO | DF_BYTES | DF_IOPRIO | DF_COMM, \
+	[DECODE_SHAPE_RQ_DONE] = DF_BIO | DF_ERROR | DF_IOPRIO, \
+	[DECODE_SHAPE_BIO_DONE] = DF_BIO | DF_ERROR, \
+	[DECODE_SHAPE_REMAP] = DF_BIO | DF_OLD_DEV | DF_AUX, \
+	[DECODE_SHAPE_PLUG] = DF_COMM, \
+	[DECODE_SHAPE_UNPLUG] = DF_COUNT | DF_COMM, \
+}
+
+/*
+ * A field for decode_fields(): 0 when not in @has; as loaded when @has is a
+ * shape's (its size is the one loaded: the mask is all ones); masked when
+ * @has is ~0U (absent: at offset 0, masked to 0).
+ */
+#define DF_FIELD(has, bit, rd, p, off, mask) \
+	((has) & (bit) ? ((has) == ~0U ? rd(p, off) & (mask) : rd(p, off)) : 0)
+
+/*
+ * decode_fast() for the fields in @has (a constant where it is inlined),
+ * or with @has ~0U, every field by masked load.
+ */
 static inline __attribute__((always_inline)) void
-decode_fast(struct decoder *d, const struct fast_layout *fl, const uint8_t *p,
-			       struct blk_event *ev)
+decode_fields(struct decoder *d, const struct fast_layout *fl, const uint8_t *p,
+	      struct blk_event *ev, const unsigned int has)
 {
-	uint32_t nr = decode_rd32(p, fl->nr_sector) & fl->m_nr_sector;
+	uint32_t nr = DF_FIELD(has, DF_NR_SECTOR, decode_rd32, p, fl->nr_sector, fl->m_nr_sector);
 
 	ev->pid = (int32_t)decode_rd32(p, d->pid.offset);
-	ev->dev = decode_rd32(p, fl->dev) & fl->m_dev;
-	ev->sector = decode_rd64(p, fl->sector) & fl->m_sector;
+	ev->dev = DF_FIELD(has, DF_DEV, decode_rd32, p, fl->dev, fl->m_dev);
+	ev->sector = DF_FIELD(has, DF_SECTOR, decode_rd64, p, fl->sector, fl->m_sector);
 	ev->nr_sector = nr;
-	ev->bytes = (decode_rd32(p, fl->bytes) & fl->m_bytes) | ((nr << 9) & ~fl->m_bytes);
-	ev->old_dev = decode_rd32(p, fl->old_dev) & fl->m_old_dev;
-	ev->aux_sector = decode_rd64(p, fl->aux) & fl->m_aux;
-	ev->error = (int32_t)(decode_rd32(p, fl->error) & fl->m_error);
-	ev->count = decode_rd32(p, fl->count) & fl->m_count;
-	ev->ioprio = decode_rd16(p, fl->ioprio) & fl->m_ioprio;
-	if (fl->rwbs >= 0) {
+	if (has == ~0U)
+		ev->bytes = (decode_rd32(p, fl->bytes) & fl->m_bytes) | ((nr << 9) & ~fl->m_bytes);
+	else
+		ev->bytes = has & DF_BYTES ? decode_rd32(p, fl->bytes) : nr << 9;
+	ev->old_dev = DF_FIELD(has, DF_OLD_DEV, decode_rd32, p, fl->old_dev, fl->m_old_dev);
+	ev->aux_sector = DF_FIELD(has, DF_AUX, decode_rd64, p, fl->aux, fl->m_aux);
+	ev->error = (int32_t)DF_FIELD(has, DF_ERROR, decode_rd32, p, fl->error, fl->m_error);
+	ev->count = DF_FIELD(has, DF_COUNT, decode_rd32, p, fl->count, fl->m_count);
+	ev->ioprio = DF_FIELD(has, DF_IOPRIO, decode_rd16, p, fl->ioprio, fl->m_ioprio);
+	if ((has & DF_RWBS) && (has != ~0U || fl->rwbs >= 0)) {
 		rwbs_parse_memo(d, (const char *)p + fl->rwbs, fl->rwbs_size, &ev->op, &ev->flags);
 	} else {
 		ev->op = BLK_OP_OTHER;
 		ev->flags = 0;
 	}
-	if (fl->comm >= 0) {
+	if ((has & DF_COMM) && (has != ~0U || fl->comm >= 0)) {
 		memcpy(ev->comm, p + fl->comm, 16);
 		ev->comm[15] = '\0';
 	} else {
 		ev->comm[0] = '\0';
+	}
+}
+
+/* decoder_decode() of a block event whose layout is fast (see fast_layout) */
+static inline __attribute__((always_inline)) void
+decode_fast(struct decoder *d, const struct fast_layout *fl, const uint8_t *p,
+	    struct blk_event *ev)
+{
+	switch (fl->shape) {
+	case DECODE_SHAPE_BIO:
+		decode_fields(d, fl, p, ev, DF_BIO | DF_COMM);
+		break;
+	case DECODE_SHAPE_RQ:
+		decode_fields(d, fl, p, ev, DF_BIO | DF_BYTES | DF_IOPRIO | DF_COMM);
+		break;
+	case DECODE_SHAPE_RQ_DONE:
+		decode_fields(d, fl, p, ev, DF_BIO | DF_ERROR | DF_IOPRIO);
+		break;
+	case DECODE_SHAPE_BIO_DONE:
+		decode_fields(d, fl, p, ev, DF_BIO | DF_ERROR);
+		break;
+	case DECODE_SHAPE_REMAP:
+		decode_fields(d, fl, p, ev, DF_BIO | DF_OLD_DEV | DF_AUX);
+		break;
+	case DECODE_SHAPE_PLUG:
+		decode_fields(d, fl, p, ev, DF_COMM);
+		break;
+	case DECODE_SHAPE_UNPLUG:
+		decode_fields(d, fl, p, ev, DF_COUNT | DF_COMM);
+		break;
+	default:
+		decode_fields(d, fl, p, ev, ~0U);
+		break;
 	}
 }
 
@@ -244,19 +346,19 @@ decoder_decode(struct decoder *d, const void *data, unsigned int size, unsigned 
 {
 	const uint8_t *p = data;
 
-	if (d->fast && size >= (unsigned int)d->type.offset + 2) {
+	if (size >= d->fast_type_end) {
 		unsigned int id = decode_rd16(p, d->type.offset) - (unsigned int)d->min_id;
-		unsigned int kind = id < (unsigned int)d->nr_ids ? d->kind_of_id[id] : 0;
+		const struct decode_id *e;
 
 		/* another event's record, or a kind not kept: nothing to decode */
-		if (!kind)
+		if (id >= (unsigned int)d->nr_ids || !d->ids[id].kind)
 			return 0;
-		if (kind < BLK_EV_KIND_MAX && d->kinds[kind].fast &&
-		    size >= d->kinds[kind].check_size) {
+		e = &d->ids[id];
+		if (size >= e->fast_size) {
 			ev->ts = ts;
 			ev->cpu = cpu;
-			ev->kind = kind;
-			decode_fast(d, &d->kinds[kind].fl, p, ev);
+			ev->kind = e->kind;
+			decode_fast(d, e->fl, p, ev);
 			return 1;
 		}
 	}

@@ -32,6 +32,8 @@ int pagewalk_load(struct pagewalk *w, const void *page, size_t page_size)
 	w->malformed = false;
 	if (w->size > page_size - hdr)
 		return -1;
+	w->retime = true;
+	w->steady = w->size < (PW_STEADY_SPAN_NS >> PW_TS_SHIFT) * 4;
 	w->missed = 0;
 	if (flags & PW_MISSED_EVENTS) {
 		/* the count, when stored, is a long right after the commit */

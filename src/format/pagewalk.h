@@ -34,7 +34,23 @@ struct pagewalk {
 	bool big_endian;	/* the page's byte order (bit layout of headers) */
 	bool long8;		/* the kernel's long is 8 bytes */
 	bool malformed;		/* the walk ended on a record past the commit */
+	/*
+	 * Set on a page's start and at a time extend or stamp: the next
+	 * record's time may be behind the last one's, or far ahead of it.
+	 * pagewalk_time_seen() clears it where the page allows (see
+	 * PW_STEADY_SPAN_NS), so readers check the time at these points only.
+	 */
+	bool retime;
+	bool steady;		/* the page's deltas cannot add up to PW_STEADY_SPAN_NS */
 };
+
+/*
+ * While retime is clear, each record's time is at or after the last one's
+ * and less than this after it: a record's delta is under 2^27 ns and takes
+ * at least 4 bytes of the page, so a page under 104 KiB cannot hold an hour
+ * of deltas (larger pages keep retime set: every record is checked).
+ */
+#define PW_STEADY_SPAN_NS (3600ULL * 1000000000ULL)
 
 /**
  * pagewalk_init - set the page format: @long_size 4 or 8, @big_endian the
@@ -79,6 +95,15 @@ static inline uint64_t pw_rd_long(const struct pagewalk *w, const uint8_t *p)
 }
 
 /**
+ * pagewalk_time_seen - the reader has checked the last record's time: clear
+ * retime unless the page is not steady or a delta could wrap the time
+ */
+static inline void pagewalk_time_seen(struct pagewalk *w)
+{
+	w->retime = !w->steady || w->ts > UINT64_MAX - PW_STEADY_SPAN_NS;
+}
+
+/**
  * pagewalk_next - the next data record of the page
  * @ts: its time stamp
  * @size: its data length
@@ -102,23 +127,23 @@ pagewalk_next(struct pagewalk *w, uint64_t *ts, unsigned int *size)
 			delta = hdr >> 5;
 		}
 		rec += 4;
-		switch (type_len) {
-		case PW_TYPE_PADDING:
-			if (w->next + 8 > w->size)
-				return NULL;	/* padding to the end of the commit */
-			len = pw_rd4(w, rec);
-			break;
-		case PW_TYPE_TIME_EXTEND:
-		case PW_TYPE_TIME_STAMP:
-		case 0:
-			if (w->next + 8 > w->size)
+		/* the common record first: its length in the header (1..28 words) */
+		if (__builtin_expect(type_len - 1 < 28, 1)) {
+			len = type_len * 4;
+			if (w->next + 4 + len > w->size)
 				goto malformed;
-			len = pw_rd4(w, rec);
-			break;
-		default:
-			len = 0;
-			break;
+			w->next += 4 + len;
+			w->ts += delta;
+			*ts = w->ts;
+			*size = len;
+			return rec;
 		}
+		if (w->next + 8 > w->size) {
+			if (type_len == PW_TYPE_PADDING)
+				return NULL;	/* padding to the end of the commit */
+			goto malformed;
+		}
+		len = pw_rd4(w, rec);
 		switch (type_len) {
 		case PW_TYPE_PADDING:
 			/* a discarded record: the length of what follows the header */
@@ -128,28 +153,22 @@ pagewalk_next(struct pagewalk *w, uint64_t *ts, unsigned int *size)
 		case PW_TYPE_TIME_EXTEND:
 			w->ts += ((uint64_t)len << PW_TS_SHIFT) + delta;
 			w->next += 8;
+			w->retime = true;
 			continue;
 		case PW_TYPE_TIME_STAMP:
 			w->ts = ((uint64_t)len << PW_TS_SHIFT) + delta;
 			w->next += 8;
+			w->retime = true;
 			continue;
-		case 0:
-			/* the length counts itself; data is 4-byte aligned */
-			if (len < 4)
-				goto malformed;
-			len = (len - 4 + 3) & ~3U;
-			rec += 4;
-			if (w->next + 8 + (uint64_t)len > w->size)
-				goto malformed;
-			w->next += 8 + len;
-			break;
-		default:
-			len = type_len * 4;
-			if (w->next + 4 + len > w->size)
-				goto malformed;
-			w->next += 4 + len;
-			break;
 		}
+		/* type_len 0: the length counts itself; data is 4-byte aligned */
+		if (len < 4)
+			goto malformed;
+		len = (len - 4 + 3) & ~3U;
+		rec += 4;
+		if (w->next + 8 + (uint64_t)len > w->size)
+			goto malformed;
+		w->next += 8 + len;
 		w->ts += delta;
 		*ts = w->ts;
 		*size = len;

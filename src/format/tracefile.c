@@ -772,7 +772,27 @@ static bool stream_next_page(struct tracefile *f, struct page_stream *ps,
 	}
 }
 
-/* Decode the next pages of @ps until one holds block events, or its end. */
+/*
+ * The time check of a record the walker flagged (pagewalk.h, retime): the
+ * others follow the last record by less than an hour, never behind it.
+ * @last: the last record's time; clears *@ordered when time went back
+ * after @used events of the batch being decoded.
+ */
+static void retime_check(struct source_cpu_stats *cs, struct pagewalk *w, uint64_t last,
+			 uint64_t ts, unsigned int used, bool *ordered)
+{
+	if (used && ts < last)
+		*ordered = false;
+	cs->last_ts = last;
+	time_check(cs, ts);
+	pagewalk_time_seen(w);
+}
+
+/*
+ * Decode the next pages of @ps until one holds block events, or its end.
+ * The page is walked on a copy of the walker: a local that no event store
+ * can alias stays in registers.
+ */
 static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 		       struct page_stream *ps)
 {
@@ -784,9 +804,11 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 	while (!ps->done && !merge_stream_len(m, idx)) {
 		struct blk_event *slots = NULL;
 		unsigned int room = 0, used = 0;
+		uint64_t ts, last = cs->last_ts;
+		bool ordered = true;
+		struct pagewalk w;
 		const void *rec;
 		unsigned int size;
-		uint64_t ts;
 
 		if (!stream_next_page(f, ps, cs)) {
 			ps->done = true;
@@ -795,18 +817,22 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 			merge_end(m, idx);
 			break;
 		}
+		w = ps->walk;
 		/* decoded in place, into the merge's own slots, a page at a time */
-		while ((rec = pagewalk_next(&ps->walk, &ts, &size))) {
+		while ((rec = pagewalk_next(&w, &ts, &size))) {
 			int ret;
 
 			if (used == room) {
-				merge_commit_n(m, idx, used);
+				merge_commit_n(m, idx, used, ordered);
 				used = 0;
+				ordered = true;
 				slots = merge_reserve(m, idx, &room);
 				if (!slots)
 					return -ENOMEM;
 			}
-			time_check(cs, ts);
+			if (w.retime)
+				retime_check(cs, &w, last, ts, used, &ordered);
+			last = ts;
 			ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, &slots[used]);
 			if (ret == 0) {
 				cs->other++;
@@ -817,9 +843,10 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 				used++;
 			}
 		}
-		merge_commit_n(m, idx, used);
-		used = room = 0;
-		if (ps->walk.malformed)
+		ps->walk = w;
+		cs->last_ts = last;
+		merge_commit_n(m, idx, used, ordered);
+		if (w.malformed)
 			cs->malformed++;
 	}
 	return 0;
@@ -842,6 +869,7 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 
 struct feed_batch {
 	unsigned int n;
+	bool ordered;		/* its events are in time order (merge_lend()) */
 	struct blk_event ev[FEED_BATCH];
 };
 
@@ -887,39 +915,50 @@ static void feed_decode(struct tracefile *f, struct decoder *dec, struct feed *f
 			struct feed_batch *b)
 {
 	const struct datfile_stream *ds = fd->ps.pages.ds;
+	uint64_t last = fd->st.last_ts;
 
 	b->n = 0;
+	b->ordered = true;
 	while (b->n < FEED_BATCH) {
 		const void *rec;
 		unsigned int size;
+		struct pagewalk w;
 		uint64_t ts;
-		int ret;
 
 		if (!fd->in_page) {
 			if (!stream_next_page(f, &fd->ps, &fd->st)) {
 				fd->ps.done = true;
-				return;
+				break;
 			}
 			fd->in_page = true;
 		}
-		rec = pagewalk_next(&fd->ps.walk, &ts, &size);
-		if (!rec) {
-			if (fd->ps.walk.malformed)
+		/* on a copy of the walker, as in stream_fill() */
+		w = fd->ps.walk;
+		while (b->n < FEED_BATCH && (rec = pagewalk_next(&w, &ts, &size))) {
+			int ret;
+
+			if (w.retime)
+				retime_check(&fd->st, &w, last, ts, b->n, &b->ordered);
+			last = ts;
+			ret = decoder_decode(dec, rec, size, ts, ds->cpu, &b->ev[b->n]);
+			if (ret == 0) {
+				fd->st.other++;
+			} else if (ret < 0) {
+				fd->st.malformed++;
+			} else {
+				fd->st.events++;
+				b->n++;
+			}
+		}
+		fd->ps.walk = w;
+		if (b->n < FEED_BATCH) {
+			/* the page's end */
+			if (w.malformed)
 				fd->st.malformed++;
 			fd->in_page = false;
-			continue;
-		}
-		time_check(&fd->st, ts);
-		ret = decoder_decode(dec, rec, size, ts, ds->cpu, &b->ev[b->n]);
-		if (ret == 0) {
-			fd->st.other++;
-		} else if (ret < 0) {
-			fd->st.malformed++;
-		} else {
-			fd->st.events++;
-			b->n++;
 		}
 	}
+	fd->st.last_ts = last;
 }
 
 struct feed_thread {
@@ -1069,27 +1108,15 @@ fail:
 static int feed_fill(struct feeds *fs, struct merge *m, unsigned int i, struct page_stream *ps)
 {
 	while (!ps->done && !merge_stream_len(m, i)) {
-		unsigned int e = 0;
-
 		fs->cur[i] = feed_take(fs, i, fs->cur[i]);
 		if (!fs->cur[i]) {
 			ps->done = true;
 			merge_end(m, i);
 			break;
 		}
-		/* copied in runs: this thread merges and tracks, its time is the read's */
-		while (e < fs->cur[i]->n) {
-			unsigned int room, n = fs->cur[i]->n - e;
-			struct blk_event *slots = merge_reserve(m, i, &room);
-
-			if (!slots)
-				return -ENOMEM;
-			if (n > room)
-				n = room;
-			memcpy(slots, &fs->cur[i]->ev[e], n * sizeof(*slots));
-			merge_commit_n(m, i, n);
-			e += n;
-		}
+		/* queued where it is: this thread merges and tracks, its time is the read's */
+		if (merge_lend(m, i, fs->cur[i]->ev, fs->cur[i]->n, fs->cur[i]->ordered))
+			return -EINVAL;
 	}
 	return fs->err_seen;
 }

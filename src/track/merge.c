@@ -3,9 +3,11 @@
  * merge.c - per-CPU event streams into one stream in time order.
  *
  * Each CPU has a FIFO of decoded events; a binary heap orders the CPUs whose
- * FIFO is not empty by (head timestamp, CPU). The release horizon is the
- * earliest point that an empty CPU may still produce an event at: nothing
- * at or after it can be released until that CPU speaks or is marked further.
+ * FIFO is not empty by (head timestamp, CPU), and the earliest CPU's events
+ * go in a run, without the heap, up to the next CPU's head. The release
+ * horizon is the earliest point that an empty CPU may still produce an
+ * event at: nothing at or after it can be released until that CPU speaks
+ * or is marked further.
  * A stream that has ended bounds nothing: it is flagged, not given a time,
  * because any time (UINT64_MAX too) is one a damaged file's events can hold.
  */
@@ -17,19 +19,30 @@
 #include "track/merge.h"
 
 struct cpu_queue {
-	struct blk_event *ev;
-	size_t cap;		/* a power of two */
+	struct blk_event *ev;	/* the events: own, or lent by merge_lend() */
+	size_t cap;		/* slots at ev */
 	size_t head;
 	size_t len;
+	struct blk_event *own;	/* the stream's own ring */
+	size_t own_cap;
 	uint64_t reached;	/* nothing earlier will come from this CPU */
 	bool ended;		/* nothing more will come: it bounds nothing */
-	int heap_pos;		/* index in the heap, -1 when empty */
+	bool lent;		/* ev is a caller's array, until it drains */
+};
+
+/*
+ * A heap entry: a non-empty stream and its head's time, kept here so that
+ * ordering the heap reads no event.
+ */
+struct heap_key {
+	uint64_t ts;
+	unsigned int cpu;
 };
 
 struct merge {
 	unsigned int ncpu;
 	struct cpu_queue *q;
-	unsigned int *heap;
+	struct heap_key *heap;
 	unsigned int heap_len;
 	uint64_t queued;
 	uint64_t reordered;
@@ -54,8 +67,6 @@ struct merge *merge_alloc(unsigned int ncpu)
 		errno = ENOMEM;
 		return NULL;
 	}
-	for (unsigned int i = 0; i < ncpu; i++)
-		m->q[i].heap_pos = -1;
 	return m;
 }
 
@@ -65,80 +76,88 @@ void merge_free(struct merge *m)
 		return;
 	if (m->q)
 		for (unsigned int i = 0; i < m->ncpu; i++)
-			free(m->q[i].ev);
+			free(m->q[i].own);
 	free(m->q);
 	free(m->heap);
 	free(m);
 }
 
-static inline const struct blk_event *head_of(const struct merge *m, unsigned int cpu)
+/* Whether a goes before b: by time, then by CPU number. */
+static inline bool key_before(struct heap_key a, struct heap_key b)
 {
-	const struct cpu_queue *q = &m->q[cpu];
-
-	return &q->ev[q->head];
-}
-
-/* Whether CPU a's head goes before CPU b's: by time, then by CPU number. */
-static inline bool before(const struct merge *m, unsigned int a, unsigned int b)
-{
-	uint64_t ta = head_of(m, a)->ts, tb = head_of(m, b)->ts;
-
-	return ta < tb || (ta == tb && a < b);
-}
-
-static void heap_swap(struct merge *m, unsigned int i, unsigned int j)
-{
-	unsigned int t = m->heap[i];
-
-	m->heap[i] = m->heap[j];
-	m->heap[j] = t;
-	m->q[m->heap[i]].heap_pos = i;
-	m->q[m->heap[j]].heap_pos = j;
+	return a.ts < b.ts || (a.ts == b.ts && a.cpu < b.cpu);
 }
 
 static void sift_up(struct merge *m, unsigned int i)
 {
+	struct heap_key k = m->heap[i];
+
 	while (i > 0) {
 		unsigned int parent = (i - 1) / 2;
 
-		if (!before(m, m->heap[i], m->heap[parent]))
+		if (!key_before(k, m->heap[parent]))
 			break;
-		heap_swap(m, i, parent);
+		m->heap[i] = m->heap[parent];
 		i = parent;
 	}
+	m->heap[i] = k;
 }
 
 static void sift_down(struct merge *m, unsigned int i)
 {
-	for (;;) {
-		unsigned int l = 2 * i + 1, r = l + 1, min = i;
+	struct heap_key k = m->heap[i];
 
-		if (l < m->heap_len && before(m, m->heap[l], m->heap[min]))
-			min = l;
-		if (r < m->heap_len && before(m, m->heap[r], m->heap[min]))
-			min = r;
-		if (min == i)
+	for (;;) {
+		unsigned int c = 2 * i + 1;
+
+		if (c >= m->heap_len)
 			break;
-		heap_swap(m, i, min);
-		i = min;
+		if (c + 1 < m->heap_len && key_before(m->heap[c + 1], m->heap[c]))
+			c++;
+		if (!key_before(m->heap[c], k))
+			break;
+		m->heap[i] = m->heap[c];
+		i = c;
 	}
+	m->heap[i] = k;
 }
 
+static inline size_t tail_of(const struct cpu_queue *q)
+{
+	size_t t = q->head + q->len;
+
+	return t >= q->cap ? t - q->cap : t;
+}
+
+/* Move the stream's events to a larger own ring (from a lent array too). */
 static int grow(struct cpu_queue *q)
 {
-	size_t cap = q->cap ? q->cap * 2 : 256;
-	struct blk_event *ev = malloc(cap * sizeof(*ev));
+	size_t cap = q->own_cap;
+	struct blk_event *ev;
 
+	while (cap < q->len + 1)
+		cap = cap ? cap * 2 : 256;
+	ev = malloc(cap * sizeof(*ev));
 	if (!ev)
 		return -ENOMEM;
 	/* unwrap the ring into the new array */
-	for (size_t i = 0; i < q->len; i++)
-		ev[i] = q->ev[(q->head + i) & (q->cap - 1)];
-	free(q->ev);
-	q->ev = ev;
-	q->cap = cap;
+	for (size_t i = 0, at = q->head; i < q->len; i++) {
+		ev[i] = q->ev[at];
+		if (++at == q->cap)
+			at = 0;
+	}
+	free(q->own);
+	q->ev = q->own = ev;
+	q->cap = q->own_cap = cap;
 	q->head = 0;
+	q->lent = false;
 	return 0;
+}
+
+/* Room for one more event in the stream's own ring. */
+static inline int make_room(struct cpu_queue *q)
+{
+	return q->len == q->cap || q->lent ? grow(q) : 0;
 }
 
 struct blk_event *merge_slot(struct merge *m, unsigned int stream)
@@ -148,29 +167,23 @@ struct blk_event *merge_slot(struct merge *m, unsigned int stream)
 	if (stream >= m->ncpu)
 		return NULL;
 	q = &m->q[stream];
-	if (q->len == q->cap && grow(q))
+	if (make_room(q))
 		return NULL;
-	return &q->ev[(q->head + q->len) & (q->cap - 1)];
+	return &q->ev[tail_of(q)];
+}
+
+/* A stream has its first queued event: it enters the heap. */
+static void heap_add(struct merge *m, unsigned int stream)
+{
+	const struct cpu_queue *q = &m->q[stream];
+
+	m->heap[m->heap_len] = (struct heap_key){ .ts = q->ev[q->head].ts, .cpu = stream };
+	sift_up(m, m->heap_len++);
 }
 
 void merge_commit(struct merge *m, unsigned int stream)
 {
-	struct cpu_queue *q = &m->q[stream];
-	struct blk_event *slot = &q->ev[(q->head + q->len) & (q->cap - 1)];
-
-	if (slot->ts < q->reached) {
-		/* a CPU's buffer is ordered; keep the stream so if the clock was not */
-		slot->ts = q->reached;
-		m->reordered++;
-	}
-	q->reached = slot->ts;
-	q->len++;
-	m->queued++;
-	if (q->len == 1) {
-		q->heap_pos = m->heap_len;
-		m->heap[m->heap_len++] = stream;
-		sift_up(m, q->heap_pos);
-	}
+	merge_commit_n(m, stream, 1, true);
 }
 
 struct blk_event *merge_reserve(struct merge *m, unsigned int stream, unsigned int *room)
@@ -181,9 +194,9 @@ struct blk_event *merge_reserve(struct merge *m, unsigned int stream, unsigned i
 	if (stream >= m->ncpu)
 		return NULL;
 	q = &m->q[stream];
-	if (q->len == q->cap && grow(q))
+	if (make_room(q))
 		return NULL;
-	tail = (q->head + q->len) & (q->cap - 1);
+	tail = tail_of(q);
 	/* free slots from the tail, up to the ring's end */
 	n = q->cap - q->len;
 	if (n > q->cap - tail)
@@ -192,7 +205,7 @@ struct blk_event *merge_reserve(struct merge *m, unsigned int stream, unsigned i
 	return &q->ev[tail];
 }
 
-void merge_commit_n(struct merge *m, unsigned int stream, unsigned int n)
+void merge_commit_n(struct merge *m, unsigned int stream, unsigned int n, bool ordered)
 {
 	struct cpu_queue *q = &m->q[stream];
 	struct blk_event *slot;
@@ -201,23 +214,45 @@ void merge_commit_n(struct merge *m, unsigned int stream, unsigned int n)
 
 	if (!n)
 		return;	/* nothing reserved yet, maybe: q->ev can be NULL */
-	slot = &q->ev[(q->head + q->len) & (q->cap - 1)];
-	for (unsigned int i = 0; i < n; i++) {
-		if (slot[i].ts < reached) {
-			/* a CPU's buffer is ordered; keep the stream so if the clock was not */
-			slot[i].ts = reached;
-			m->reordered++;
+	slot = &q->ev[tail_of(q)];
+	if (ordered && slot[0].ts >= reached) {
+		/* in order among themselves and after the stream's last: no clamp */
+		reached = slot[n - 1].ts;
+	} else {
+		for (unsigned int i = 0; i < n; i++) {
+			if (slot[i].ts < reached) {
+				/* a CPU's buffer is ordered: keep it so if the clock was not */
+				slot[i].ts = reached;
+				m->reordered++;
+			}
+			reached = slot[i].ts;
 		}
-		reached = slot[i].ts;
 	}
 	q->reached = reached;
 	q->len += n;
 	m->queued += n;
-	if (was_empty) {
-		q->heap_pos = m->heap_len;
-		m->heap[m->heap_len++] = stream;
-		sift_up(m, q->heap_pos);
-	}
+	if (was_empty)
+		heap_add(m, stream);
+}
+
+int merge_lend(struct merge *m, unsigned int stream, struct blk_event *ev, unsigned int n,
+	       bool ordered)
+{
+	struct cpu_queue *q;
+
+	if (stream >= m->ncpu)
+		return -EINVAL;
+	q = &m->q[stream];
+	if (q->len)
+		return -EBUSY;
+	if (!n)
+		return 0;
+	q->ev = ev;
+	q->cap = n;
+	q->head = 0;
+	q->lent = true;
+	merge_commit_n(m, stream, n, ordered);
+	return 0;
 }
 
 int merge_push(struct merge *m, unsigned int stream, const struct blk_event *ev)
@@ -240,98 +275,103 @@ void merge_reached(struct merge *m, unsigned int cpu, uint64_t ts)
 		m->q[cpu].reached = ts;
 }
 
-/* The horizon: (time, cpu) of the earliest bound among empty CPUs. */
-struct horizon {
-	uint64_t ts;
-	unsigned int cpu;
-	bool none;		/* no empty CPU: everything may go */
-};
-
-static inline void horizon_lower(struct horizon *h, uint64_t ts, unsigned int cpu)
-{
-	if (h->none || ts < h->ts || (ts == h->ts && cpu < h->cpu)) {
-		h->ts = ts;
-		h->cpu = cpu;
-		h->none = false;
-	}
-}
-
 void merge_end(struct merge *m, unsigned int stream)
 {
 	if (stream < m->ncpu)
 		m->q[stream].ended = true;
 }
 
+/*
+ * After a run of the heap's top stream: its new head's time in the heap,
+ * or, emptied, the stream leaves the heap, bounds the horizon @h (unless
+ * @final or ended) and gives a lent array back.
+ */
+static void run_done(struct merge *m, struct cpu_queue *q, bool final, struct heap_key *h)
+{
+	if (q->len) {
+		m->heap[0].ts = q->ev[q->head].ts;
+		/* two streams, the usual case: the other goes first or not */
+		if (m->heap_len == 2) {
+			if (key_before(m->heap[1], m->heap[0])) {
+				struct heap_key k = m->heap[0];
+
+				m->heap[0] = m->heap[1];
+				m->heap[1] = k;
+			}
+			return;
+		}
+		sift_down(m, 0);
+		return;
+	}
+	m->heap[0] = m->heap[--m->heap_len];
+	if (m->heap_len)
+		sift_down(m, 0);
+	if (!final && !q->ended) {
+		struct heap_key k = { .ts = q->reached, .cpu = (unsigned int)(q - m->q) };
+
+		if (key_before(k, *h))
+			*h = k;
+	}
+	if (q->lent) {
+		q->ev = q->own;
+		q->cap = q->own_cap;
+		q->lent = false;
+	}
+	q->head = 0;
+}
+
 int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx)
 {
-	struct horizon h = { .none = true };
-	int ret;
+	/* the horizon: the earliest bound among empty CPUs; UINT_MAX: none */
+	struct heap_key h = { .ts = UINT64_MAX, .cpu = UINT_MAX };
 
 	if (!final)
 		for (unsigned int i = 0; i < m->ncpu; i++)
-			if (!m->q[i].len && !m->q[i].ended)
-				horizon_lower(&h, m->q[i].reached, i);
+			if (!m->q[i].len && !m->q[i].ended &&
+			    key_before((struct heap_key){ m->q[i].reached, i }, h))
+				h = (struct heap_key){ .ts = m->q[i].reached, .cpu = i };
 
 	while (m->heap_len) {
-		unsigned int cpu = m->heap[0];
-		struct cpu_queue *q = &m->q[cpu];
-		const struct blk_event *ev = &q->ev[q->head];
-		uint64_t lim_ts = UINT64_MAX;
-		unsigned int lim_cpu = UINT_MAX;
-		bool lim_eq;
+		struct heap_key top = m->heap[0], lim = h;
+		struct cpu_queue *q = &m->q[top.cpu];
+		uint64_t bound;
+		int ret = 0;
 
 		/* an equal time on a lower CPU that is still to come goes first */
-		if (!final && !h.none && (ev->ts > h.ts || (ev->ts == h.ts && cpu > h.cpu)))
+		if (key_before(h, top))
 			break;
 		/*
 		 * A run: this CPU's events go one after the other, without the
-		 * heap, while they stay before the bound, the lower (time, CPU)
-		 * of the next CPUs' heads and of the horizon (neither is this
-		 * CPU, and neither moves until this CPU's queue empties).
+		 * heap, while they stay before the lower (time, CPU) of the next
+		 * CPUs' heads and of the horizon (neither is this CPU, and
+		 * neither moves until this CPU's queue empties). The head goes
+		 * first in any case; the run is the events at or before @bound.
 		 */
-		for (unsigned int c = 1; c <= 2 && c < m->heap_len; c++) {
-			unsigned int o = m->heap[c];
-			uint64_t t = head_of(m, o)->ts;
-
-			if (t < lim_ts || (t == lim_ts && o < lim_cpu)) {
-				lim_ts = t;
-				lim_cpu = o;
-			}
-		}
-		if (!final && !h.none && (h.ts < lim_ts || (h.ts == lim_ts && h.cpu < lim_cpu))) {
-			lim_ts = h.ts;
-			lim_cpu = h.cpu;
-		}
-		lim_eq = cpu < lim_cpu;	/* an event at lim_ts goes too */
+		for (unsigned int c = 1; c <= 2 && c < m->heap_len; c++)
+			if (key_before(m->heap[c], lim))
+				lim = m->heap[c];
+		bound = lim.ts - (top.cpu > lim.cpu);
 		do {
-			/* the slot stays valid during fn(): nothing is pushed meanwhile */
-			ev = &q->ev[q->head];
-			if (ev->ts > lim_ts || (ev->ts == lim_ts && !lim_eq))
+			/* up to the ring's end; the slots stay valid during fn() */
+			size_t seg = q->cap - q->head < q->len ? q->cap - q->head : q->len;
+			const struct blk_event *e = &q->ev[q->head], *end = e + seg;
+			size_t n;
+
+			do {
+				ret = fn(e++, ctx);
+			} while (ret >= 0 && e < end && e->ts <= bound);
+			n = e - &q->ev[q->head];
+			q->head += n;
+			if (q->head == q->cap)
+				q->head = 0;
+			q->len -= n;
+			m->queued -= n;
+			if (e < end || ret < 0)
 				break;
-			q->head = (q->head + 1) & (q->cap - 1);
-			q->len--;
-			m->queued--;
-			if (!q->len) {
-				m->heap[0] = m->heap[--m->heap_len];
-				m->q[m->heap[0]].heap_pos = 0;
-				q->heap_pos = -1;
-				if (m->heap_len)
-					sift_down(m, 0);
-				if (!final && !q->ended)
-					horizon_lower(&h, q->reached, cpu);
-				ret = fn(ev, ctx);
-				if (ret < 0)
-					return ret;
-				goto next;
-			}
-			ret = fn(ev, ctx);
-			if (ret < 0) {
-				sift_down(m, 0);
-				return ret;
-			}
-		} while (1);
-		sift_down(m, 0);
-next:;
+		} while (q->len && q->ev[q->head].ts <= bound);
+		run_done(m, q, final, &h);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }

@@ -64,8 +64,25 @@ void merge_commit(struct merge *m, unsigned int stream);
  */
 struct blk_event *merge_reserve(struct merge *m, unsigned int stream, unsigned int *room);
 
-/** merge_commit_n - queue the @n events written from merge_reserve()'s slot */
-void merge_commit_n(struct merge *m, unsigned int stream, unsigned int n);
+/**
+ * merge_commit_n - queue the @n events written from merge_reserve()'s slot
+ * @ordered: the caller knows the @n events to be in time order among
+ *	     themselves; only the first is then compared with the stream's last
+ */
+void merge_commit_n(struct merge *m, unsigned int stream, unsigned int n, bool ordered);
+
+/**
+ * merge_lend - queue @n events of an empty @stream where they are, in @ev
+ * @ordered: as for merge_commit_n()
+ *
+ * The array stays the caller's: it must stay valid, and nothing else be
+ * queued on @stream, until the stream has drained (merge_stream_len() is
+ * 0). Times are clamped in place as merge_push() would.
+ * Returns 0, -EINVAL for a stream out of range, -EBUSY when @stream holds
+ * events.
+ */
+int merge_lend(struct merge *m, unsigned int stream, struct blk_event *ev, unsigned int n,
+	       bool ordered);
 
 /** merge_stream_len - events queued on @stream */
 size_t merge_stream_len(const struct merge *m, unsigned int stream);
