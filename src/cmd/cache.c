@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/array.h"
 #include "base/util.h"
 #include "cmd/cache.h"
 #include "cmd/cmd.h"
@@ -159,16 +160,9 @@ static void log_line(const struct pc_log_range *lr, void *ctx)
 {
 	struct cache *c = ctx;
 
-	if (c->nlines == c->lines_cap) {
-		size_t cap = c->lines_cap ? c->lines_cap * 2 : 256;
-		struct pc_log_range *v = realloc(c->lines, cap * sizeof(*v));
-
-		if (!v) {
-			c->err = -ENOMEM;
-			return;
-		}
-		c->lines = v;
-		c->lines_cap = cap;
+	if (ARRAY_ROOM(c->lines, c->nlines, c->lines_cap, 256) < 0) {
+		c->err = -ENOMEM;
+		return;
 	}
 	c->lines[c->nlines++] = *lr;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "files/filetree.h"
 
 static size_t name_hash(size_t parent, const char *name, size_t len)
@@ -25,15 +26,8 @@ static int new_node(struct filetree *t, size_t parent, const char *name, size_t 
 {
 	struct ft_node *n;
 
-	if (t->nn == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct ft_node *v = realloc(t->n, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		t->n = v;
-		t->cap = cap;
-	}
+	if (ARRAY_ROOM(t->n, t->nn, t->cap, 64) < 0)
+		return -ENOMEM;
 	n = &t->n[t->nn];
 	memset(n, 0, sizeof(*n));
 	n->name = strndup(name, len);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "output/blkparse.h"
 #include "output/decimal.h"
 #include "track/plugdev.h"
@@ -357,15 +358,8 @@ static struct dev_summary *dev_summary(struct blkparse_out *o, uint32_t dev, uin
 	for (size_t i = 0; i < o->ndevs; i++)
 		if (o->devs[i]->dev == dev)
 			return o->devs[i];
-	if (o->ndevs == o->devs_cap) {
-		size_t cap = o->devs_cap ? o->devs_cap * 2 : 16;
-		struct dev_summary **n = realloc(o->devs, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		o->devs = n;
-		o->devs_cap = cap;
-	}
+	if (ARRAY_ROOM(o->devs, o->ndevs, o->devs_cap, 16) < 0)
+		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (s) {
 		s->dev = dev;

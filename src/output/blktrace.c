@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "format/btrec.h"
 #include "output/blktrace.h"
 #include "output/outfile.h"
@@ -200,15 +201,8 @@ static uint32_t next_seq(struct bt_cpu *c, uint32_t dev)
 			return ++c->seqs[i].seq;
 		}
 	}
-	if (c->nseqs == c->seqs_cap) {
-		size_t cap = c->seqs_cap ? c->seqs_cap * 2 : 8;
-		struct dev_seq *n = realloc(c->seqs, cap * sizeof(*n));
-
-		if (!n)
-			return 0;
-		c->seqs = n;
-		c->seqs_cap = cap;
-	}
+	if (ARRAY_ROOM(c->seqs, c->nseqs, c->seqs_cap, 8) < 0)
+		return 0;
 	c->seqs[c->nseqs] = (struct dev_seq){ .dev = dev, .seq = 1 };
 	c->last = c->nseqs++;
 	return 1;
@@ -269,15 +263,8 @@ static void dev_seen(struct bt_out *o, uint32_t dev)
 	for (size_t i = 0; i < o->ndevs; i++)
 		if (o->devs[i].dev == dev)
 			return;
-	if (o->ndevs == o->devs_cap) {
-		size_t cap = o->devs_cap ? o->devs_cap * 2 : 16;
-		struct dev_seen *n = realloc(o->devs, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		o->devs = n;
-		o->devs_cap = cap;
-	}
+	if (ARRAY_ROOM(o->devs, o->ndevs, o->devs_cap, 16) < 0)
+		return;
 	o->devs[o->ndevs++] = (struct dev_seen){ .dev = dev };
 }
 
@@ -286,15 +273,8 @@ static void edge_seen(struct bt_out *o, uint32_t from, uint32_t to)
 	for (size_t i = 0; i < o->nedges; i++)
 		if (o->edges[i].from == from && o->edges[i].to == to)
 			return;
-	if (o->nedges == o->edges_cap) {
-		size_t cap = o->edges_cap ? o->edges_cap * 2 : 16;
-		struct remap_edge *n = realloc(o->edges, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		o->edges = n;
-		o->edges_cap = cap;
-	}
+	if (ARRAY_ROOM(o->edges, o->nedges, o->edges_cap, 16) < 0)
+		return;
 	o->edges[o->nedges++] = (struct remap_edge){ .from = from, .to = to };
 	dev_seen(o, from);
 }

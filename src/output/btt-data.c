@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "output/btt-data.h"
 #include "track/btt-rate.h"
 
@@ -90,16 +91,9 @@ static FILE *open_file(struct btt_data *w, const char *name, bool pair, bool twi
 			return twin ? w->f[i].twin : w->f[i].fp;
 	if (w->err)
 		return NULL;
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 16;
-		struct data_file *nf = realloc(w->f, cap * sizeof(*nf));
-
-		if (!nf) {
-			w->err = -ENOMEM;
-			return NULL;
-		}
-		w->f = nf;
-		w->cap = cap;
+	if (ARRAY_ROOM(w->f, w->n, w->cap, 16) < 0) {
+		w->err = -ENOMEM;
+		return NULL;
 	}
 	f = &w->f[w->n];
 	*f = (struct data_file){ .path = strdup(path) };
@@ -163,16 +157,9 @@ static struct rate_dev *rate_of(struct btt_data *w, uint32_t dev)
 	for (size_t i = 0; i < w->nrd; i++)
 		if (w->rd[i].dev == dev)
 			return &w->rd[i];
-	if (w->nrd == w->rdcap) {
-		size_t cap = w->rdcap ? w->rdcap * 2 : 8;
-
-		r = realloc(w->rd, cap * sizeof(*r));
-		if (!r) {
-			w->err = -ENOMEM;
-			return NULL;
-		}
-		w->rd = r;
-		w->rdcap = cap;
+	if (ARRAY_ROOM(w->rd, w->nrd, w->rdcap, 8) < 0) {
+		w->err = -ENOMEM;
+		return NULL;
 	}
 	r = &w->rd[w->nrd++];
 	*r = (struct rate_dev){ .dev = dev };

@@ -28,6 +28,7 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "base/array.h"
 #include "base/utf8.h"
 #include "output/perfetto.h"
 #include "output/row.h"
@@ -184,15 +185,8 @@ static struct pf_dev *dev_track(struct perfetto_out *o, uint32_t dev, int depth)
 	for (size_t i = 0; i < o->ndevs; i++)
 		if (o->devs[i].dev == dev)
 			return &o->devs[i];
-	if (o->ndevs == o->devs_cap) {
-		size_t cap = o->devs_cap ? o->devs_cap * 2 : 16;
-
-		d = realloc(o->devs, cap * sizeof(*d));
-		if (!d)
-			return NULL;
-		o->devs = d;
-		o->devs_cap = cap;
-	}
+	if (ARRAY_ROOM(o->devs, o->ndevs, o->devs_cap, 16) < 0)
+		return NULL;
 	d = &o->devs[o->ndevs++];
 	*d = (struct pf_dev){ .dev = dev, .pid = (int)o->ndevs };
 	o->st.devices++;
@@ -212,15 +206,8 @@ static int lane_for(struct perfetto_out *o, struct pf_dev *d, uint64_t start, ui
 		if (d->busy[l] < start)
 			break;
 	if (l == d->nlanes) {
-		if (d->nlanes == d->lanes_cap) {
-			size_t cap = d->lanes_cap ? d->lanes_cap * 2 : 4;
-			uint64_t *n = realloc(d->busy, cap * sizeof(*n));
-
-			if (!n)
-				return -1;
-			d->busy = n;
-			d->lanes_cap = cap;
-		}
+		if (ARRAY_ROOM(d->busy, d->nlanes, d->lanes_cap, 4) < 0)
+			return -1;
 		d->nlanes++;
 		snprintf(label, sizeof(label), "%s #%zu", dev_label(o, d->dev, buf, sizeof(buf)),
 			 l);

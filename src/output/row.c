@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "output/row.h"
 
 static const char *const op_names[BLK_OP_MAX] = {
@@ -65,15 +66,8 @@ static struct row_layer *layer_of(struct row *r, const struct tk_rec *rec)
 	for (size_t i = 0; i < r->nlayers; i++)
 		if (r->layers[i].dev == rec->dev)
 			return &r->layers[i];
-	if (r->nlayers == r->layers_cap) {
-		size_t cap = r->layers_cap ? r->layers_cap * 2 : 8;
-
-		l = realloc(r->layers, cap * sizeof(*l));
-		if (!l)
-			return NULL;
-		r->layers = l;
-		r->layers_cap = cap;
-	}
+	if (ARRAY_ROOM(r->layers, r->nlayers, r->layers_cap, 8) < 0)
+		return NULL;
 	l = &r->layers[r->nlayers++];
 	*l = (struct row_layer){
 		.dev = rec->dev, .parent_dev = rec->parent_dev, .depth = rec->depth,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "track/access.h"
 
 enum { EV_EXIT = 0, EV_ENTER = 1 };
@@ -63,15 +64,8 @@ static int layer_index(struct access *a, uint32_t dev)
 			return (int)i;
 	if (a->nlayers > UINT16_MAX)
 		return -1;
-	if (a->nlayers == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 8;
-		struct access_layer **n = realloc(a->layers, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		a->layers = n;
-		a->cap = cap;
-	}
+	if (ARRAY_ROOM(a->layers, a->nlayers, a->cap, 8) < 0)
+		return -1;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -1;
@@ -161,15 +155,8 @@ static int push(struct access *a, const struct access_ev *e)
 		take(a, &old);
 		a->forced++;
 	}
-	if (a->npending == a->heap_cap) {
-		size_t cap = a->heap_cap ? a->heap_cap * 2 : 1024;
-		struct access_ev *n = realloc(a->heap, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		a->heap = n;
-		a->heap_cap = cap;
-	}
+	if (ARRAY_ROOM(a->heap, a->npending, a->heap_cap, 1024) < 0)
+		return -ENOMEM;
 	i = a->npending++;
 	a->heap[i] = *e;
 	a->heap[i].seq = ++a->seq;

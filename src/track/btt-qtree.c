@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "base/array.h"
 #include "track/btt-qtree.h"
 
 struct btt_qnode {
@@ -339,16 +340,9 @@ struct btt_q *const *btt_qtree_inside(struct btt_qtree *t, uint64_t start, uint6
 		s = N(t, i).q.sector;
 		e = s + N(t, i).q.nsec;
 		if (start <= s && e <= end) {
-			if (*n == t->found_cap) {
-				size_t cap = t->found_cap ? t->found_cap * 2 : 64;
-				struct btt_q **f = realloc(t->found, cap * sizeof(*f));
-
-				/* no memory: on past its subtrees, as the recursion went */
-				if (!f)
-					continue;
-				t->found = f;
-				t->found_cap = cap;
-			}
+			/* no memory: on past its subtrees, as the recursion went */
+			if (ARRAY_ROOM(t->found, *n, t->found_cap, 64) < 0)
+				continue;
 			t->found[(*n)++] = &N(t, i).q;
 		}
 		/* pushed first, walked after the whole left subtree */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/tickevent.h"
 #include "track/iostat.h"
 
@@ -76,15 +77,8 @@ static struct ios_dev *dev_of(struct iostat *s, uint32_t dev)
 	for (size_t i = 0; i < s->ndevs; i++)
 		if (s->devs[i].dev == dev)
 			return &s->devs[i];
-	if (s->ndevs == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 8;
-		struct ios_dev *n = realloc(s->devs, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		s->devs = n;
-		s->cap = cap;
-	}
+	if (ARRAY_ROOM(s->devs, s->ndevs, s->cap, 8) < 0)
+		return NULL;
 	d = &s->devs[s->ndevs++];
 	memset(d, 0, sizeof(*d));
 	d->dev = dev;
@@ -140,15 +134,8 @@ static void start(const struct iostat *s, struct ios_dev *d, uint64_t key, uint3
 
 	if (d->npending >= IOS_MAX_PENDING)
 		return;
-	if (d->npending == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 64;
-		struct ios_pending *n = realloc(d->pending, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		d->pending = n;
-		d->cap = cap;
-	}
+	if (ARRAY_ROOM(d->pending, d->npending, d->cap, 64) < 0)
+		return;
 	if (!d->acct)
 		io_ticks(s, d, ts, false);
 	p = &d->pending[d->npending++];

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/event.h"
 #include "track/series.h"
 
@@ -87,15 +88,8 @@ static struct series_layer *layer_get(struct series *s, uint32_t dev)
 
 	if (l)
 		return l;
-	if (s->nlayers == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 8;
-		struct series_layer **n = realloc(s->layers, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		s->layers = n;
-		s->cap = cap;
-	}
+	if (ARRAY_ROOM(s->layers, s->nlayers, s->cap, 8) < 0)
+		return NULL;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
