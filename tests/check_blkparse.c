@@ -75,6 +75,19 @@ static size_t golden_events(struct blk_event *e)
 	return n;
 }
 
+/* A blkparse output into memory, at *@text once @fp is closed. */
+static struct blkparse_out *out_to_memory(FILE **fp, char **text, size_t *len,
+					  const struct blkparse_filter *filter)
+{
+	struct blkparse_out *o;
+
+	*fp = open_memstream(text, len);
+	ck_assert_ptr_nonnull(*fp);
+	o = blkparse_out_alloc(*fp, filter);
+	ck_assert_ptr_nonnull(o);
+	return o;
+}
+
 static char *run(const struct blkparse_filter *filter, bool summary, size_t *len)
 {
 	struct blk_event e[64];
@@ -83,10 +96,7 @@ static char *run(const struct blkparse_filter *filter, bool summary, size_t *len
 	char *text = NULL;
 	FILE *fp;
 
-	fp = open_memstream(&text, len);
-	ck_assert_ptr_nonnull(fp);
-	o = blkparse_out_alloc(fp, filter);
-	ck_assert_ptr_nonnull(o);
+	o = out_to_memory(&fp, &text, len, filter);
 	for (size_t i = 0; i < n; i++)
 		ck_assert_int_eq(blkparse_out_event(&e[i], o), 0);
 	ck_assert_int_eq(blkparse_out_finish(o), 0);
@@ -148,10 +158,7 @@ START_TEST(sequence_and_pid_as_printf)
 	size_t len, i = 0;
 	FILE *fp;
 
-	fp = open_memstream(&text, &len);
-	ck_assert_ptr_nonnull(fp);
-	o = blkparse_out_alloc(fp, NULL);
-	ck_assert_ptr_nonnull(o);
+	o = out_to_memory(&fp, &text, &len, NULL);
 	for (size_t k = 0; k < N; k++) {
 		/* long runs on one (device, CPU), then changes */
 		int d = (k / 7000) % 2, c = (k / 3) % 5 == 0;
@@ -206,10 +213,7 @@ START_TEST(extents_and_times_as_printf)
 	size_t len, i = 0;
 	FILE *fp;
 
-	fp = open_memstream(&text, &len);
-	ck_assert_ptr_nonnull(fp);
-	o = blkparse_out_alloc(fp, NULL);
-	ck_assert_ptr_nonnull(o);
+	o = out_to_memory(&fp, &text, &len, NULL);
 	for (size_t k = 0; k < N; k++) {
 		struct blk_event ev = mk(k % 3 ? BLK_EV_BIO_QUEUE : BLK_EV_RQ_COMPLETE, 8, 0, 0,
 					 times[k % 11], 1, "R", sectors[k % 12], nrs[k % 9],

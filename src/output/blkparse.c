@@ -677,39 +677,55 @@ static const char *size_cnv(char *dst, uint64_t num, bool in_kb)
 	return dst;
 }
 
+/* blkparse's per-device lines of a read and a write count, in its order and spacing */
+static const struct {
+	const char *read, *write;
+	unsigned int act;
+	bool kib;	/* the count is followed by its size */
+} rw_lines[] = {
+	{ " Reads Queued:    ", " Writes Queued:    ", SUM_Q, true },
+	{ " Read Dispatches: ", " Write Dispatches: ", SUM_D, true },
+	{ " Reads Requeued:  ", " Writes Requeued:  ", SUM_R, false },
+	{ " Reads Completed: ", " Writes Completed: ", SUM_C, true },
+	{ " Read Merges:     ", " Write Merges:     ", SUM_M, true },
+};
+
+/* One direction's cell of a line of rw_lines, ended by @end. */
+static void rw_cell(FILE *fp, const struct dev_summary *s, const char *label, unsigned int cell,
+		    bool kib, const char *end)
+{
+	char x[32], y[32];
+
+	if (kib)
+		fprintf(fp, "%s%s, %siB%s", label, size_cnv(x, s->n[cell], false),
+			size_cnv(y, s->kb[cell], true), end);
+	else
+		fprintf(fp, "%s%s%s", label, size_cnv(x, s->n[cell], false), end);
+}
+
+/* Reads and writes of action @act together. */
+static unsigned long long both(const struct dev_summary *s, unsigned int act)
+{
+	return s->n[SUM_CELL(act, RW_READ)] + s->n[SUM_CELL(act, RW_WRITE)];
+}
+
 static void summary_dev(FILE *fp, const struct dev_summary *s)
 {
 	double secs = (s->last_ts - s->first_ts) / 1e9;
-	char x[32], y[32];
 	uint64_t events = 0;
 
 	fprintf(fp, "Total (%u,%u):\n", KDEV_MAJOR(s->dev), KDEV_MINOR(s->dev));
-	fprintf(fp, " Reads Queued:    %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_Q, RW_READ)], false),
-		size_cnv(y, s->kb[SUM_CELL(SUM_Q, RW_READ)], true));
-	fprintf(fp, " Writes Queued:    %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_Q, RW_WRITE)], false),
-		size_cnv(y, s->kb[SUM_CELL(SUM_Q, RW_WRITE)], true));
-	fprintf(fp, " Read Dispatches: %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_D, RW_READ)], false),
-		size_cnv(y, s->kb[SUM_CELL(SUM_D, RW_READ)], true));
-	fprintf(fp, " Write Dispatches: %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_D, RW_WRITE)], false),
-		size_cnv(y, s->kb[SUM_CELL(SUM_D, RW_WRITE)], true));
-	fprintf(fp, " Reads Requeued:  %s\t\t", size_cnv(x, s->n[SUM_CELL(SUM_R, RW_READ)], false));
-	fprintf(fp, " Writes Requeued:  %s\n", size_cnv(x, s->n[SUM_CELL(SUM_R, RW_WRITE)], false));
-	fprintf(fp, " Reads Completed: %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_C, RW_READ)], false),
-		size_cnv(y, s->kb[SUM_CELL(SUM_C, RW_READ)], true));
-	fprintf(fp, " Writes Completed: %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_C, RW_WRITE)], false),
-		size_cnv(y, s->kb[SUM_CELL(SUM_C, RW_WRITE)], true));
-	fprintf(fp, " Read Merges:     %s, %siB\t", size_cnv(x, s->n[SUM_CELL(SUM_M, RW_READ)], false),
-		size_cnv(y, s->kb[SUM_CELL(SUM_M, RW_READ)], true));
-	fprintf(fp, " Write Merges:     %s, %siB\n", size_cnv(x, s->n[SUM_CELL(SUM_M, RW_WRITE)], false),
-		size_cnv(y, s->kb[SUM_CELL(SUM_M, RW_WRITE)], true));
-	fprintf(fp, " Remaps:          %8llu \t\t Splits:           %8llu\n",
-		(unsigned long long)(s->n[SUM_CELL(SUM_A, RW_READ)] + s->n[SUM_CELL(SUM_A, RW_WRITE)]),
-		(unsigned long long)(s->n[SUM_CELL(SUM_X, RW_READ)] + s->n[SUM_CELL(SUM_X, RW_WRITE)]));
-	fprintf(fp, " IO unplugs:      %8llu \t\t Timer unplugs:    %8llu\n",
-		(unsigned long long)(s->n[SUM_CELL(SUM_U, RW_READ)] + s->n[SUM_CELL(SUM_U, RW_WRITE)]),
-		(unsigned long long)(s->n[SUM_CELL(SUM_T, RW_READ)] + s->n[SUM_CELL(SUM_T, RW_WRITE)]));
-	fprintf(fp, " IO plugs:        %8llu\n",
-		(unsigned long long)(s->n[SUM_CELL(SUM_P, RW_READ)] + s->n[SUM_CELL(SUM_P, RW_WRITE)]));
+	for (size_t i = 0; i < sizeof(rw_lines) / sizeof(rw_lines[0]); i++) {
+		rw_cell(fp, s, rw_lines[i].read, SUM_CELL(rw_lines[i].act, RW_READ), rw_lines[i].kib,
+			rw_lines[i].kib ? "\t" : "\t\t");
+		rw_cell(fp, s, rw_lines[i].write, SUM_CELL(rw_lines[i].act, RW_WRITE),
+			rw_lines[i].kib, "\n");
+	}
+	fprintf(fp, " Remaps:          %8llu \t\t Splits:           %8llu\n", both(s, SUM_A),
+		both(s, SUM_X));
+	fprintf(fp, " IO unplugs:      %8llu \t\t Timer unplugs:    %8llu\n", both(s, SUM_U),
+		both(s, SUM_T));
+	fprintf(fp, " IO plugs:        %8llu\n", both(s, SUM_P));
 	if (secs > 0)
 		fprintf(fp, "Throughput (R/W): %.0fKiB/s / %.0fKiB/s\n",
 			s->kb[SUM_CELL(SUM_C, RW_READ)] / secs, s->kb[SUM_CELL(SUM_C, RW_WRITE)] / secs);
