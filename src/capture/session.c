@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture/localfmt.h"
 #include "capture/session.h"
 
 /* The events "blkstack trace" records: every block event with a blkparse
@@ -142,7 +143,7 @@ static int block_event_enable(const struct session_params *p, struct session *s,
 
 int session_open(const struct session_params *p, struct session *s, const char **what)
 {
-	const char *systems[8] = { "block" };
+	const char *systems[8] = { "block" };	/* NULL-terminated */
 	size_t nsys = 1;
 	char name[64];
 	char *filter = NULL;
@@ -175,7 +176,7 @@ int session_open(const struct session_params *p, struct session *s, const char *
 	if (p->diskstats)
 		systems[nsys++] = TICK_EV_SYSTEM;
 	*what = "the block event formats";
-	s->tep = tracefs_local_events_system(NULL, systems);
+	s->tep = localfmt_load(systems);
 	if (!s->tep)
 		goto fail_errno;
 	s->ncpu = tep_get_cpus(s->tep);
