@@ -9,7 +9,6 @@
  */
 #include <endian.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
@@ -157,35 +156,6 @@ static int load_events(struct tep_handle *tep, struct cursor *c)
 	return ret ? ret : c->bad ? -EINVAL : 0;
 }
 
-/*
- * The saved_cmdlines ("PID COMM" lines after a u64 size): each task's name
- * into @tep, for events that carry none. Optional: a file without them,
- * or with them damaged, only has fewer names.
- */
-static void load_cmdlines(struct tep_handle *tep, struct cursor *c)
-{
-	uint64_t size = get_u64(c);
-	const char *text, *end;
-
-	if (c->bad || size > c->len - c->pos)
-		return;
-	text = take(c, size);
-	for (end = text + size; text < end;) {
-		const char *nl = memchr(text, '\n', (size_t)(end - text));
-		size_t n = (size_t)((nl ? nl : end) - text);
-		char line[64], comm[32];
-		int pid;
-
-		if (n < sizeof(line)) {
-			memcpy(line, text, n);
-			line[n] = '\0';
-			if (sscanf(line, "%d %31[^\n]", &pid, comm) == 2 && pid > 0)
-				tep_register_comm(tep, comm, pid);
-		}
-		text += n + 1;
-	}
-}
-
 struct tep_handle *datformats_load(const uint8_t *map, size_t len,
 				   const struct datfile_layout *l, int *err)
 {
@@ -218,18 +188,33 @@ struct tep_handle *datformats_load(const uint8_t *map, size_t len,
 			ret = load_events(tep, &c);
 		free(owned);
 	}
-	if (!ret && l->sections[DATFILE_SEC_CMDLINES]) {
-		struct cursor c;
-		void *owned;
-
-		if (!section_open(map, len, l, DATFILE_SEC_CMDLINES, &c, &owned))
-			load_cmdlines(tep, &c);
-		free(owned);
-	}
 	if (ret) {
 		tep_free(tep);
 		*err = ret;
 		return NULL;
 	}
 	return tep;
+}
+
+int datformats_cmdlines(const uint8_t *map, size_t len, const struct datfile_layout *l,
+			const char **text, size_t *size, void **owned)
+{
+	struct cursor c;
+	uint64_t n;
+	int ret;
+
+	*text = NULL;
+	*size = 0;
+	*owned = NULL;
+	if (!l->sections[DATFILE_SEC_CMDLINES])
+		return -ENOENT;
+	ret = section_open(map, len, l, DATFILE_SEC_CMDLINES, &c, owned);
+	if (ret)
+		return ret;
+	n = get_u64(&c);
+	if (c.bad || n > c.len - c.pos)
+		return -EINVAL;
+	*text = take(&c, n);
+	*size = n;
+	return 0;
 }
