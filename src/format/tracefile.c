@@ -572,10 +572,13 @@ static bool formats_all_parsed(struct tep_handle *tep)
  * type, for one): parse the headers first in a child, which says through
  * a pipe that it lived through the parse (its exit status is not used:
  * valgrind and the sanitizers set their own), and for a mapped file
- * whether the formats it decodes all parsed whole (*@parsed). The child parses them
- * as the parent then will: datformats_load() for a mapped file, libtracecmd
- * otherwise. Returns 0 when they can be parsed here (or fail to parse
- * without a crash), -EBADMSG when they crash their parser.
+ * whether the formats it decodes all parsed whole (*@parsed). The child
+ * parses what the parent then will: datformats_load() for a mapped file,
+ * libtracecmd otherwise; for a mapped file with the print fmts too, which
+ * the parent skips, so that a file whose decoded formats do not parse
+ * whole is read by libtracecmd and says what it always said. Returns 0
+ * when they can be parsed here (or fail to parse without a crash),
+ * -EBADMSG when they crash their parser.
  */
 static int headers_parse_safely(struct tracefile *f, const char *path, bool *parsed)
 {
@@ -599,7 +602,7 @@ static int headers_parse_safely(struct tracefile *f, const char *path, bool *par
 		close(fds[0]);
 		quiet_child();
 		if (f->mapped) {
-			tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
+			tep = datformats_load(f->map, f->map_len, &f->layout, true, &ret);
 			ok = tep && formats_all_parsed(tep);
 			tep_free(tep);
 		} else {
@@ -675,7 +678,7 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		return f;
 	}
 	/* the mapped path needs only the formats it decodes: the data is read from the map */
-	f->tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
+	f->tep = datformats_load(f->map, f->map_len, &f->layout, false, &ret);
 	if (!f->tep) {
 		*err = ret == -ENOMEM ? -ENOMEM : -EBADMSG;
 		goto fail;
