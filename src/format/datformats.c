@@ -6,14 +6,21 @@
  * Every count and size is read through the bounds-checked cursor: a
  * damaged header gives -EINVAL. A v7 section may be compressed: it is
  * decompressed whole, its stated size capped at UNZIP_MAX_BLOCK.
+ *
+ * libtraceevent's parse of a format costs some 300 k instructions, 40% of
+ * them in its print fmt, which blkstack never prints with: only the
+ * formats of the events the decoders look up by name are parsed, and
+ * those with an empty print fmt (whole only where a file's formats are
+ * judged, in tracefile.c's child). Opening a recording of block events
+ * then costs a few million instructions, not tens.
  */
 #include <endian.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
 
+#include "base/event.h"
 #include "base/pcevent.h"
 #include "format/datcursor.h"
 #include "format/datformats.h"
@@ -21,6 +28,32 @@
 
 /* v7 section flags: compressed */
 #define SEC_FL_COMPRESS	1
+
+/* Whether @name (@len bytes, not NUL-terminated) is @want. */
+static bool name_is(const char *want, const char *name, size_t len)
+{
+	return want && strlen(want) == len && !memcmp(want, name, len);
+}
+
+/*
+ * The events the decoders look up (decode.c, pcdecode.c): block's kinds
+ * and the page-cache kinds under their current and older names.
+ */
+static bool event_wanted(const char *sys, const char *name, size_t len)
+{
+	if (!strcmp(sys, "block")) {
+		for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+			if (name_is(blk_kind_name(k), name, len))
+				return true;
+		return false;
+	}
+	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++)
+		if (!strcmp(sys, pc_kind_system(k)) &&
+		    (name_is(pc_kind_name(k), name, len) ||
+		     name_is(pc_kind_alt_name(k), name, len)))
+			return true;
+	return false;
+}
 
 /* The systems whose formats the decoders look up. */
 static bool system_wanted(const char *sys)
@@ -31,6 +64,29 @@ static bool system_wanted(const char *sys)
 		if (!strcmp(sys, pc_kind_system(k)))
 			return true;
 	return false;
+}
+
+/*
+ * Of a wanted system, a format to parse: a wanted event's, or one whose
+ * first line is not a plain "name: NAME", left to libtraceevent to judge
+ * as before.
+ */
+static bool format_wanted(const char *sys, const char *text, uint64_t size)
+{
+	static const char key[] = "name: ";
+	const size_t klen = sizeof(key) - 1;
+	const char *name = text + klen, *end;
+
+	if (size <= klen || memcmp(text, key, klen))
+		return true;
+	end = memchr(name, '\n', size - klen);
+	if (!end || end == name)
+		return true;
+	for (const char *p = name; p < end; p++)
+		if (!(*p == '_' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z')))
+			return true;
+	return event_wanted(sys, name, (size_t)(end - name));
 }
 
 /*
@@ -103,11 +159,38 @@ static int load_header(struct tep_handle *tep, struct cursor *c, const struct da
 }
 
 /*
+ * Parse @text as libtraceevent would, its print fmt replaced by an empty
+ * one unless @whole: the fields are all the decoders read. A text without
+ * a print fmt goes as it is (libtraceevent flags it failed, as before).
+ */
+static int parse_format(struct tep_handle *tep, const char *text, uint64_t size, const char *sys,
+			bool whole)
+{
+	static const char print[] = "\nprint fmt:", empty[] = "\nprint fmt: \"\"\n";
+	const char *at = memmem(text, size, print, sizeof(print) - 1);
+	size_t keep = at ? (size_t)(at - text) : 0;
+	char *copy;
+
+	if (!at || whole) {
+		tep_parse_event(tep, text, size, sys);
+		return 0;
+	}
+	copy = malloc(keep + sizeof(empty));
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, text, keep);
+	memcpy(copy + keep, empty, sizeof(empty));
+	tep_parse_event(tep, copy, keep + sizeof(empty) - 1, sys);
+	free(copy);
+	return 0;
+}
+
+/*
  * @n formats of @sys, each a u64 size and its text: those @want accepts
- * (all when NULL) parsed, the others skipped.
+ * parsed (their fields), the others skipped.
  */
 static int load_formats(struct tep_handle *tep, struct cursor *c, const char *sys, uint32_t n,
-			bool (*want)(const char *text, uint64_t size))
+			bool (*want)(const char *sys, const char *text, uint64_t size), bool whole)
 {
 	for (uint32_t i = 0; i < n && !c->bad; i++) {
 		uint64_t size = get_u64(c);
@@ -116,34 +199,36 @@ static int load_formats(struct tep_handle *tep, struct cursor *c, const char *sy
 		if (c->bad || size > c->len - c->pos)
 			return -EINVAL;
 		text = take(c, size);
-		if (!want || want(text, size))
-			tep_parse_event(tep, text, size, sys);
+		if (want(sys, text, size) && parse_format(tep, text, size, sys, whole))
+			return -ENOMEM;
 	}
 	return c->bad ? -EINVAL : 0;
 }
 
 /* Of the ftrace formats, print: the events blkstack's markers are. */
-static bool is_print(const char *text, uint64_t size)
+static bool is_print(const char *sys, const char *text, uint64_t size)
 {
 	static const char print[] = "name: print\n";
 
+	(void)sys;
 	return memmem(text, size, print, sizeof(print) - 1) != NULL;
 }
 
-static int load_ftrace(struct tep_handle *tep, struct cursor *c)
+static int load_ftrace(struct tep_handle *tep, struct cursor *c, bool whole)
 {
-	return load_formats(tep, c, "ftrace", get_u32(c), is_print);
+	return load_formats(tep, c, "ftrace", get_u32(c), is_print, whole);
 }
 
-/* The systems' formats: the wanted systems' parsed, the others skipped. */
-static bool want_none(const char *text, uint64_t size)
+/* Of a system no decoder reads, no format. */
+static bool want_none(const char *sys, const char *text, uint64_t size)
 {
+	(void)sys;
 	(void)text;
 	(void)size;
 	return false;
 }
 
-static int load_events(struct tep_handle *tep, struct cursor *c)
+static int load_events(struct tep_handle *tep, struct cursor *c, bool whole)
 {
 	uint32_t nsys = get_u32(c);
 	int ret = 0;
@@ -152,42 +237,14 @@ static int load_events(struct tep_handle *tep, struct cursor *c)
 		const char *sys = get_str(c);
 		uint32_t n = get_u32(c);
 
-		ret = load_formats(tep, c, sys, n, sys && system_wanted(sys) ? NULL : want_none);
+		ret = load_formats(tep, c, sys, n,
+				   sys && system_wanted(sys) ? format_wanted : want_none, whole);
 	}
 	return ret ? ret : c->bad ? -EINVAL : 0;
 }
 
-/*
- * The saved_cmdlines ("PID COMM" lines after a u64 size): each task's name
- * into @tep, for events that carry none. Optional: a file without them,
- * or with them damaged, only has fewer names.
- */
-static void load_cmdlines(struct tep_handle *tep, struct cursor *c)
-{
-	uint64_t size = get_u64(c);
-	const char *text, *end;
-
-	if (c->bad || size > c->len - c->pos)
-		return;
-	text = take(c, size);
-	for (end = text + size; text < end;) {
-		const char *nl = memchr(text, '\n', (size_t)(end - text));
-		size_t n = (size_t)((nl ? nl : end) - text);
-		char line[64], comm[32];
-		int pid;
-
-		if (n < sizeof(line)) {
-			memcpy(line, text, n);
-			line[n] = '\0';
-			if (sscanf(line, "%d %31[^\n]", &pid, comm) == 2 && pid > 0)
-				tep_register_comm(tep, comm, pid);
-		}
-		text += n + 1;
-	}
-}
-
 struct tep_handle *datformats_load(const uint8_t *map, size_t len,
-				   const struct datfile_layout *l, int *err)
+				   const struct datfile_layout *l, bool whole, int *err)
 {
 	struct tep_handle *tep = tep_alloc();
 	int ret = 0;
@@ -213,17 +270,9 @@ struct tep_handle *datformats_load(const uint8_t *map, size_t len,
 		else if (!ret && sec == DATFILE_SEC_HEADER)
 			ret = load_header(tep, &c, l);
 		else if (!ret && sec == DATFILE_SEC_FTRACE)
-			ret = load_ftrace(tep, &c);
+			ret = load_ftrace(tep, &c, whole);
 		else if (!ret)
-			ret = load_events(tep, &c);
-		free(owned);
-	}
-	if (!ret && l->sections[DATFILE_SEC_CMDLINES]) {
-		struct cursor c;
-		void *owned;
-
-		if (!section_open(map, len, l, DATFILE_SEC_CMDLINES, &c, &owned))
-			load_cmdlines(tep, &c);
+			ret = load_events(tep, &c, whole);
 		free(owned);
 	}
 	if (ret) {
@@ -232,4 +281,27 @@ struct tep_handle *datformats_load(const uint8_t *map, size_t len,
 		return NULL;
 	}
 	return tep;
+}
+
+int datformats_cmdlines(const uint8_t *map, size_t len, const struct datfile_layout *l,
+			const char **text, size_t *size, void **owned)
+{
+	struct cursor c;
+	uint64_t n;
+	int ret;
+
+	*text = NULL;
+	*size = 0;
+	*owned = NULL;
+	if (!l->sections[DATFILE_SEC_CMDLINES])
+		return -ENOENT;
+	ret = section_open(map, len, l, DATFILE_SEC_CMDLINES, &c, owned);
+	if (ret)
+		return ret;
+	n = get_u64(&c);
+	if (c.bad || n > c.len - c.pos)
+		return -EINVAL;
+	*text = take(&c, n);
+	*size = n;
+	return 0;
 }

@@ -37,6 +37,7 @@
 
 #include "base/pcevent.h"
 #include "base/util.h"
+#include "format/cmdlines.h"
 #include "format/datfile.h"
 #include "format/datformats.h"
 #include "format/datpages.h"
@@ -83,6 +84,9 @@ struct tracefile {
 	/* and the names of the files its page-cache events touched */
 	struct tracefile_name *names;
 	size_t nnames, names_cap;
+	/* a mapped file's saved_cmdlines, read at the first tracefile_comm() */
+	struct cmdlines *cmdlines;
+	bool cmdlines_read;
 };
 
 _Static_assert(PC_EV_KIND_MAX <= 64, "has_kinds has a bit per event kind");
@@ -520,13 +524,31 @@ const struct topo_record *tracefile_topology(const struct tracefile *f)
 	return f && f->has_topology ? &f->topology : NULL;
 }
 
-const char *tracefile_comm(const struct tracefile *f, int32_t pid)
+/* A mapped file's saved_cmdlines: a file without them, or with them damaged, has no names. */
+static void read_cmdlines(struct tracefile *f)
+{
+	const char *text;
+	void *owned;
+	size_t size;
+
+	f->cmdlines_read = true;
+	if (!datformats_cmdlines(f->map, f->map_len, &f->layout, &text, &size, &owned))
+		f->cmdlines = cmdlines_parse(text, size);
+	free(owned);
+}
+
+const char *tracefile_comm(struct tracefile *f, int32_t pid)
 {
 	struct tep_handle *tep;
 
 	if (!f || pid <= 0)
 		return NULL;
-	tep = f->tep ? f->tep : f->handle ? tracecmd_get_tep(f->handle) : NULL;
+	if (f->mapped) {
+		if (!f->cmdlines_read)
+			read_cmdlines(f);
+		return cmdlines_find(f->cmdlines, pid);
+	}
+	tep = f->handle ? tracecmd_get_tep(f->handle) : NULL;
 	return tep && tep_is_pid_registered(tep, pid) ? tep_data_comm_from_pid(tep, pid) : NULL;
 }
 
@@ -550,10 +572,13 @@ static bool formats_all_parsed(struct tep_handle *tep)
  * type, for one): parse the headers first in a child, which says through
  * a pipe that it lived through the parse (its exit status is not used:
  * valgrind and the sanitizers set their own), and for a mapped file
- * whether the formats it decodes all parsed whole (*@parsed). The child parses them
- * as the parent then will: datformats_load() for a mapped file, libtracecmd
- * otherwise. Returns 0 when they can be parsed here (or fail to parse
- * without a crash), -EBADMSG when they crash their parser.
+ * whether the formats it decodes all parsed whole (*@parsed). The child
+ * parses what the parent then will: datformats_load() for a mapped file,
+ * libtracecmd otherwise; for a mapped file with the print fmts too, which
+ * the parent skips, so that a file whose decoded formats do not parse
+ * whole is read by libtracecmd and says what it always said. Returns 0
+ * when they can be parsed here (or fail to parse without a crash),
+ * -EBADMSG when they crash their parser.
  */
 static int headers_parse_safely(struct tracefile *f, const char *path, bool *parsed)
 {
@@ -577,7 +602,7 @@ static int headers_parse_safely(struct tracefile *f, const char *path, bool *par
 		close(fds[0]);
 		quiet_child();
 		if (f->mapped) {
-			tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
+			tep = datformats_load(f->map, f->map_len, &f->layout, true, &ret);
 			ok = tep && formats_all_parsed(tep);
 			tep_free(tep);
 		} else {
@@ -653,7 +678,7 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		return f;
 	}
 	/* the mapped path needs only the formats it decodes: the data is read from the map */
-	f->tep = datformats_load(f->map, f->map_len, &f->layout, &ret);
+	f->tep = datformats_load(f->map, f->map_len, &f->layout, false, &ret);
 	if (!f->tep) {
 		*err = ret == -ENOMEM ? -ENOMEM : -EBADMSG;
 		goto fail;
@@ -1401,6 +1426,7 @@ void tracefile_close(struct tracefile *f)
 	for (size_t i = 0; i < f->nnames; i++)
 		free(f->names[i].path);
 	free(f->names);
+	cmdlines_free(f->cmdlines);
 	/* an instance handle holds a reference on the top-level one */
 	for (int i = 1; i < f->nbuffers; i++)
 		tracecmd_close(f->buffers[i]);

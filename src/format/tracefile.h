@@ -82,9 +82,10 @@ const struct topo_record *tracefile_topology(const struct tracefile *f);
 
 /**
  * tracefile_comm - the name the recording's saved_cmdlines give task @pid
- * (the kernel's, as it last saved them), or NULL: not there
+ * (the kernel's, as it last saved them), or NULL: not there. The first
+ * call reads them (format/cmdlines.h): call it from one thread.
  */
-const char *tracefile_comm(const struct tracefile *f, int32_t pid);
+const char *tracefile_comm(struct tracefile *f, int32_t pid);
 
 /**
  * struct tracefile_name - a file name a blkstack recording carries
