@@ -68,6 +68,7 @@ struct tracefile {
 	int out_fd;
 	int jobs;		/* threads that may decode the mapped streams */
 	uint64_t keep_kinds;	/* tracefile_keep_kinds(): 0 keeps all */
+	uint64_t bare_kinds;	/* tracefile_bare_kinds() */
 	struct blk_event batch[256];
 	unsigned int nbatch;
 	int ret;
@@ -1076,6 +1077,8 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 					   .dec = decoder_alloc(f->tep) };
 		if (t->dec && f->keep_kinds)
 			decoder_keep_kinds(t->dec, f->keep_kinds);
+		if (t->dec && f->bare_kinds)
+			decoder_bare_kinds(t->dec, f->bare_kinds);
 		if (!t->dec) {
 			feeds_stop(fs, ps);
 			*err = -ENOMEM;
@@ -1386,6 +1389,14 @@ void tracefile_keep_kinds(struct tracefile *f, uint64_t kinds)
 		return;
 	f->keep_kinds = kinds;
 	decoder_keep_kinds(f->decoder, kinds);
+}
+
+void tracefile_bare_kinds(struct tracefile *f, uint64_t kinds)
+{
+	if (!f->mapped || !f->decoder)
+		return;
+	f->bare_kinds = kinds;
+	decoder_bare_kinds(f->decoder, kinds);
 }
 
 const struct source_stats *tracefile_stats(struct tracefile *f)

@@ -1501,6 +1501,16 @@ int tracker_event(const struct blk_event *ev, void *ctx)
 	return 0;
 }
 
+uint64_t tracker_bare_kinds(void)
+{
+	uint64_t kinds = 0;
+
+	for (unsigned int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+		if (kind_use[k] != TK_KIND_RULE)
+			kinds |= 1ULL << k;
+	return kinds;
+}
+
 void tracker_finish(struct tracker *t)
 {
 	while (t->trees.tree_next != &t->trees)
