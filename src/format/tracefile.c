@@ -789,6 +789,54 @@ static void retime_check(struct source_cpu_stats *cs, struct pagewalk *w, uint64
 	pagewalk_time_seen(w);
 }
 
+/* What stream_fill() keeps while it decodes a page into the merge's slots. */
+struct fill {
+	struct blk_event *slots;
+	unsigned int room, used;
+	uint64_t last;
+	bool ordered;
+};
+
+/*
+ * Decode the records of the page in @w into the merge's slots. @le: a
+ * constant, pagewalk_le(): the loop of the usual byte order tests none.
+ * Returns 0, or -ENOMEM.
+ */
+static inline __attribute__((always_inline)) int
+fill_page(struct decoder *dec, struct merge *m, unsigned int idx, int cpu,
+	  struct source_cpu_stats *cs, struct pagewalk *w, struct fill *fl, const bool le)
+{
+	const void *rec;
+	unsigned int size;
+	uint64_t ts;
+
+	while ((rec = pagewalk_next_as(w, &ts, &size, le))) {
+		int ret;
+
+		if (fl->used == fl->room) {
+			merge_commit_n(m, idx, fl->used, fl->ordered);
+			fl->used = 0;
+			fl->ordered = true;
+			fl->slots = merge_reserve(m, idx, &fl->room);
+			if (!fl->slots)
+				return -ENOMEM;
+		}
+		if (w->retime)
+			retime_check(cs, w, fl->last, ts, fl->used, &fl->ordered);
+		fl->last = ts;
+		ret = decoder_decode(dec, rec, size, ts, cpu, &fl->slots[fl->used]);
+		if (ret == 0) {
+			cs->other++;
+		} else if (ret < 0) {
+			cs->malformed++;
+		} else {
+			cs->events++;
+			fl->used++;
+		}
+	}
+	return 0;
+}
+
 /*
  * Decode the next pages of @ps until one holds block events, or its end.
  * The page is walked on a copy of the walker: a local that no event store
@@ -803,13 +851,10 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 	if (!cs)
 		return -ENOMEM;
 	while (!ps->done && !merge_stream_len(m, idx)) {
-		struct blk_event *slots = NULL;
-		unsigned int room = 0, used = 0;
-		uint64_t ts, last = cs->last_ts;
-		bool ordered = true;
+		/* decoded in place, into the merge's own slots, a page at a time */
+		struct fill fl = { .last = cs->last_ts, .ordered = true };
 		struct pagewalk w;
-		const void *rec;
-		unsigned int size;
+		int ret;
 
 		if (!stream_next_page(f, ps, cs)) {
 			ps->done = true;
@@ -819,34 +864,15 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 			break;
 		}
 		w = ps->walk;
-		/* decoded in place, into the merge's own slots, a page at a time */
-		while ((rec = pagewalk_next(&w, &ts, &size))) {
-			int ret;
-
-			if (used == room) {
-				merge_commit_n(m, idx, used, ordered);
-				used = 0;
-				ordered = true;
-				slots = merge_reserve(m, idx, &room);
-				if (!slots)
-					return -ENOMEM;
-			}
-			if (w.retime)
-				retime_check(cs, &w, last, ts, used, &ordered);
-			last = ts;
-			ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, &slots[used]);
-			if (ret == 0) {
-				cs->other++;
-			} else if (ret < 0) {
-				cs->malformed++;
-			} else {
-				cs->events++;
-				used++;
-			}
-		}
+		if (pagewalk_le(&w))
+			ret = fill_page(f->decoder, m, idx, ds->cpu, cs, &w, &fl, true);
+		else
+			ret = fill_page(f->decoder, m, idx, ds->cpu, cs, &w, &fl, false);
+		if (ret < 0)
+			return ret;
 		ps->walk = w;
-		cs->last_ts = last;
-		merge_commit_n(m, idx, used, ordered);
+		cs->last_ts = fl.last;
+		merge_commit_n(m, idx, fl.used, fl.ordered);
 		if (w.malformed)
 			cs->malformed++;
 	}
