@@ -814,12 +814,16 @@ fill_page(struct decoder *dec, struct merge *m, unsigned int idx, int cpu,
 		int ret;
 
 		if (fl->used == fl->room) {
+			/* not &fl->room: fl's fields can stay in registers */
+			unsigned int room;
+
 			merge_commit_n(m, idx, fl->used, fl->ordered);
 			fl->used = 0;
 			fl->ordered = true;
-			fl->slots = merge_reserve(m, idx, &fl->room);
+			fl->slots = merge_reserve(m, idx, &room);
 			if (!fl->slots)
 				return -ENOMEM;
+			fl->room = room;
 		}
 		if (w->retime)
 			retime_check(cs, w, fl->last, ts, fl->used, &fl->ordered);
