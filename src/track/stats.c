@@ -90,8 +90,8 @@ uint64_t stats_size_percentile(const struct hist *h, double pct)
 
 	if (!h->count)
 		return 0;
-	if (lo < h->min)
-		lo = h->min;
+	if (lo < hist_min(h))
+		lo = hist_min(h);
 	lo = (lo + 511) / 512 * 512;
 	return lo > h->max ? h->max : lo;
 }
