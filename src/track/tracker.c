@@ -448,8 +448,10 @@ static inline void sweep_by(struct tracker *t, uint64_t due)
 		t->sweep_at = due;
 }
 
-static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
-			     uint64_t start, uint32_t sectors)
+/* A new tree: inline where every I/O starts one (its queue event), root_new() elsewhere. */
+static inline __attribute__((always_inline)) struct node *
+root_new_at(struct tracker *t, struct tdev *d, const struct blk_event *ev, uint64_t start,
+	    uint32_t sectors)
 {
 	struct node *n = node_new(t, d, ev, start, sectors);
 
@@ -466,6 +468,14 @@ static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk
 	tree_link(&t->trees, n);
 	sweep_by(t, n->r.q + t->p.timeout_ns);
 	return n;
+}
+
+/* root_new_at(), called, from the rules that start trees less often */
+static __attribute__((noinline)) struct node *
+root_new(struct tracker *t, struct tdev *d, const struct blk_event *ev, uint64_t start,
+	 uint32_t sectors)
+{
+	return root_new_at(t, d, ev, start, sectors);
 }
 
 static struct node *child_new(struct tracker *t, struct tdev *d, struct node *parent,
@@ -643,7 +653,8 @@ static enum tk_class tree_class(const struct node *root, const struct tdev *d)
 
 /* The root completed at its device @d: hand out the tree and free it (an
  * expired one is only freed: it was counted when it expired). */
-static void tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
+static inline __attribute__((always_inline)) void
+tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 {
 	struct tk_io io;
 	bool matched;
@@ -707,9 +718,12 @@ static void child_done(struct tracker *t, struct node *parent, uint64_t ts, int3
 		complete_node(t, parent, NULL, ts, error);
 }
 
-/* @n completed at @ts; @d: its device when the caller has it, else NULL. */
-static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts,
-			  int32_t error)
+/*
+ * @n completed at @ts; @d: its device when the caller has it, else NULL.
+ * Inline where every request completes its bios, complete_node() elsewhere.
+ */
+static inline __attribute__((always_inline)) void
+complete_node_at(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts, int32_t error)
 {
 	if (!d || d->dev != n->r.dev)
 		d = get_dev(t, n->r.dev);
@@ -724,6 +738,13 @@ static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uin
 		child_done(t, n->parent, ts, error);
 	else
 		tree_finish(t, n, d);
+}
+
+/* complete_node_at(), called: a child's completion may complete its parent */
+static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts,
+			  int32_t error)
+{
+	complete_node_at(t, n, d, ts, error);
 }
 
 /* ---- lookups ---------------------------------------------------------- */
@@ -975,7 +996,7 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 			return;
 		}
 	}
-	n = root_new(t, d, ev, ev->sector, ev->nr_sector);
+	n = root_new_at(t, d, ev, ev->sector, ev->nr_sector);
 	if (!n)
 		return;
 	n->r.qev = ev->ts;
@@ -1341,7 +1362,7 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		b->rq = NULL;
 		b->rq_next = NULL;
 		b->r.up = ev->ts;
-		complete_node(t, b, d, ev->ts, ev->error);
+		complete_node_at(t, b, d, ev->ts, ev->error);
 	}
 	if (ev->nr_sector && done_end < r->end) {
 		r->start = done_end;	/* a partial completion: the rest is pending */
