@@ -777,10 +777,13 @@ static bool stream_next_page(struct tracefile *f, struct page_stream *ps,
  * The time check of a record the walker flagged (pagewalk.h, retime): the
  * others follow the last record by less than an hour, never behind it.
  * @last: the last record's time; clears *@ordered when time went back
- * after @used events of the batch being decoded.
+ * after @used events of the batch being decoded. Inline: the addresses
+ * of the reader's walker and state go to no call, and they stay in
+ * registers.
  */
-static void retime_check(struct source_cpu_stats *cs, struct pagewalk *w, uint64_t last,
-			 uint64_t ts, unsigned int used, bool *ordered)
+static inline __attribute__((always_inline)) void
+retime_check(struct source_cpu_stats *cs, struct pagewalk *w, uint64_t last, uint64_t ts,
+	     unsigned int used, bool *ordered)
 {
 	if (used && ts < last)
 		*ordered = false;
