@@ -792,13 +792,25 @@ retime_check(struct source_cpu_stats *cs, struct pagewalk *w, uint64_t last, uin
 	pagewalk_time_seen(w);
 }
 
-/* What stream_fill() keeps while it decodes a page into the merge's slots. */
+/*
+ * What stream_fill() keeps while it decodes a page into the merge's slots:
+ * reserved from @first to @end, decoded up to @slot.
+ */
 struct fill {
-	struct blk_event *slots;
-	unsigned int room, used;
+	struct blk_event *first, *slot, *end;
 	uint64_t last;
 	bool ordered;
 };
+
+/* Queue the events decoded into @fl's slots, counted as the stream's. */
+static inline void fill_commit(struct merge *m, unsigned int idx, struct source_cpu_stats *cs,
+			       struct fill *fl)
+{
+	unsigned int n = fl->slot - fl->first;
+
+	cs->events += n;
+	merge_commit_n(m, idx, n, fl->ordered);
+}
 
 /*
  * Decode the records of the page in @w into the merge's slots. @le: a
@@ -816,30 +828,27 @@ fill_page(struct decoder *dec, struct merge *m, unsigned int idx, int cpu,
 	while ((rec = pagewalk_next_as(w, &ts, &size, le))) {
 		int ret;
 
-		if (fl->used == fl->room) {
-			/* not &fl->room: fl's fields can stay in registers */
+		if (fl->slot == fl->end) {
+			/* not &fl's: its fields can stay in registers */
 			unsigned int room;
 
-			merge_commit_n(m, idx, fl->used, fl->ordered);
-			fl->used = 0;
+			fill_commit(m, idx, cs, fl);
 			fl->ordered = true;
-			fl->slots = merge_reserve(m, idx, &room);
-			if (!fl->slots)
+			fl->first = fl->slot = merge_reserve(m, idx, &room);
+			if (!fl->slot)
 				return -ENOMEM;
-			fl->room = room;
+			fl->end = fl->slot + room;
 		}
 		if (w->retime)
-			retime_check(cs, w, fl->last, ts, fl->used, &fl->ordered);
+			retime_check(cs, w, fl->last, ts, fl->slot - fl->first, &fl->ordered);
 		fl->last = ts;
-		ret = decoder_decode(dec, rec, size, ts, cpu, &fl->slots[fl->used]);
-		if (ret == 0) {
+		ret = decoder_decode(dec, rec, size, ts, cpu, fl->slot);
+		if (ret > 0)
+			fl->slot++;
+		else if (ret == 0)
 			cs->other++;
-		} else if (ret < 0) {
+		else
 			cs->malformed++;
-		} else {
-			cs->events++;
-			fl->used++;
-		}
 	}
 	return 0;
 }
@@ -879,7 +888,7 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 			return ret;
 		ps->walk = w;
 		cs->last_ts = fl.last;
-		merge_commit_n(m, idx, fl.used, fl.ordered);
+		fill_commit(m, idx, cs, &fl);
 		if (w.malformed)
 			cs->malformed++;
 	}
