@@ -879,6 +879,36 @@ START_TEST(test_hand_truncated)
 }
 END_TEST
 
+/*
+ * A bare kind fills its kind, time and CPU only, and its records are as
+ * malformed when short as before; the other kinds are decoded whole.
+ */
+START_TEST(test_hand_bare_kinds)
+{
+	struct blk_event ev;
+
+	decoder_bare_kinds(hand_dec, 1ULL << BLK_EV_BIO_QUEUE);
+	memset(&ev, 0xa5, sizeof(ev));
+	ck_assert_int_eq(decoder_decode(hand_dec, bio_queue_rec, sizeof(bio_queue_rec), 77, 2,
+					&ev), 1);
+	ck_assert_uint_eq(ev.ts, 77);
+	ck_assert_int_eq(ev.cpu, 2);
+	ck_assert_int_eq(ev.kind, BLK_EV_BIO_QUEUE);
+	ck_assert_uint_eq(ev.dev, 0xa5a5a5a5U);
+	ck_assert_uint_eq(ev.sector, 0xa5a5a5a5a5a5a5a5ULL);
+	ck_assert_int_eq(ev.pid, (int32_t)0xa5a5a5a5U);
+	ck_assert_int_eq(ev.comm[0], (char)0xa5);
+	ck_assert_int_eq(decoder_decode(hand_dec, bio_queue_rec, 53, 0, 0, &ev), -EINVAL);
+	/* another kind, whole */
+	ck_assert_int_eq(decoder_decode(hand_dec, bio_remap_rec, sizeof(bio_remap_rec), 5, 0,
+					&ev), 1);
+	ck_assert_int_eq(ev.kind, BLK_EV_BIO_REMAP);
+	ck_assert_uint_eq(ev.dev, KDEV_MKDEV(8, 16));
+	ck_assert_uint_eq(ev.aux_sector, 29824);
+	ck_assert_str_eq(ev.comm, "");
+}
+END_TEST
+
 /* A record of an event the decoder does not handle is skipped, whole or not. */
 START_TEST(test_hand_other_event)
 {
@@ -1162,6 +1192,7 @@ static Suite *decode_suite(void)
 	tcase_add_test(tc, test_hand_rq_complete);
 	tcase_add_test(tc, test_hand_truncated);
 	tcase_add_test(tc, test_hand_other_event);
+	tcase_add_test(tc, test_hand_bare_kinds);
 	tcase_add_test(tc, test_hand_missing_field);
 	tcase_add_test(tc, test_hand_no_block_events);
 	suite_add_tcase(s, tc);

@@ -82,7 +82,7 @@ START_TEST(uniform_percentiles)
 	ck_assert_uint_eq(hist_percentile(h, 100), 100000);
 	ck_assert_uint_eq(hist_percentile(h, 0), 1);
 	ck_assert_uint_eq(h->count, 100000);
-	ck_assert_uint_eq(h->min, 1);
+	ck_assert_uint_eq(hist_min(h), 1);
 	ck_assert_uint_eq(h->max, 100000);
 	ck_assert(hist_mean(h) > 50000.49 && hist_mean(h) < 50000.51);
 }
@@ -130,7 +130,7 @@ START_TEST(exponential_percentiles)
 
 		near(hist_percentile(h, pcts[k]), v[rank - 1]);
 	}
-	ck_assert_uint_eq(h->min, v[0]);
+	ck_assert_uint_eq(hist_min(h), v[0]);
 	ck_assert_uint_eq(h->max, v[N - 1]);
 	ck_assert_uint_eq(h->sum, sum);
 	ck_assert(hist_mean(h) == (double)sum / N);
@@ -172,7 +172,7 @@ START_TEST(merge_equals_one)
 	hist_merge(a, b);
 	ck_assert_uint_eq(a->count, h->count);
 	ck_assert_uint_eq(a->sum, h->sum);
-	ck_assert_uint_eq(a->min, h->min);
+	ck_assert_uint_eq(hist_min(a), hist_min(h));
 	ck_assert_uint_eq(a->max, h->max);
 	ck_assert(!memcmp(a->bucket, h->bucket, sizeof(h->bucket)));
 	free(a);
@@ -180,8 +180,39 @@ START_TEST(merge_equals_one)
 }
 END_TEST
 
+/*
+ * The smallest value, kept complemented: 0 and the largest value are
+ * values like the others, in any order, merged into an empty histogram or
+ * with one.
+ */
+START_TEST(min_at_the_extremes)
+{
+	struct hist *a = calloc(1, sizeof(*a)), *e = calloc(1, sizeof(*e));
+
+	hist_add(h, UINT64_MAX);
+	ck_assert_uint_eq(hist_min(h), UINT64_MAX);
+	hist_add(h, 5);
+	ck_assert_uint_eq(hist_min(h), 5);
+	hist_add(h, 7);
+	ck_assert_uint_eq(hist_min(h), 5);
+	hist_add(h, 0);
+	ck_assert_uint_eq(hist_min(h), 0);
+	hist_add(a, 3);
+	hist_merge(a, e);
+	ck_assert_uint_eq(hist_min(a), 3);
+	hist_merge(e, a);
+	ck_assert_uint_eq(hist_min(e), 3);
+	hist_merge(a, h);
+	ck_assert_uint_eq(hist_min(a), 0);
+	ck_assert_uint_eq(a->max, UINT64_MAX);
+	free(a);
+	free(e);
+}
+END_TEST
+
 START_TEST(empty)
 {
+	ck_assert_uint_eq(hist_min(h), 0);
 	ck_assert_uint_eq(hist_percentile(h, 50), 0);
 	ck_assert(hist_mean(h) == 0);
 }
@@ -202,6 +233,7 @@ int main(void)
 	tcase_add_test(tc, two_points);
 	tcase_add_test(tc, merge_equals_one);
 	tcase_add_test(tc, empty);
+	tcase_add_test(tc, min_at_the_extremes);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

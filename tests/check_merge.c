@@ -174,6 +174,48 @@ START_TEST(out_of_order_clamped_and_counted)
 }
 END_TEST
 
+/*
+ * A run of one stream ends at its queue's end, or, when the queue's last
+ * event is after the next stream's head, at the first event after it; a
+ * consumer may stop it anywhere. Every event comes once, in order.
+ */
+START_TEST(runs_end_at_queue_end_or_later_time)
+{
+	for (int stop = 0; stop <= 8; stop++) {
+		for (int late = 0; late < 2; late++) {
+			struct sink s = { .stop_after = stop };
+			int ret;
+
+			merge_free(m);
+			m = merge_alloc(2);
+			ck_assert_ptr_nonnull(m);
+			/* cpu0: 10..60 (and 100 when late), cpu1: 65 */
+			for (int i = 1; i <= 6; i++)
+				push(m, 0, 10 * i, i);
+			if (late)
+				push(m, 0, 100, 7);
+			push(m, 1, 65, 8);
+			merge_end(m, 0);
+			merge_end(m, 1);
+			ret = merge_drain(m, true, collect, &s);
+			if (ret == -42) {
+				ck_assert_int_eq(s.n, stop);
+				s.stop_after = 0;
+				ret = merge_drain(m, true, collect, &s);
+			}
+			ck_assert_int_eq(ret, 0);
+			ck_assert_int_eq(s.n, 7 + late);
+			for (int i = 0; i < 6; i++)
+				ck_assert_int_eq(s.tag[i], i + 1);
+			ck_assert_int_eq(s.tag[6], 8);
+			if (late)
+				ck_assert_int_eq(s.tag[7], 7);
+			ck_assert_int_eq(merge_queued(m), 0);
+		}
+	}
+}
+END_TEST
+
 START_TEST(consumer_stops_drain)
 {
 	struct sink s = { .stop_after = 2 };
@@ -524,6 +566,7 @@ int main(void)
 	tcase_add_test(tc, cpu_with_lost_events);
 	tcase_add_test(tc, out_of_order_clamped_and_counted);
 	tcase_add_test(tc, consumer_stops_drain);
+	tcase_add_test(tc, runs_end_at_queue_end_or_later_time);
 	tcase_add_test(tc, grows_and_wraps);
 	tcase_add_test(tc, cpu_out_of_range);
 	tcase_add_test(tc, random_against_model);

@@ -39,18 +39,21 @@ static unsigned long same_page(const uint8_t *page, size_t page_size, int long_s
 {
 	struct kbuffer *kb = kbuffer_alloc(long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
 					   KBUFFER_ENDIAN_LITTLE);
+	unsigned int size, le_size = 0;
 	unsigned long long kts;
-	struct pagewalk w;
+	struct pagewalk w, le;
 	unsigned long n = 0;
-	unsigned int size;
 	const void *rec;
+	uint64_t ts, le_ts = 0;
 	void *krec;
-	uint64_t ts;
 
 	ck_assert_ptr_nonnull(kb);
 	pagewalk_init(&w, long_size, false);
 	ck_assert_int_eq(kbuffer_load_subbuffer(kb, (void *)page), 0);
 	ck_assert_msg(pagewalk_load(&w, page, page_size) == 0, "%s: page not loaded", where);
+	/* the walk told the byte order (pagewalk_le()) takes the same steps */
+	le = w;
+	ck_assert(pagewalk_le(&le) == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__));
 	ck_assert_msg(w.missed == kbuffer_missed_events(kb), "%s: missed %lld, kbuffer %d",
 		      where, w.missed, kbuffer_missed_events(kb));
 	for (krec = kbuffer_read_event(kb, &kts); krec; krec = kbuffer_next_event(kb, &kts)) {
@@ -62,11 +65,21 @@ static unsigned long same_page(const uint8_t *page, size_t page_size, int long_s
 		ck_assert_msg(size == (unsigned int)kbuffer_event_size(kb),
 			      "%s: record %lu size %u, kbuffer %d", where, n, size,
 			      kbuffer_event_size(kb));
+		if (pagewalk_le(&le)) {
+			ck_assert_msg(pagewalk_next_as(&le, &le_ts, &le_size, true) == rec &&
+				      le_ts == ts && le_size == size,
+				      "%s: record %lu differs, told the byte order", where, n);
+			ck_assert(le.retime == w.retime);
+		}
 		n++;
 	}
 	ck_assert_msg(pagewalk_next(&w, &ts, &size) == NULL, "%s: more records than kbuffer",
 		      where);
 	ck_assert(!w.malformed);
+	if (pagewalk_le(&le)) {
+		ck_assert_ptr_null(pagewalk_next_as(&le, &le_ts, &le_size, true));
+		ck_assert(!le.malformed);
+	}
 	kbuffer_free(kb);
 	return n;
 }
@@ -289,6 +302,13 @@ START_TEST(test_hand_damaged)
 	ck_assert_ptr_nonnull(pagewalk_next(&w, &ts, &size));
 	ck_assert_ptr_null(pagewalk_next(&w, &ts, &size));
 	ck_assert(w.malformed);
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+		/* the same, told the byte order */
+		ck_assert_int_eq(pagewalk_load(&w, b.page, PAGE), 0);
+		ck_assert_ptr_nonnull(pagewalk_next_as(&w, &ts, &size, true));
+		ck_assert_ptr_null(pagewalk_next_as(&w, &ts, &size, true));
+		ck_assert(w.malformed);
+	}
 
 	/* a long record whose length points past the page */
 	memset(&b, 0, sizeof(b));

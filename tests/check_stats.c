@@ -501,7 +501,7 @@ START_TEST(root_total_is_end_to_end)
 	feed(&b, 1, true, 7, "fio");
 	ck_assert_uint_eq(o->total.count, 1);		/* no Q: no total at the layer ... */
 	ck_assert_uint_eq(e->total.count, 2);		/* ... but end to end, C - 0 */
-	ck_assert_uint_eq(e->total.min, 700);
+	ck_assert_uint_eq(hist_min(&e->total), 700);
 	ck_assert_uint_eq(e->total.bucket[hist_bucket_of(700)], 1);
 	ck_assert_uint_eq(st->procs[0].total.count, 2);
 }
@@ -556,7 +556,7 @@ START_TEST(size_buckets_as_sizes_change)
 	ck_assert_uint_eq(h->bucket[hist_bucket_of(65536)], 1);
 	ck_assert_uint_eq(h->bucket[hist_bucket_of(1048576)], 1);
 	ck_assert_uint_eq(h->bucket[0], 2);
-	ck_assert_uint_eq(h->min, 0);
+	ck_assert_uint_eq(hist_min(h), 0);
 	ck_assert_uint_eq(h->max, 1048576);
 	stats_reset(st);
 	r.sectors = 128;

@@ -155,6 +155,47 @@ START_TEST(request_based_leaf)
 }
 END_TEST
 
+/*
+ * The kinds a reader may leave bare (tracefile_bare_kinds()) are those no
+ * rule takes: their fields, whatever they hold, change nothing.
+ */
+START_TEST(bare_kinds_have_no_rule)
+{
+	static const enum blk_kind rules[] = {
+		BLK_EV_BIO_QUEUE, BLK_EV_BIO_REMAP, BLK_EV_SPLIT, BLK_EV_BIO_COMPLETE,
+		BLK_EV_GETRQ, BLK_EV_BIO_BACKMERGE, BLK_EV_BIO_FRONTMERGE, BLK_EV_RQ_MERGE,
+		BLK_EV_RQ_INSERT, BLK_EV_RQ_ISSUE, BLK_EV_RQ_REQUEUE, BLK_EV_RQ_COMPLETE,
+	};
+	uint64_t bare = tracker_bare_kinds();
+
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		ck_assert_msg(!(bare & (1ULL << rules[i])), "kind %d is bare", rules[i]);
+	ck_assert(bare & (1ULL << BLK_EV_PLUG));
+	ck_assert(bare & (1ULL << BLK_EV_UNPLUG));
+	ck_assert(bare & (1ULL << BLK_EV_IO_START));
+	ck_assert(bare & (1ULL << BLK_EV_IO_DONE));
+	ck_assert(!(bare & 1ULL));
+	ck_assert(!(bare >> BLK_EV_KIND_MAX));
+	/* bare events that look like every step of the bio in flight */
+	feed(BLK_EV_BIO_QUEUE, SDA, 100, 8, "W");
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+		if (bare & (1ULL << k))
+			feed(k, SDA, 100, 8, "W");
+	feed(BLK_EV_GETRQ, SDA, 100, 8, "W");
+	feed(BLK_EV_RQ_ISSUE, SDA, 100, 8, "W");
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+		if (bare & (1ULL << k))
+			feed(k, SDA, 100, 8, "W");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 100, 8, "W");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].io.nrecs, 1);
+	ck_assert(trees[0].io.matched);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
 /* DESIGN 1: identical keys in flight at once complete in arrival order. */
 START_TEST(identical_keys_in_order)
 {
@@ -968,6 +1009,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, request_based_leaf);
+	tcase_add_test(tc, bare_kinds_have_no_rule);
 	tcase_add_test(tc, identical_keys_in_order);
 	tcase_add_test(tc, identical_requests_in_order);
 	tcase_add_test(tc, partition_double_remap);

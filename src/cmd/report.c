@@ -439,6 +439,8 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	} else if (feed) {
 		ret = tracefile_read(*fp, feed, feed_ctx);
 	} else {
+		/* the events no rule takes only move the tracker's clock */
+		tracefile_bare_kinds(*fp, tracker_bare_kinds());
 		ret = tracefile_read(*fp, block_event, t);
 	}
 	*src = tracefile_stats(*fp);

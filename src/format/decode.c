@@ -302,6 +302,18 @@ void decoder_keep_kinds(struct decoder *d, uint64_t kinds)
 			d->ids[i].kind = 0;
 }
 
+void decoder_bare_kinds(struct decoder *d, uint64_t kinds)
+{
+	d->bare.shape = DECODE_SHAPE_BARE;
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++) {
+		const struct kind_layout *kl = &d->kinds[k];
+
+		/* the slow path decodes whole: only a fast layout's entry changes */
+		if (kl->present && kl->fast && (kinds & (1ULL << k)))
+			d->ids[kl->id - d->min_id].fl = &d->bare;
+	}
+}
+
 bool decoder_has(const struct decoder *d, enum blk_kind kind)
 {
 	if (tick_kind_is(kind))

@@ -58,6 +58,15 @@ int decoder_event_id(const struct decoder *d, enum blk_kind kind);
 void decoder_keep_kinds(struct decoder *d, uint64_t kinds);
 
 /**
+ * decoder_bare_kinds - for some block kinds, fill only the kind, the time
+ * and the CPU of an event (its other fields are left as they were): for a
+ * consumer that reads nothing else of them. A record too short for its
+ * format is still malformed.
+ * @kinds: a bit per kind, 1ULL << kind (enum blk_kind)
+ */
+void decoder_bare_kinds(struct decoder *d, uint64_t kinds);
+
+/**
  * decoder_decode_slow - decoder_decode() outside its inline common case
  * (another byte order, unusual field sizes, page-cache and other events)
  */
@@ -137,6 +146,7 @@ struct decoder {
 	uint64_t rwbs_last;	/* the last rwbs field's 8 bytes, as they were */
 	uint16_t rwbs_last_flags;
 	uint8_t rwbs_last_op;	/* UINT8_MAX: none */
+	struct fast_layout bare;	/* the layout of the kinds decoder_bare_kinds() named */
 	struct pcdecoder *pc;	/* the page-cache events (pcdecode.c) */
 	int tick_id;		/* timer_expire_entry (tickevent.h), or -1 */
 	struct field_loc tick_now;	/* its "now": the jiffies */
@@ -236,6 +246,8 @@ enum decode_shape {
 	DECODE_SHAPE_REMAP,	/* bio remap: DF_BIO | old_dev, old_sector */
 	DECODE_SHAPE_PLUG,	/* plug: comm */
 	DECODE_SHAPE_UNPLUG,	/* unplug: nr_rq, comm */
+	/* not a field set (last, out of DECODE_SHAPE_FIELDS): decoder_bare_kinds() */
+	DECODE_SHAPE_BARE,
 };
 
 #define DECODE_SHAPE_FIELDS { \
@@ -319,6 +331,8 @@ decode_fast(struct decoder *d, const struct fast_layout *fl, const uint8_t *p,
 		break;
 	case DECODE_SHAPE_UNPLUG:
 		decode_fields(d, fl, p, ev, DF_COUNT | DF_COMM);
+		break;
+	case DECODE_SHAPE_BARE:
 		break;
 	default:
 		decode_fields(d, fl, p, ev, ~0U);

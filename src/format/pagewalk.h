@@ -73,6 +73,14 @@ int pagewalk_load(struct pagewalk *w, const void *page, size_t page_size);
 #define PW_MISSED_STORED	(1ULL << 30)
 #define PW_COMMIT_MASK	((1U << 27) - 1)
 
+static inline uint32_t pw_rd4_host(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
 static inline uint32_t pw_rd4(const struct pagewalk *w, const uint8_t *p)
 {
 	uint32_t v;
@@ -104,22 +112,29 @@ static inline void pagewalk_time_seen(struct pagewalk *w)
 }
 
 /**
- * pagewalk_next - the next data record of the page
- * @ts: its time stamp
- * @size: its data length
- * Returns the data, or NULL at the end of the page. Inline: it is the
- * readers' per-record loop.
+ * pagewalk_le - whether the page is little-endian and so is the host (the
+ * usual case), which pagewalk_next_as() can be told
+ */
+static inline bool pagewalk_le(const struct pagewalk *w)
+{
+	return !w->swap && !w->big_endian;
+}
+
+/**
+ * pagewalk_next_as - pagewalk_next(), told whether pagewalk_le() holds
+ * @le: a constant where it is inlined: true drops the tests of the byte
+ *	order from the loop (only when pagewalk_le() is true)
  */
 static inline __attribute__((always_inline)) const void *
-pagewalk_next(struct pagewalk *w, uint64_t *ts, unsigned int *size)
+pagewalk_next_as(struct pagewalk *w, uint64_t *ts, unsigned int *size, const bool le)
 {
 	while (w->next + 4 <= w->size) {
 		const uint8_t *rec = w->data + w->next;
-		uint32_t hdr = pw_rd4(w, rec);
+		uint32_t hdr = le ? pw_rd4_host(rec) : pw_rd4(w, rec);
 		unsigned int type_len;
 		uint32_t delta, len;
 
-		if (w->big_endian) {
+		if (!le && w->big_endian) {
 			type_len = hdr >> PW_TS_SHIFT;
 			delta = hdr & ((1U << PW_TS_SHIFT) - 1);
 		} else {
@@ -143,7 +158,7 @@ pagewalk_next(struct pagewalk *w, uint64_t *ts, unsigned int *size)
 				return NULL;	/* padding to the end of the commit */
 			goto malformed;
 		}
-		len = pw_rd4(w, rec);
+		len = le ? pw_rd4_host(rec) : pw_rd4(w, rec);
 		switch (type_len) {
 		case PW_TYPE_PADDING:
 			/* a discarded record: the length of what follows the header */
@@ -179,6 +194,19 @@ malformed:
 	w->malformed = true;
 	w->next = w->size;
 	return NULL;
+}
+
+/**
+ * pagewalk_next - the next data record of the page
+ * @ts: its time stamp
+ * @size: its data length
+ * Returns the data, or NULL at the end of the page. Inline: it is the
+ * readers' per-record loop.
+ */
+static inline __attribute__((always_inline)) const void *
+pagewalk_next(struct pagewalk *w, uint64_t *ts, unsigned int *size)
+{
+	return pagewalk_next_as(w, ts, size, false);
 }
 
 #endif /* BLKSTACK_PAGEWALK_H */

@@ -69,6 +69,7 @@ struct tracefile {
 	int out_fd;
 	int jobs;		/* threads that may decode the mapped streams */
 	uint64_t keep_kinds;	/* tracefile_keep_kinds(): 0 keeps all */
+	uint64_t bare_kinds;	/* tracefile_bare_kinds() */
 	struct blk_event batch[256];
 	unsigned int nbatch;
 	int ret;
@@ -801,16 +802,80 @@ static bool stream_next_page(struct tracefile *f, struct page_stream *ps,
  * The time check of a record the walker flagged (pagewalk.h, retime): the
  * others follow the last record by less than an hour, never behind it.
  * @last: the last record's time; clears *@ordered when time went back
- * after @used events of the batch being decoded.
+ * after @used events of the batch being decoded. Inline: the addresses
+ * of the reader's walker and state go to no call, and they stay in
+ * registers.
  */
-static void retime_check(struct source_cpu_stats *cs, struct pagewalk *w, uint64_t last,
-			 uint64_t ts, unsigned int used, bool *ordered)
+static inline __attribute__((always_inline)) void
+retime_check(struct source_cpu_stats *cs, struct pagewalk *w, uint64_t last, uint64_t ts,
+	     unsigned int used, bool *ordered)
 {
 	if (used && ts < last)
 		*ordered = false;
 	cs->last_ts = last;
 	time_check(cs, ts);
 	pagewalk_time_seen(w);
+}
+
+/*
+ * What stream_fill() keeps while it decodes a page into the merge's slots:
+ * reserved from @first to @end, decoded up to @slot.
+ */
+struct fill {
+	struct blk_event *first, *slot, *end;
+	uint64_t last;
+	bool ordered;
+};
+
+/* Queue the events decoded into @fl's slots, counted as the stream's. */
+static inline void fill_commit(struct merge *m, unsigned int idx, struct source_cpu_stats *cs,
+			       struct fill *fl)
+{
+	unsigned int n = fl->slot - fl->first;
+
+	cs->events += n;
+	merge_commit_n(m, idx, n, fl->ordered);
+}
+
+/*
+ * Decode the records of the page in @w into the merge's slots. @le: a
+ * constant, pagewalk_le(): the loop of the usual byte order tests none.
+ * Returns 0, or -ENOMEM.
+ */
+static inline __attribute__((always_inline)) int
+fill_page(struct decoder *dec, struct merge *m, unsigned int idx, int cpu,
+	  struct source_cpu_stats *cs, struct pagewalk *w, struct fill *fl, const bool le)
+{
+	const void *rec;
+	unsigned int size;
+	uint64_t ts;
+
+	while ((rec = pagewalk_next_as(w, &ts, &size, le))) {
+		int ret;
+
+		if (fl->slot == fl->end) {
+			/* not &fl's: its fields can stay in registers */
+			unsigned int room;
+
+			fill_commit(m, idx, cs, fl);
+			fl->ordered = true;
+			fl->first = fl->slot = merge_reserve(m, idx, &room);
+			if (!fl->slot)
+				return -ENOMEM;
+			fl->end = fl->slot + room;
+		}
+		if (w->retime)
+			retime_check(cs, w, fl->last, ts, fl->slot - fl->first, &fl->ordered);
+		fl->last = ts;
+		ret = decoder_decode(dec, rec, size, ts, cpu, fl->slot);
+		if (ret > 0)
+			fl->slot++;
+		else if (ret == 0)
+			cs->other++;
+		else
+			cs->malformed++;
+	}
+	return 0;
 }
 
 /*
@@ -827,13 +892,10 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 	if (!cs)
 		return -ENOMEM;
 	while (!ps->done && !merge_stream_len(m, idx)) {
-		struct blk_event *slots = NULL;
-		unsigned int room = 0, used = 0;
-		uint64_t ts, last = cs->last_ts;
-		bool ordered = true;
+		/* decoded in place, into the merge's own slots, a page at a time */
+		struct fill fl = { .last = cs->last_ts, .ordered = true };
 		struct pagewalk w;
-		const void *rec;
-		unsigned int size;
+		int ret;
 
 		if (!stream_next_page(f, ps, cs)) {
 			ps->done = true;
@@ -843,34 +905,15 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 			break;
 		}
 		w = ps->walk;
-		/* decoded in place, into the merge's own slots, a page at a time */
-		while ((rec = pagewalk_next(&w, &ts, &size))) {
-			int ret;
-
-			if (used == room) {
-				merge_commit_n(m, idx, used, ordered);
-				used = 0;
-				ordered = true;
-				slots = merge_reserve(m, idx, &room);
-				if (!slots)
-					return -ENOMEM;
-			}
-			if (w.retime)
-				retime_check(cs, &w, last, ts, used, &ordered);
-			last = ts;
-			ret = decoder_decode(f->decoder, rec, size, ts, ds->cpu, &slots[used]);
-			if (ret == 0) {
-				cs->other++;
-			} else if (ret < 0) {
-				cs->malformed++;
-			} else {
-				cs->events++;
-				used++;
-			}
-		}
+		if (pagewalk_le(&w))
+			ret = fill_page(f->decoder, m, idx, ds->cpu, cs, &w, &fl, true);
+		else
+			ret = fill_page(f->decoder, m, idx, ds->cpu, cs, &w, &fl, false);
+		if (ret < 0)
+			return ret;
 		ps->walk = w;
-		cs->last_ts = last;
-		merge_commit_n(m, idx, used, ordered);
+		cs->last_ts = fl.last;
+		fill_commit(m, idx, cs, &fl);
 		if (w.malformed)
 			cs->malformed++;
 	}
@@ -1101,6 +1144,8 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 					   .dec = decoder_alloc(f->tep) };
 		if (t->dec && f->keep_kinds)
 			decoder_keep_kinds(t->dec, f->keep_kinds);
+		if (t->dec && f->bare_kinds)
+			decoder_bare_kinds(t->dec, f->bare_kinds);
 		if (!t->dec) {
 			feeds_stop(fs, ps);
 			*err = -ENOMEM;
@@ -1411,6 +1456,14 @@ void tracefile_keep_kinds(struct tracefile *f, uint64_t kinds)
 		return;
 	f->keep_kinds = kinds;
 	decoder_keep_kinds(f->decoder, kinds);
+}
+
+void tracefile_bare_kinds(struct tracefile *f, uint64_t kinds)
+{
+	if (!f->mapped || !f->decoder)
+		return;
+	f->bare_kinds = kinds;
+	decoder_bare_kinds(f->decoder, kinds);
 }
 
 const struct source_stats *tracefile_stats(struct tracefile *f)

@@ -68,6 +68,15 @@ void tracefile_set_jobs(struct tracefile *f, int jobs);
 void tracefile_keep_kinds(struct tracefile *f, uint64_t kinds);
 
 /**
+ * tracefile_bare_kinds - deliver the events of some block kinds with only
+ * their kind, time and CPU filled, for a consumer that reads nothing else
+ * of them (version 6 and 7 files; others deliver them whole)
+ * @f: the file, before tracefile_read()
+ * @kinds: a bit per kind, 1ULL << kind (enum blk_kind)
+ */
+void tracefile_bare_kinds(struct tracefile *f, uint64_t kinds);
+
+/**
  * tracefile_open_error - say, naming @path, why tracefile_open() failed
  * with @err, and what to do
  */

@@ -24,7 +24,7 @@ json_object *report_json_hist(const struct hist *h)
 	json_object_object_add(o, "count", json_object_new_uint64(h->count));
 	if (h->count) {
 		json_object_object_add(o, "avg", json_object_new_uint64(h->sum / h->count));
-		json_object_object_add(o, "min", json_object_new_uint64(h->min));
+		json_object_object_add(o, "min", json_object_new_uint64(hist_min(h)));
 		json_object_object_add(o, "p50", json_object_new_uint64(hist_percentile(h, 50)));
 		json_object_object_add(o, "p90", json_object_new_uint64(hist_percentile(h, 90)));
 		json_object_object_add(o, "p99", json_object_new_uint64(hist_percentile(h, 99)));

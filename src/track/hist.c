@@ -24,8 +24,8 @@ void hist_merge(struct hist *to, const struct hist *from)
 {
 	if (!from->count)
 		return;
-	if (!to->count || from->min < to->min)
-		to->min = from->min;
+	if (from->min_not > to->min_not)
+		to->min_not = from->min_not;
 	if (from->max > to->max)
 		to->max = from->max;
 	to->count += from->count;
@@ -41,7 +41,7 @@ uint64_t hist_percentile(const struct hist *h, double pct)
 	if (!h->count)
 		return 0;
 	if (pct <= 0)
-		return h->min;
+		return hist_min(h);
 	if (pct >= 100)
 		return h->max;
 	/* the smallest value with at least pct% of the values at or below it */
@@ -55,8 +55,8 @@ uint64_t hist_percentile(const struct hist *h, double pct)
 			uint64_t hi = b + 1 < HIST_BUCKETS ? hist_bucket_low(b + 1) - 1 : h->max;
 			uint64_t mid = lo + (hi - lo) / 2;
 
-			if (mid < h->min)
-				mid = h->min;
+			if (mid < hist_min(h))
+				mid = hist_min(h);
 			if (mid > h->max)
 				mid = h->max;
 			return mid;

@@ -19,11 +19,14 @@
 
 /**
  * struct hist - counts per bucket, and the exact count, sum, min and max
+ * @min_not: the smallest value, complemented (read it with hist_min()): a
+ *	     histogram zeroed, empty, holds the largest, and a value takes
+ *	     its place with one compare, without a test of @count
  */
 struct hist {
 	uint64_t count;
 	uint64_t sum;
-	uint64_t min;
+	uint64_t min_not;
 	uint64_t max;
 	uint32_t bucket[HIST_BUCKETS];
 };
@@ -38,6 +41,12 @@ void hist_merge(struct hist *to, const struct hist *from);
  * for small values), clamped to [min, max]; 0 when the histogram is empty.
  */
 uint64_t hist_percentile(const struct hist *h, double pct);
+
+/** hist_min - the smallest value; 0 when empty */
+static inline uint64_t hist_min(const struct hist *h)
+{
+	return h->count ? ~h->min_not : 0;
+}
 
 /** hist_mean - the exact average; 0 when empty */
 double hist_mean(const struct hist *h);
@@ -66,8 +75,8 @@ static inline unsigned int hist_bucket_of(uint64_t v)
  */
 static inline void hist_add_in(struct hist *h, uint64_t v, unsigned int b)
 {
-	if (!h->count || v < h->min)
-		h->min = v;
+	if (~v > h->min_not)
+		h->min_not = ~v;
 	if (v > h->max)
 		h->max = v;
 	h->count++;

@@ -357,9 +357,22 @@ int merge_drain(struct merge *m, bool final, blk_event_fn fn, void *ctx)
 			const struct blk_event *e = &q->ev[q->head], *end = e + seg;
 			size_t n;
 
-			do {
-				ret = fn(e++, ctx);
-			} while (ret >= 0 && e < end && e->ts <= bound);
+			/*
+			 * A stream's queue is in time order (merge_commit_n()):
+			 * when its last event here is at or before @bound, so
+			 * are the others, and only the end stops the run; else
+			 * a later time stops it, at that last event at the
+			 * latest, and the end needs no test.
+			 */
+			if (seg == 1 || end[-1].ts <= bound) {
+				do {
+					ret = fn(e++, ctx);
+				} while (ret >= 0 && e < end);
+			} else {
+				do {
+					ret = fn(e++, ctx);
+				} while (ret >= 0 && e->ts <= bound);
+			}
 			n = e - &q->ev[q->head];
 			q->head += n;
 			if (q->head == q->cap)

@@ -90,8 +90,8 @@ uint64_t stats_size_percentile(const struct hist *h, double pct)
 
 	if (!h->count)
 		return 0;
-	if (lo < h->min)
-		lo = h->min;
+	if (lo < hist_min(h))
+		lo = hist_min(h);
 	lo = (lo + 511) / 512 * 512;
 	return lo > h->max ? h->max : lo;
 }
@@ -243,8 +243,8 @@ static __attribute__((noinline)) unsigned int account_op(struct st_layer_op *o,
 }
 
 /* One bio at its layer, in operation @op; returns account_op()'s bucket of its total. */
-static unsigned int account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r,
-				enum st_op op)
+static inline __attribute__((always_inline)) unsigned int
+account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r, enum st_op op)
 {
 	struct st_layer *l = layer_of(st, r->dev);
 
@@ -259,7 +259,8 @@ static unsigned int account_rec(struct stats *st, const struct tk_io *io, const 
 }
 
 /* The share of @dev under the share @parent (-1: at the top) on a path. */
-static struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth, int parent)
+static inline struct st_share *share_of(struct st_e2e *e, uint32_t dev, uint8_t depth,
+					int parent)
 {
 	for (size_t i = 0; i < e->nshares; i++)
 		if (e->shares[i].dev == dev && e->shares[i].parent == parent)

@@ -340,8 +340,9 @@ static inline void dev_del_rq(struct tdev *d, struct rq *r)
 		i++;
 	if (i == d->nrqs)
 		return;
-	d->nrqs--;
-	memmove(&d->rqs[i], &d->rqs[i + 1], (d->nrqs - i) * sizeof(*d->rqs));
+	/* the last one (often, requests completing out of order) moves nothing */
+	if (--d->nrqs > i)
+		memmove(&d->rqs[i], &d->rqs[i + 1], (d->nrqs - i) * sizeof(*d->rqs));
 }
 
 static inline __attribute__((always_inline)) struct node *
@@ -447,8 +448,10 @@ static inline void sweep_by(struct tracker *t, uint64_t due)
 		t->sweep_at = due;
 }
 
-static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
-			     uint64_t start, uint32_t sectors)
+/* A new tree: inline where every I/O starts one (its queue event), root_new() elsewhere. */
+static inline __attribute__((always_inline)) struct node *
+root_new_at(struct tracker *t, struct tdev *d, const struct blk_event *ev, uint64_t start,
+	    uint32_t sectors)
 {
 	struct node *n = node_new(t, d, ev, start, sectors);
 
@@ -465,6 +468,14 @@ static struct node *root_new(struct tracker *t, struct tdev *d, const struct blk
 	tree_link(&t->trees, n);
 	sweep_by(t, n->r.q + t->p.timeout_ns);
 	return n;
+}
+
+/* root_new_at(), called, from the rules that start trees less often */
+static __attribute__((noinline)) struct node *
+root_new(struct tracker *t, struct tdev *d, const struct blk_event *ev, uint64_t start,
+	 uint32_t sectors)
+{
+	return root_new_at(t, d, ev, start, sectors);
 }
 
 static struct node *child_new(struct tracker *t, struct tdev *d, struct node *parent,
@@ -642,7 +653,8 @@ static enum tk_class tree_class(const struct node *root, const struct tdev *d)
 
 /* The root completed at its device @d: hand out the tree and free it (an
  * expired one is only freed: it was counted when it expired). */
-static void tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
+static inline __attribute__((always_inline)) void
+tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 {
 	struct tk_io io;
 	bool matched;
@@ -706,9 +718,12 @@ static void child_done(struct tracker *t, struct node *parent, uint64_t ts, int3
 		complete_node(t, parent, NULL, ts, error);
 }
 
-/* @n completed at @ts; @d: its device when the caller has it, else NULL. */
-static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts,
-			  int32_t error)
+/*
+ * @n completed at @ts; @d: its device when the caller has it, else NULL.
+ * Inline where every request completes its bios, complete_node() elsewhere.
+ */
+static inline __attribute__((always_inline)) void
+complete_node_at(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts, int32_t error)
 {
 	if (!d || d->dev != n->r.dev)
 		d = get_dev(t, n->r.dev);
@@ -723,6 +738,13 @@ static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uin
 		child_done(t, n->parent, ts, error);
 	else
 		tree_finish(t, n, d);
+}
+
+/* complete_node_at(), called: a child's completion may complete its parent */
+static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uint64_t ts,
+			  int32_t error)
+{
+	complete_node_at(t, n, d, ts, error);
 }
 
 /* ---- lookups ---------------------------------------------------------- */
@@ -974,7 +996,7 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 			return;
 		}
 	}
-	n = root_new(t, d, ev, ev->sector, ev->nr_sector);
+	n = root_new_at(t, d, ev, ev->sector, ev->nr_sector);
 	if (!n)
 		return;
 	n->r.qev = ev->ts;
@@ -1340,7 +1362,7 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		b->rq = NULL;
 		b->rq_next = NULL;
 		b->r.up = ev->ts;
-		complete_node(t, b, d, ev->ts, ev->error);
+		complete_node_at(t, b, d, ev->ts, ev->error);
 	}
 	if (ev->nr_sector && done_end < r->end) {
 		r->start = done_end;	/* a partial completion: the rest is pending */
@@ -1398,35 +1420,14 @@ static __attribute__((noinline)) void sweep(struct tracker *t)
 		sweep_by(t, t->zombies.tree_next->expired_at + t->p.timeout_ns);
 }
 
-/* What tracker_event() does with an event, by kind. */
-enum tk_kind_use {
-	TK_KIND_CLOCK = 0,	/* moves the clock and may sweep: no rule */
-	TK_KIND_RULE,		/* a rule takes it (take()) */
-	TK_KIND_PLUG,		/* moves the clock only */
-};
-
 /*
- * Half the events of a plain disk have no rule (plug, unplug,
- * block_io_start, block_io_done): a byte per kind tells, before the
- * registers the rules need are saved. A plug or unplug does not even
- * sweep: a tree expires after an event that could have completed it,
- * never before.
+ * One event of a kind a rule takes: its device, the rule @on (inlined: a
+ * constant where this is), then the sweep, if due. Returns 0, for
+ * tracker_event() to return.
  */
-static const uint8_t kind_use[256] = {
-	[BLK_EV_BIO_QUEUE] = TK_KIND_RULE, [BLK_EV_BIO_REMAP] = TK_KIND_RULE,
-	[BLK_EV_SPLIT] = TK_KIND_RULE, [BLK_EV_BIO_COMPLETE] = TK_KIND_RULE,
-	[BLK_EV_GETRQ] = TK_KIND_RULE, [BLK_EV_BIO_BACKMERGE] = TK_KIND_RULE,
-	[BLK_EV_BIO_FRONTMERGE] = TK_KIND_RULE, [BLK_EV_RQ_MERGE] = TK_KIND_RULE,
-	[BLK_EV_RQ_INSERT] = TK_KIND_RULE, [BLK_EV_RQ_ISSUE] = TK_KIND_RULE,
-	[BLK_EV_RQ_REQUEUE] = TK_KIND_RULE, [BLK_EV_RQ_COMPLETE] = TK_KIND_RULE,
-	[BLK_EV_PLUG] = TK_KIND_PLUG, [BLK_EV_UNPLUG] = TK_KIND_PLUG,
-};
-
-/*
- * One event of a kind the rules take, by the rules at the top, then the
- * sweep, if due. Returns 0, for tracker_event() to return.
- */
-static __attribute__((noinline)) int take(struct tracker *t, const struct blk_event *ev)
+static inline __attribute__((always_inline)) int
+take(struct tracker *t, const struct blk_event *ev,
+     void (*on)(struct tracker *t, struct tdev *d, const struct blk_event *ev))
 {
 	struct blk_event static_ev;
 	struct tdev *d;
@@ -1438,67 +1439,88 @@ static __attribute__((noinline)) int take(struct tracker *t, const struct blk_ev
 		ev = &static_ev;
 	}
 	d = get_dev(t, ev->dev);
-	if (!d)
-		goto out;
-	switch (ev->kind) {
-	case BLK_EV_BIO_QUEUE:
-		on_queue(t, d, ev);
-		break;
-	case BLK_EV_BIO_REMAP:
-		on_remap(t, d, ev);
-		break;
-	case BLK_EV_SPLIT:
-		on_split(t, d, ev);
-		break;
-	case BLK_EV_BIO_COMPLETE:
-		on_bio_complete(t, d, ev);
-		break;
-	case BLK_EV_GETRQ:
-		on_getrq(t, d, ev);
-		break;
-	case BLK_EV_BIO_BACKMERGE:
-		on_bio_merge(t, d, ev, true);
-		break;
-	case BLK_EV_BIO_FRONTMERGE:
-		on_bio_merge(t, d, ev, false);
-		break;
-	case BLK_EV_RQ_MERGE:
-		on_rq_merge(t, d, ev);
-		break;
-	case BLK_EV_RQ_INSERT:
-		on_insert(t, d, ev);
-		break;
-	case BLK_EV_RQ_ISSUE:
-		on_issue(t, d, ev);
-		break;
-	case BLK_EV_RQ_REQUEUE:
-		on_requeue(t, d, ev);
-		break;
-	case BLK_EV_RQ_COMPLETE:
-		on_rq_complete(t, d, ev);
-		break;
-	default:
-		break;
-	}
-out:
+	if (d)
+		on(t, d, ev);
 	if (t->now >= t->sweep_at)
 		sweep(t);
 	return 0;
 }
 
+static void on_backmerge(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	on_bio_merge(t, d, ev, true);
+}
+
+static void on_frontmerge(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	on_bio_merge(t, d, ev, false);
+}
+
+typedef int (*rule_fn)(struct tracker *t, const struct blk_event *ev);
+
+/* A rule's entry point: a function each, so that each saves only the registers it uses. */
+#define RULE(name, on) \
+	static __attribute__((noinline)) int name(struct tracker *t, const struct blk_event *ev) \
+	{ \
+		return take(t, ev, on); \
+	}
+
+RULE(take_queue, on_queue)
+RULE(take_remap, on_remap)
+RULE(take_split, on_split)
+RULE(take_bio_complete, on_bio_complete)
+RULE(take_getrq, on_getrq)
+RULE(take_backmerge, on_backmerge)
+RULE(take_frontmerge, on_frontmerge)
+RULE(take_rq_merge, on_rq_merge)
+RULE(take_insert, on_insert)
+RULE(take_issue, on_issue)
+RULE(take_requeue, on_requeue)
+RULE(take_rq_complete, on_rq_complete)
+
+/* The rule of each kind; none: the event only moves the clock (and may sweep). */
+static const rule_fn rules[256] = {
+	[BLK_EV_BIO_QUEUE] = take_queue, [BLK_EV_BIO_REMAP] = take_remap,
+	[BLK_EV_SPLIT] = take_split, [BLK_EV_BIO_COMPLETE] = take_bio_complete,
+	[BLK_EV_GETRQ] = take_getrq, [BLK_EV_BIO_BACKMERGE] = take_backmerge,
+	[BLK_EV_BIO_FRONTMERGE] = take_frontmerge, [BLK_EV_RQ_MERGE] = take_rq_merge,
+	[BLK_EV_RQ_INSERT] = take_insert, [BLK_EV_RQ_ISSUE] = take_issue,
+	[BLK_EV_RQ_REQUEUE] = take_requeue, [BLK_EV_RQ_COMPLETE] = take_rq_complete,
+};
+
+/*
+ * Half the events of a plain disk have no rule (plug, unplug,
+ * block_io_start, block_io_done). A plug or unplug does not even sweep: a
+ * tree expires after an event that could have completed it, never before.
+ */
+static inline bool plug_kind(unsigned int kind)
+{
+	return kind == BLK_EV_PLUG || kind == BLK_EV_UNPLUG;
+}
+
 int tracker_event(const struct blk_event *ev, void *ctx)
 {
 	struct tracker *t = ctx;
-	unsigned int use = kind_use[ev->kind];
+	rule_fn rule = rules[ev->kind];
 
 	t->cnt.events++;
 	if (ev->ts > t->now)
 		t->now = ev->ts;
-	if (use == TK_KIND_RULE)
-		return take(t, ev);
-	if (use == TK_KIND_CLOCK && t->now >= t->sweep_at)
+	if (rule)
+		return rule(t, ev);
+	if (!plug_kind(ev->kind) && t->now >= t->sweep_at)
 		sweep(t);
 	return 0;
+}
+
+uint64_t tracker_bare_kinds(void)
+{
+	uint64_t kinds = 0;
+
+	for (unsigned int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+		if (!rules[k])
+			kinds |= 1ULL << k;
+	return kinds;
 }
 
 void tracker_finish(struct tracker *t)

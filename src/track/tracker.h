@@ -230,6 +230,13 @@ void tracker_reset(struct tracker *t);
 int tracker_event(const struct blk_event *ev, void *ctx);
 
 /**
+ * tracker_bare_kinds - the block kinds (1ULL << kind bits) of which
+ * tracker_event() reads only the kind and the time: no rule takes them. A
+ * reader may leave their other fields unfilled (tracefile_bare_kinds()).
+ */
+uint64_t tracker_bare_kinds(void);
+
+/**
  * tracker_finish - the trace ended: count what is still in flight as
  * expired (it never completed within the trace)
  */
