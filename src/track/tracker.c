@@ -56,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "track/tracker.h"
 
 /* Layers directly above one device that are remembered (a stack is a graph,
@@ -260,15 +261,8 @@ static struct tdev *get_dev_slow(struct tracker *t, uint32_t dev)
 			return t->devs[i];
 		}
 	}
-	if (t->ndevs == t->devs_cap) {
-		int cap = t->devs_cap ? t->devs_cap * 2 : 16;
-		struct tdev **n = realloc(t->devs, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		t->devs = n;
-		t->devs_cap = cap;
-	}
+	if (ARRAY_ROOM(t->devs, t->ndevs, t->devs_cap, 16) < 0)
+		return NULL;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
@@ -288,15 +282,8 @@ static inline struct tdev *get_dev(struct tracker *t, uint32_t dev)
 
 static inline int dev_add_node(struct tdev *d, struct node *n)
 {
-	if (d->nnodes == d->nodes_cap) {
-		int cap = d->nodes_cap ? d->nodes_cap * 2 : 16;
-		struct node **v = realloc(d->nodes, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		d->nodes = v;
-		d->nodes_cap = cap;
-	}
+	if (ARRAY_ROOM(d->nodes, d->nnodes, d->nodes_cap, 16) < 0)
+		return -ENOMEM;
 	n->vidx = d->nnodes;
 	d->nodes[d->nnodes++] = n;
 	return 0;
@@ -315,15 +302,8 @@ static inline void dev_del_node(struct tdev *d, struct node *n)
 
 static inline int dev_add_rq(struct tdev *d, struct rq *r)
 {
-	if (d->nrqs == d->rqs_cap) {
-		int cap = d->rqs_cap ? d->rqs_cap * 2 : 16;
-		struct rq **v = realloc(d->rqs, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		d->rqs = v;
-		d->rqs_cap = cap;
-	}
+	if (ARRAY_ROOM(d->rqs, d->nrqs, d->rqs_cap, 16) < 0)
+		return -ENOMEM;
 	d->rqs[d->nrqs++] = r;
 	return 0;
 }
