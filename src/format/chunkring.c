@@ -161,6 +161,11 @@ int chunkring_take(struct chunkring *r, struct unzip *u, const uint8_t **chunk, 
 	return ret;
 }
 
+int chunkring_take_from(void *from, struct unzip *u, const uint8_t **chunk, size_t *len)
+{
+	return chunkring_take(from, u, chunk, len);
+}
+
 void chunkring_free(struct chunkring *r)
 {
 	if (!r)

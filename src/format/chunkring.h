@@ -52,6 +52,9 @@ struct chunkring *chunkring_alloc(const uint8_t *map, const struct datfile_layou
  */
 int chunkring_take(struct chunkring *r, struct unzip *u, const uint8_t **chunk, size_t *len);
 
+/** chunkring_take_from - chunkring_take() for datpages_attach(): @from is the ring */
+int chunkring_take_from(void *from, struct unzip *u, const uint8_t **chunk, size_t *len);
+
 /**
  * chunkring_fill - decompress, with @u, the first chunk no thread has
  * claimed, when a slot is free for it

@@ -18,7 +18,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "format/chunkring.h"
 #include "format/datpages.h"
 
 /*
@@ -92,20 +91,21 @@ int datpages_chunk_next(struct datpages *p, const uint8_t **src, uint32_t *zsize
 	return 1;
 }
 
-void datpages_attach(struct datpages *p, struct chunkring *ring)
+void datpages_attach(struct datpages *p, datpages_take_fn *take, void *from)
 {
-	p->ring = ring;
+	p->take = take;
+	p->from = from;
 }
 
-/* Decompress the next chunk, or take it from the ring; 1 done, 0 no more, -1 damaged. */
+/* Decompress the next chunk, or take it decompressed; 1 done, 0 no more, -1 damaged. */
 static int chunk_load(struct datpages *p)
 {
 	uint32_t zsize, usize;
 	const uint8_t *src;
 	int ret;
 
-	if (p->ring) {
-		ret = chunkring_take(p->ring, p->unzip, &p->data, &p->chunk_len);
+	if (p->take) {
+		ret = p->take(p->from, p->unzip, &p->data, &p->chunk_len);
 		if (ret < 0)
 			p->corrupt = true;
 		else if (ret > 0)

@@ -7,8 +7,8 @@
  * Memory stays at one chunk (trace-cmd writes ten pages a chunk) whatever
  * the file's length: the chunk buffer is reused, and the mapped bytes
  * already read are handed back to the kernel as the walk goes. A walk may
- * instead take its chunks from a ring that other threads fill ahead of it
- * (chunkring.h).
+ * instead take its chunks, decompressed, from elsewhere: a ring that other
+ * threads fill ahead of it (chunkring.h).
  */
 #ifndef BLKSTACK_DATPAGES_H
 #define BLKSTACK_DATPAGES_H
@@ -20,7 +20,13 @@
 #include "format/datfile.h"
 #include "format/unzip.h"
 
-struct chunkring;
+/*
+ * Where an attached walk takes its chunks (chunkring_take_from()): 1 and the
+ * next chunk's pages, valid until the next call; 0 at the stream's end; -1
+ * at a damaged chunk. @u is the walk's context, for a chunk it must
+ * decompress itself.
+ */
+typedef int datpages_take_fn(void *from, struct unzip *u, const uint8_t **chunk, size_t *len);
 
 /**
  * struct datpages - where the walk of one stream is
@@ -31,10 +37,11 @@ struct chunkring;
  * @dropped: the stream's bytes before this offset were handed back
  * @chunks_read: chunks decompressed so far
  * @unzip: the decompression context (compressed streams)
- * @ring: where the chunks come from, decompressed ahead, when not NULL
+ * @take: where the chunks come from, decompressed, when not NULL
+ * @from: its argument
  * @chunk: the buffer chunks are decompressed into (without @ring)
  * @chunk_cap: its size
- * @data: the last chunk, decompressed (in @chunk or in @ring)
+ * @data: the last chunk, decompressed (in @chunk or @from's)
  * @chunk_len: its bytes
  * @chunk_pos: offset in it of the next page
  * @corrupt: a chunk's header or data was damaged: the walk stopped there
@@ -47,7 +54,8 @@ struct datpages {
 	uint64_t dropped;
 	uint32_t chunks_read;
 	struct unzip *unzip;
-	struct chunkring *ring;
+	datpages_take_fn *take;
+	void *from;
 	uint8_t *chunk;
 	size_t chunk_cap;
 	const uint8_t *data;
@@ -76,11 +84,14 @@ int datpages_init(struct datpages *p, const uint8_t *map, const struct datfile_l
 const uint8_t *datpages_next(struct datpages *p);
 
 /**
- * datpages_attach - take the chunks of a compressed stream from @ring
- * (made for the same stream) instead of decompressing them here, for a walk
- * that is at its start; the walk's end and damage are the same
+ * datpages_attach - take the chunks of a compressed stream from @take
+ * instead of decompressing them here, for a walk that is at its start
+ * @p: the walk
+ * @take: chunkring_take_from(), for a ring of the same stream; NULL detaches
+ * @from: the ring
+ * The walk ends and stops at damage where it would on its own.
  */
-void datpages_attach(struct datpages *p, struct chunkring *ring);
+void datpages_attach(struct datpages *p, datpages_take_fn *take, void *from);
 
 /**
  * datpages_chunk_next - the next chunk's compressed bytes, the walk moved
@@ -130,8 +141,8 @@ void datpages_release_walked(struct datpages *p);
 void datpages_forget(const struct datpages *p);
 
 /**
- * datpages_destroy - release the walk's buffers (not its ring); a zeroed
- * walk is accepted
+ * datpages_destroy - release the walk's buffers (not what it is attached
+ * to); a zeroed walk is accepted
  */
 void datpages_destroy(struct datpages *p);
 

@@ -1214,7 +1214,7 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 			*err = -ENOMEM;
 			return NULL;
 		}
-		datpages_attach(&fs->feed[i].ps.pages, fs->feed[i].ring);
+		datpages_attach(&fs->feed[i].ps.pages, chunkring_take_from, fs->feed[i].ring);
 	}
 	for (; fs->started < fs->nthreads; fs->started++) {
 		struct feed_thread *t = &fs->threads[fs->started];
@@ -1313,7 +1313,7 @@ static void feeds_stop(struct feeds *fs, struct page_stream *ps)
 		if (fd->ps.pages.corrupt)
 			f->corrupt = true;
 		ps[i].pages = fd->ps.pages;
-		datpages_attach(&ps[i].pages, NULL);
+		datpages_attach(&ps[i].pages, NULL, NULL);
 		chunkring_free(fd->ring);
 		for (unsigned int k = 0; k < fd->len; k++)
 			free(fd->q[(fd->head + k) % FEED_DEPTH]);
