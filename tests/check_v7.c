@@ -12,8 +12,10 @@
  *    cut short, a loop of options sections): an error or a truncation
  *    said, the events before the damage delivered, never a crash, a hang
  *    or an allocation the size of a garbage number;
- *  - decoding in 2 to 4 threads (tracefile_set_jobs()): the same events in
- *    the same order and the same end as in one, damaged files included;
+ *  - decoding in 2 to 4 threads (tracefile_set_jobs()), chunks decompressed
+ *    ahead (chunkring.c): the same events in the same order and the same
+ *    end as in one, damaged files included, and a consumer that gives up
+ *    stops them all;
  *  - whether a file holds an event of a kind (tracefile_holds(), in 1 to 4
  *    threads, pages in runs): what a read in time order delivers, kind for
  *    kind, damaged files included.
@@ -607,6 +609,63 @@ START_TEST(test_jobs_made)
 	assert_jobs_same(v7_path);
 	make_v7(v6_path, v7_path, UNZIP_ZSTD, 2, DMG_CUT);
 	assert_jobs_same(v7_path);
+	/* damaged headers: the chunks decompressed ahead stop at them too */
+	make_v7(v6_path, v7_path, UNZIP_ZSTD, 2, DMG_USIZE_ODD);
+	assert_jobs_same(v7_path);
+	make_v7(v6_path, v7_path, UNZIP_ZLIB, 1, DMG_ZSIZE_HUGE);
+	assert_jobs_same(v7_path);
+}
+END_TEST
+
+struct cancel {
+	struct evlist l;
+	size_t after;
+};
+
+/* what a consumer that gives up (report's Ctrl-C, an error) returns after @after events */
+static int cancel_after(const struct blk_event *ev, void *ctx)
+{
+	struct cancel *c = ctx;
+
+	if (c->l.n == c->after)
+		return -ECANCELED;
+	evlist_add(&c->l, ev);
+	return 0;
+}
+
+/*
+ * A consumer that gives up, at the start, in the middle or near the end:
+ * the threads decoding and decompressing ahead stop and are joined (ASan
+ * and valgrind builds tell a leak or a use after free), the events before
+ * delivered as in one thread.
+ */
+START_TEST(test_jobs_cancel)
+{
+	struct evlist one = { 0 };
+	uint64_t t1;
+
+	make_v7(v6_path, v7_path, UNZIP_ZSTD, 1, DMG_NONE);
+	ck_assert_int_eq(read_jobs(v7_path, 1, &one, &t1), 0);
+	for (int jobs = 2; jobs <= 4; jobs++) {
+		size_t at[] = { 0, 1, one.n / 2, one.n - 1 };
+
+		for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+			struct cancel c = { .after = at[k] };
+			struct tracefile *f;
+			int err;
+
+			f = tracefile_open(v7_path, &err);
+			ck_assert_ptr_nonnull(f);
+			tracefile_set_jobs(f, jobs);
+			ck_assert_int_eq(tracefile_read(f, cancel_after, &c), -ECANCELED);
+			tracefile_close(f);
+			ck_assert_uint_eq(c.l.n, at[k]);
+			for (size_t i = 0; i < c.l.n; i++)
+				assert_same_event(&c.l.ev[i], &one.ev[i], i);
+			free(c.l.ev);
+		}
+	}
+	free(one.ev);
 }
 END_TEST
 
@@ -759,6 +818,7 @@ static Suite *v7_suite(void)
 	tcase_add_loop_test(tc, test_damaged_chunks, 0, sizeof(damaged) / sizeof(damaged[0]));
 	tcase_add_test(tc, test_options_loop);
 	tcase_add_test(tc, test_jobs_made);
+	tcase_add_test(tc, test_jobs_cancel);
 	tcase_add_test(tc, test_holds_made);
 	tcase_add_test(tc, test_holds_damaged_fixture);
 	suite_add_tcase(s, tc);

@@ -78,12 +78,41 @@ static int chunk_header(struct datpages *p, uint64_t off, uint32_t nth, uint32_t
 	return 1;
 }
 
-/* Decompress the next chunk; 1 done, 0 no more, -1 damaged. */
+int datpages_chunk_next(struct datpages *p, const uint8_t **src, uint32_t *zsize,
+			uint32_t *usize)
+{
+	int ret = chunk_header(p, p->next, p->chunks_read, zsize, usize);
+
+	if (ret <= 0)
+		return ret;
+	*src = p->map + p->ds->offset + p->next + 8;
+	p->next += 8 + (uint64_t)*zsize;
+	p->chunks_read++;
+	return 1;
+}
+
+void datpages_attach(struct datpages *p, datpages_take_fn *take, void *from)
+{
+	p->take = take;
+	p->from = from;
+}
+
+/* Decompress the next chunk, or take it decompressed; 1 done, 0 no more, -1 damaged. */
 static int chunk_load(struct datpages *p)
 {
 	uint32_t zsize, usize;
-	int ret = chunk_header(p, p->next, p->chunks_read, &zsize, &usize);
+	const uint8_t *src;
+	int ret;
 
+	if (p->take) {
+		ret = p->take(p->from, p->unzip, &p->data, &p->chunk_len);
+		if (ret < 0)
+			p->corrupt = true;
+		else if (ret > 0)
+			p->chunk_pos = 0;
+		return ret;
+	}
+	ret = datpages_chunk_next(p, &src, &zsize, &usize);
 	if (ret <= 0)
 		return ret;
 	if (usize > p->chunk_cap) {
@@ -96,13 +125,11 @@ static int chunk_load(struct datpages *p)
 		p->chunk = n;
 		p->chunk_cap = usize;
 	}
-	if (unzip_block(p->unzip, p->map + p->ds->offset + p->next + 8, zsize, p->chunk,
-			usize) < 0) {
+	if (unzip_block(p->unzip, src, zsize, p->chunk, usize) < 0) {
 		p->corrupt = true;
 		return -1;
 	}
-	p->next += 8 + (uint64_t)zsize;
-	p->chunks_read++;
+	p->data = p->chunk;
 	p->chunk_len = usize;
 	p->chunk_pos = 0;
 	return 1;
@@ -121,9 +148,10 @@ const uint8_t *datpages_next(struct datpages *p)
 		return pg;
 	}
 	while (p->chunk_pos + page > p->chunk_len)
-		if (chunk_load(p) <= 0)
+		/* damage ends the walk: the chunks after it are not read */
+		if (p->corrupt || chunk_load(p) <= 0)
 			return NULL;
-	pg = p->chunk + p->chunk_pos;
+	pg = p->data + p->chunk_pos;
 	p->chunk_pos += page;
 	return pg;
 }

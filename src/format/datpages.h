@@ -6,7 +6,9 @@
  *
  * Memory stays at one chunk (trace-cmd writes ten pages a chunk) whatever
  * the file's length: the chunk buffer is reused, and the mapped bytes
- * already read are handed back to the kernel as the walk goes.
+ * already read are handed back to the kernel as the walk goes. A walk may
+ * instead take its chunks, decompressed, from elsewhere: a ring that other
+ * threads fill ahead of it (chunkring.h).
  */
 #ifndef BLKSTACK_DATPAGES_H
 #define BLKSTACK_DATPAGES_H
@@ -18,6 +20,14 @@
 #include "format/datfile.h"
 #include "format/unzip.h"
 
+/*
+ * Where an attached walk takes its chunks (chunkring_take_from()): 1 and the
+ * next chunk's pages, valid until the next call; 0 at the stream's end; -1
+ * at a damaged chunk. @u is the walk's context, for a chunk it must
+ * decompress itself.
+ */
+typedef int datpages_take_fn(void *from, struct unzip *u, const uint8_t **chunk, size_t *len);
+
 /**
  * struct datpages - where the walk of one stream is
  * @map: the whole file
@@ -27,8 +37,11 @@
  * @dropped: the stream's bytes before this offset were handed back
  * @chunks_read: chunks decompressed so far
  * @unzip: the decompression context (compressed streams)
- * @chunk: the last chunk, decompressed
- * @chunk_cap: its buffer's size
+ * @take: where the chunks come from, decompressed, when not NULL
+ * @from: its argument
+ * @chunk: the buffer chunks are decompressed into (without @ring)
+ * @chunk_cap: its size
+ * @data: the last chunk, decompressed (in @chunk or @from's)
  * @chunk_len: its bytes
  * @chunk_pos: offset in it of the next page
  * @corrupt: a chunk's header or data was damaged: the walk stopped there
@@ -41,8 +54,11 @@ struct datpages {
 	uint64_t dropped;
 	uint32_t chunks_read;
 	struct unzip *unzip;
+	datpages_take_fn *take;
+	void *from;
 	uint8_t *chunk;
 	size_t chunk_cap;
+	const uint8_t *data;
 	size_t chunk_len;
 	size_t chunk_pos;
 	bool corrupt;
@@ -66,6 +82,29 @@ int datpages_init(struct datpages *p, const uint8_t *map, const struct datfile_l
  * damage (then @p->corrupt is set).
  */
 const uint8_t *datpages_next(struct datpages *p);
+
+/**
+ * datpages_attach - take the chunks of a compressed stream from @take
+ * instead of decompressing them here, for a walk that is at its start
+ * @p: the walk
+ * @take: chunkring_take_from(), for a ring of the same stream; NULL detaches
+ * @from: the ring
+ * The walk ends and stops at damage where it would on its own.
+ */
+void datpages_attach(struct datpages *p, datpages_take_fn *take, void *from);
+
+/**
+ * datpages_chunk_next - the next chunk's compressed bytes, the walk moved
+ * past it without decompressing it (a compressed stream)
+ * @p: the walk
+ * @src: set to the compressed bytes, in the mapping
+ * @zsize: set to their length
+ * @usize: set to the uncompressed size, whole pages, at most UNZIP_MAX_BLOCK
+ * Returns 1, 0 past the last chunk or at the end of a truncated file, or
+ * -1 when the header is damaged (then @p->corrupt is set).
+ */
+int datpages_chunk_next(struct datpages *p, const uint8_t **src, uint32_t *zsize,
+			uint32_t *usize);
 
 /**
  * datpages_count - the pages the stream holds, without decompressing them
@@ -101,7 +140,10 @@ void datpages_release_walked(struct datpages *p);
  */
 void datpages_forget(const struct datpages *p);
 
-/** datpages_destroy - release the walk's buffers; a zeroed walk is accepted */
+/**
+ * datpages_destroy - release the walk's buffers (not what it is attached
+ * to); a zeroed walk is accepted
+ */
 void datpages_destroy(struct datpages *p);
 
 #endif /* BLKSTACK_DATPAGES_H */
