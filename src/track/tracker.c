@@ -130,6 +130,7 @@ struct tracker {
 	/* no tree is due to expire or be freed before this (it may be earlier
 	 * than the first due time, never later): one compare per event */
 	uint64_t sweep_at;
+	bool stop_at_remap;	/* tracker_stop_at_remap() */
 
 	struct tdev **devs;
 	int ndevs, devs_cap;
@@ -1424,7 +1425,8 @@ static const uint8_t kind_use[256] = {
 
 /*
  * One event of a kind the rules take, by the rules at the top, then the
- * sweep, if due. Returns 0, for tracker_event() to return.
+ * sweep, if due. Returns 0, or -ERESTART (tracker_stop_at_remap()), for
+ * tracker_event() to return.
  */
 static __attribute__((noinline)) int take(struct tracker *t, const struct blk_event *ev)
 {
@@ -1445,6 +1447,8 @@ static __attribute__((noinline)) int take(struct tracker *t, const struct blk_ev
 		on_queue(t, d, ev);
 		break;
 	case BLK_EV_BIO_REMAP:
+		if (t->stop_at_remap)
+			return -ERESTART;
 		on_remap(t, d, ev);
 		break;
 	case BLK_EV_SPLIT:
@@ -1499,6 +1503,11 @@ int tracker_event(const struct blk_event *ev, void *ctx)
 	if (use == TK_KIND_CLOCK && t->now >= t->sweep_at)
 		sweep(t);
 	return 0;
+}
+
+void tracker_stop_at_remap(struct tracker *t)
+{
+	t->stop_at_remap = true;
 }
 
 void tracker_finish(struct tracker *t)
