@@ -50,16 +50,19 @@ static inline void check_page_to_long4(uint8_t *page)
 }
 
 /*
- * Write a recording to @path: the fixture's pages, or where @pages[cpu] is
- * given, @len[cpu] bytes of pages of one's own; @bad_format: damage
- * block_rq_complete's format; @long4: as a 4-byte-long machine would.
+ * Write a recording to @path with the formats of the block events @events
+ * (@nevents of them): the fixture's pages, or where @pages[cpu] is given,
+ * @len[cpu] bytes of pages of one's own; @bad_format: damage
+ * block_rq_complete's format (@events[1]); @long4: as a 4-byte-long
+ * machine would.
  */
-static inline void check_write_dat_pages(const char *path, bool bad_format, bool long4,
-					 const uint8_t *const given[2], const size_t given_len[2])
+static inline void check_write_dat_events(const char *path, const char *const *events,
+					  int nevents, bool bad_format, bool long4,
+					  const uint8_t *const given[2],
+					  const size_t given_len[2])
 {
-	static const char *const events[] = { "block_bio_queue", "block_rq_complete" };
-	struct dat_text formats[2], header_page, header_event;
-	struct dat_system system = { "block", formats, 2 };
+	struct dat_text formats[32], header_page, header_event;
+	struct dat_system system = { "block", formats, nevents };
 	uint64_t spill_bytes[2];
 	FILE *spill[2], *out;
 	char p[PATH_MAX];
@@ -72,12 +75,15 @@ static inline void check_write_dat_pages(const char *path, bool bad_format, bool
 		check_replace((char *)header_page.data, "data;\toffset:16;\tsize:4080;",
 			"data;\toffset:12;\tsize:4084;");
 	}
+	ck_assert_int_le(nevents, 32);
+	for (int i = 0; i < nevents; i++) {
+		snprintf(p, sizeof(p), RING "/events/block/%s/format", events[i]);
+		formats[i].data = check_slurp(p, &formats[i].len);
+	}
 	for (int i = 0; i < 2; i++) {
 		size_t len;
 		char *pages;
 
-		snprintf(p, sizeof(p), RING "/events/block/%s/format", events[i]);
-		formats[i].data = check_slurp(p, &formats[i].len);
 		if (given && given[i]) {
 			len = given_len[i];
 			pages = malloc(len);
@@ -118,10 +124,19 @@ static inline void check_write_dat_pages(const char *path, bool bad_format, bool
 
 	free((char *)header_page.data);
 	free((char *)header_event.data);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < nevents; i++)
 		free((char *)formats[i].data);
+	for (int i = 0; i < 2; i++)
 		fclose(spill[i]);
-	}
+}
+
+/* check_write_dat_events() of block_bio_queue and block_rq_complete */
+static inline void check_write_dat_pages(const char *path, bool bad_format, bool long4,
+					 const uint8_t *const given[2], const size_t given_len[2])
+{
+	static const char *const events[] = { "block_bio_queue", "block_rq_complete" };
+
+	check_write_dat_events(path, events, 2, bad_format, long4, given, given_len);
 }
 
 /* check_write_dat_pages() of the fixture's pages */

@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -790,6 +791,32 @@ START_TEST(reset_forgets_everything)
 }
 END_TEST
 
+/*
+ * Told to stop at a remap: every other event is taken, the first remap is
+ * refused with -ERESTART (not taken: no I/O of the layer above is made of
+ * it), and a reset ends the stop.
+ */
+START_TEST(stop_at_remap_until_reset)
+{
+	struct blk_event q = { .kind = BLK_EV_BIO_QUEUE, .dev = DM(0), .sector = 64,
+			       .nr_sector = 8, .ts = 10 };
+	struct blk_event a = { .kind = BLK_EV_BIO_REMAP, .dev = SDA, .sector = 64, .nr_sector = 8,
+			       .old_dev = DM(0), .aux_sector = 64, .ts = 20 };
+
+	tracker_stop_at_remap(t);
+	ck_assert_int_eq(tracker_event(&q, t), 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 1);
+	ck_assert_int_eq(tracker_event(&a, t), -ERESTART);
+	ck_assert_uint_eq(tracker_roles(t, SDA), 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 1);
+	tracker_reset(t);
+	ck_assert_int_eq(tracker_event(&q, t), 0);
+	ck_assert_int_eq(tracker_event(&a, t), 0);
+	ck_assert(tracker_roles(t, SDA) & TK_ROLE_LOWER);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 2);
+}
+END_TEST
+
 /* md raid5's stripe I/O: parity named by sector 0 is never lumped into a
  * write at sector 0; a read of a block a pending write covers is that
  * write's read-modify-write; neither is top-level (issue 17, 1 and 2). */
@@ -1033,6 +1060,7 @@ int main(void)
 	tcase_add_test(tc, snapshot_held_write_linked);
 	tcase_add_test(tc, md_superblock_for_held_write);
 	tcase_add_test(tc, reset_forgets_everything);
+	tcase_add_test(tc, stop_at_remap_until_reset);
 	tcase_add_test(tc, expiry_after_oldest_completes);
 	tcase_add_test(tc, reused_nodes_start_clean);
 	tcase_add_test(tc, split_of_expired_bio_expires_in_time);

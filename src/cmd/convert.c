@@ -414,8 +414,13 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f,
 		err_msg("out of memory");
 		goto out;
 	}
-	/* as report: the I/O of a device with holders is not top-level */
-	roles_of_recording(p->input, stack, tr.t, 1);
+	/*
+	 * as report: the I/O of a device with holders is not top-level; rows
+	 * are written as the file is read: it cannot be read again at the
+	 * first remap as report does, and is looked through for one first
+	 */
+	if (roles_of_recording(p->input, f, stack, tr.t, 1) < 0)
+		goto out;
 	ret = tracefile_read(f, tracked_event, &tr);
 	damaged = input_damaged(p->input, f, ret);
 	if (ret == 0 || ret == -EBADMSG)

@@ -118,28 +118,55 @@ static int side_event(const struct blk_event *ev, void *ctx)
 	return pc_kind_is(ev->kind) ? 0 : tracker_event(ev, s->t);
 }
 
+/* Free @s's statistics and tracker (not its file). */
+static void side_collect_free(struct side *s)
+{
+	tracker_free(s->t);
+	stats_free(s->st);
+	amp_destroy(&s->amp);
+	s->t = NULL;
+	s->st = NULL;
+}
+
+/* Make @s's statistics and tracker, empty; NULL after saying why, or the tracker. */
+static struct tracker *side_collect_build(void *ctx)
+{
+	struct side *s = ctx;
+	struct tk_params tp = { 0 };
+
+	side_collect_free(s);
+	s->st = stats_alloc();
+	s->t = s->st ? tracker_alloc(&tp, side_io, s) : NULL;
+	if (!s->t)
+		err_msg("out of memory");
+	return s->t;
+}
+
+/* One read of the recording into @ctx (a roles_reader's read). */
+static int side_read_once(struct tracefile *f, void *ctx)
+{
+	return tracefile_read(f, side_event, ctx);
+}
+
 /* Read @path into @s. Says what failed; returns 0 or -1. */
 static int side_read(struct side *s, const char *path)
 {
-	const struct topo_record *stack;
-	struct tk_params tp = { 0 };
+	struct roles_reader reader = { .read = side_read_once, .rebuild = side_collect_build,
+				       .ctx = s };
 	int ret;
 
-	s->st = stats_alloc();
-	s->t = s->st ? tracker_alloc(&tp, side_io, s) : NULL;
-	if (!s->t) {
-		err_msg("out of memory");
+	if (!side_collect_build(s))
 		return -1;
-	}
 	s->f = tracefile_open(path, &ret);
 	if (!s->f) {
 		tracefile_open_error(path, ret);
 		return -1;
 	}
-	/* as report -i: the recorded stack, or a first pass, tells each device's role */
-	stack = tracefile_topology(s->f);
-	roles_of_recording(path, stack, s->t, 1);
-	ret = tracefile_read(s->f, side_event, s);
+	/* as report -i: the recorded stack, or the remaps, tell each device's role */
+	tracefile_set_jobs(s->f, 1);
+	ret = roles_read(path, s->f, tracefile_topology(s->f), s->t, 1, &reader);
+	if (ret == -ECANCELED)
+		return -1;	/* said */
 	if (tracefile_damage_said(path, s->f, ret, NULL) || ret < 0)
 		return -1;
 	tracker_finish(s->t);
@@ -148,9 +175,7 @@ static int side_read(struct side *s, const char *path)
 
 static void side_free(struct side *s)
 {
-	tracker_free(s->t);
-	stats_free(s->st);
-	amp_destroy(&s->amp);
+	side_collect_free(s);
 	tracefile_close(s->f);
 }
 

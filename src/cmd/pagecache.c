@@ -238,6 +238,8 @@ static bool signalled(void *ctx)
 int pc_run_init(struct pc_run *r, bool live, int resolve, const struct tk_params *tk,
 		struct stats *st)
 {
+	/* once: a report whose read starts again makes its run again (cmd/roles.h) */
+	static bool mountinfo_said;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -246,8 +248,9 @@ int pc_run_init(struct pc_run *r, bool live, int resolve, const struct tk_params
 		     : live ? CLI_RESOLVE_PROC : CLI_RESOLVE_NONE;
 	r->st = st;
 	ret = fsmap_load("", &r->map);
-	if (ret < 0) {
+	if (ret < 0 && !mountinfo_said) {
 		/* without it every queue event still counts, as unattributed */
+		mountinfo_said = true;
 		warn_msg("cannot read the mounted filesystems from /proc/self/mountinfo: %s",
 			 strerror(-ret));
 	}
@@ -269,8 +272,9 @@ int pc_run_event(const struct blk_event *ev, void *ctx)
 	struct pc_run *r = ctx;
 	int ret;
 
-	if (r->t && !pc_kind_is(ev->kind))
-		tracker_event(ev, r->t);
+	/* the tracker stops a read that must learn the roles first (cmd/roles.h) */
+	if (r->t && !pc_kind_is(ev->kind) && (ret = tracker_event(ev, r->t)) < 0)
+		return ret;
 	ret = pagecache_event(ev, r->pc);
 	return ret == -ENOMEM ? ret : 0;
 }

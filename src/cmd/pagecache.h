@@ -99,7 +99,11 @@ struct pc_run {
 int pc_run_init(struct pc_run *r, bool live, int resolve, const struct tk_params *tk,
 		struct stats *st);
 
-/** pc_run_event - a blk_event_fn: page-cache and queue events to the attribution, block events to the tracker */
+/**
+ * pc_run_event - a blk_event_fn: page-cache and queue events to the
+ * attribution, block events to the tracker
+ * Returns 0, -ENOMEM, or what the tracker returned (-ERESTART).
+ */
 int pc_run_event(const struct blk_event *ev, void *ctx);
 
 /**

@@ -21,8 +21,8 @@
 #include "cmd/cmd.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
-#include "cmd/report-cgroup.h"
 #include "cmd/report-btt.h"
+#include "cmd/report-cgroup.h"
 #include "cmd/report-files.h"
 #include "cmd/report-iostat.h"
 #include "cmd/report-time.h"
@@ -33,6 +33,7 @@
 #include "output/html.h"
 #include "output/outfile.h"
 #include "output/report.h"
+#include "track/amp.h"
 #include "track/stats.h"
 #include "track/topo-record.h"
 #include "track/tracker.h"
@@ -341,6 +342,112 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 
 /* ---- the command ---- */
 
+/*
+ * The consumers of one report, made by one function and freed by one, so
+ * that a read that starts again at a remap (cmd/roles.h) forgets none:
+ * @p: the options they were made for
+ * @st: the statistics
+ * @t: the tracker (@run's when the page-cache side runs)
+ * @x: --slowest, --by flag, --access, --html
+ * @amp: --amplification (fed through @x)
+ * @run: the page-cache side (--by file, dir or process, --folded, --flame,
+ *	 --page-cache), owner of the tracker; @run.pc is NULL when it does not run
+ * @rcg: --by cgroup
+ * @btt: --btt
+ * @ios: --iostat
+ * @feed: the consumer of the events when it is not the tracker (--btt,
+ *	  --iostat, --by cgroup), else NULL
+ * @feed_ctx: its context
+ */
+struct collectors {
+	const struct report_params *p;
+	struct stats *st;
+	struct tracker *t;
+	struct report_extra x;
+	struct amp amp;
+	struct pc_run run;
+	struct report_cg rcg;
+	struct report_btt btt;
+	struct report_iostat ios;
+	blk_event_fn feed;
+	void *feed_ctx;
+};
+
+/* Make @c's consumers for @p, empty; 0, or -1 after saying what failed (then free @c). */
+static int collectors_build(struct collectors *c, const struct report_params *p)
+{
+	struct tk_params tp = { .max_inflight = p->max_inflight, .timeout_ns = p->timeout_ns };
+	unsigned int hz;
+
+	memset(c, 0, sizeof(*c));
+	c->p = p;
+	c->st = stats_alloc();
+	if (c->st && report_extra_init(&c->x, c->st, p->slowest, p->by == CLI_BY_FLAG, p->access,
+				       p->html) < 0) {
+		stats_free(c->st);
+		c->st = NULL;
+	}
+	if (p->amplification)
+		c->x.amp = &c->amp;
+	if (c->st && p->page_cache) {
+		/* the files' side owns the tracker: completed I/O gives files their latency */
+		if (pc_run_init(&c->run, !p->input, p->resolve, &tp, c->st) < 0)
+			return -1;
+		c->t = c->run.t;
+		if (report_extra_any(&c->x)) {
+			c->run.io_fn = report_extra_owner_io;
+			c->run.io_ctx = &c->x;
+			c->x.run = &c->run;
+		}
+	} else if (c->st && p->by_cgroup) {
+		c->rcg.st = c->st;
+		if (cg_stats_init(&c->rcg.cg, "", REPORT_MAX_CGROUPS) == 0)
+			c->t = c->rcg.t = tracker_alloc(&tp, report_cg_io, &c->rcg);
+		/* the cgroup of a queueing task is looked up before the tracker takes its event */
+		c->feed = report_cg_event;
+		c->feed_ctx = &c->rcg;
+	} else if (c->st) {
+		c->t = report_extra_any(&c->x) ? tracker_alloc(&tp, report_extra_io, &c->x)
+					       : tracker_alloc(&tp, stats_io, c->st);
+	}
+	if (!c->t)
+		goto enomem;
+	c->x.t = c->t;
+	if (p->btt) {
+		if (report_btt_init(&c->btt) < 0)
+			goto enomem;
+		c->feed = report_btt_event;
+		c->feed_ctx = &c->btt;
+	} else if (p->iostat) {
+		/* live, the running kernel's CONFIG_HZ is the traced one's */
+		hz = p->hz ? p->hz : !p->input && report_iostat_hz() ? report_iostat_hz()
+								  : REPORT_IOSTAT_DEFAULT_HZ;
+		if (report_iostat_init(&c->ios, hz) < 0)
+			goto enomem;
+		c->feed = report_iostat_event;
+		c->feed_ctx = &c->ios;
+	}
+	return 0;
+enomem:
+	err_msg("out of memory");
+	return -1;
+}
+
+/* Free what collectors_build() made, even half of it. */
+static void collectors_free(struct collectors *c)
+{
+	if (c->t != c->run.t)
+		tracker_free(c->t);
+	pc_run_destroy(&c->run);	/* its tracker too */
+	report_extra_destroy(&c->x);
+	stats_free(c->st);
+	report_btt_destroy(&c->btt);
+	amp_destroy(&c->amp);
+	report_iostat_destroy(&c->ios);
+	cg_stats_destroy(&c->rcg.cg);
+	memset(c, 0, sizeof(*c));
+}
+
 /* The traced command of "report -- COMMAND", and the page-cache side to name files after each pass. */
 struct watched {
 	struct live_command cmd;
@@ -407,13 +514,44 @@ static int block_event(const struct blk_event *ev, void *ctx)
 	return pc_kind_is(ev->kind) ? 0 : tracker_event(ev, ctx);
 }
 
+/* One read of the recording into @ctx's collectors (a roles_reader's read). */
+static int read_recording(struct tracefile *f, void *ctx)
+{
+	struct collectors *c = ctx;
+
+	if (c->run.pc) {
+		if (pc_run_recorded_names(&c->run, f) < 0) {
+			err_msg("out of memory");
+			return -ECANCELED;
+		}
+		pc_run_dio_events(&c->run, tracefile_has(f, PC_EV_DIO_BEGIN),
+				  tracefile_has(f, PC_EV_DIO_ITER));
+		return tracefile_read(f, pc_run_event, &c->run);
+	}
+	if (c->feed)
+		return tracefile_read(f, c->feed, c->feed_ctx);
+	/* the events no rule takes only move the tracker's clock */
+	tracefile_bare_kinds(f, tracker_bare_kinds());
+	return tracefile_read(f, block_event, c->t);
+}
+
+/* The collectors made again, empty, for a read that starts again (a roles_reader's rebuild). */
+static struct tracker *rebuild(void *ctx)
+{
+	struct collectors *c = ctx;
+	const struct report_params *p = c->p;
+
+	collectors_free(c);
+	return collectors_build(c, p) < 0 ? NULL : c->t;
+}
+
 /* @stack: the stack given with --topology, else the one the file carries */
-static int run_file(const struct report_params *p, struct tracker *t,
+static int run_file(const struct report_params *p, struct collectors *c,
 		    const struct source_stats **src, struct tracefile **fp,
-		    const struct topo_record **stack, struct pc_run *run, blk_event_fn feed,
-		    void *feed_ctx)
+		    const struct topo_record **stack)
 {
 	int jobs = p->jobs ? p->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	struct roles_reader reader = { .read = read_recording, .rebuild = rebuild, .ctx = c };
 	int ret;
 
 	*fp = tracefile_open(p->input, &ret);
@@ -423,26 +561,15 @@ static int run_file(const struct report_params *p, struct tracker *t,
 	}
 	if (!*stack)
 		*stack = tracefile_topology(*fp);
-	/* --btt and --iostat take the events themselves: no tracker needs roles */
-	if (!feed)
-		roles_of_recording(p->input, *stack, t, jobs);
-	if (run->pc && pc_run_recorded_names(run, *fp) < 0) {
-		err_msg("out of memory");
-		return -1;
-	}
 	/* decoding in threads changes nothing of what the tracker is given */
 	tracefile_set_jobs(*fp, jobs);
-	if (run->pc) {
-		pc_run_dio_events(run, tracefile_has(*fp, PC_EV_DIO_BEGIN),
-				  tracefile_has(*fp, PC_EV_DIO_ITER));
-		ret = tracefile_read(*fp, pc_run_event, run);
-	} else if (feed) {
-		ret = tracefile_read(*fp, feed, feed_ctx);
-	} else {
-		/* the events no rule takes only move the tracker's clock */
-		tracefile_bare_kinds(*fp, tracker_bare_kinds());
-		ret = tracefile_read(*fp, block_event, t);
-	}
+	/* --btt and --iostat take the events themselves: no tracker needs roles */
+	if (c->feed)
+		ret = read_recording(*fp, c);
+	else
+		ret = roles_read(p->input, *fp, *stack, c->t, jobs, &reader);
+	if (ret == -ECANCELED)
+		return -1;	/* said */
 	*src = tracefile_stats(*fp);
 	if (tracefile_damage_said(p->input, *fp, ret, NULL))
 		return -1;
@@ -452,26 +579,16 @@ static int run_file(const struct report_params *p, struct tracker *t,
 int cmd_report(int argc, char **argv)
 {
 	struct watched w = { .cmd = { .pid = -1 } };
-	struct report_cg rcg = { 0 };
-	struct pc_run run = { 0 };
 	const struct source_stats *src = NULL;
 	struct tracefile *file = NULL;
-	struct tracker *t = NULL;
-	struct stats *st = NULL;
 	struct outfile of = { 0 }, html = { 0 };
 	struct live l = { 0 };
 	struct topo_record topology = { 0 };
 	const struct topo_record *stack = NULL;
-	struct report_extra x = { 0 };
 	struct report_time rtime, htime;
-	struct report_btt btt = { 0 };
-	struct amp amp = { 0 };
-	struct report_iostat ios = { 0 };
-	blk_event_fn feed = NULL;
-	void *feed_ctx = NULL;
+	struct collectors c = { 0 };
 	struct report_files_opts fopts;
 	struct report_params p;
-	struct tk_params tp;
 	struct report r;
 	char err[CLI_ERR_LEN];
 	int rc = EXIT_RUNTIME;
@@ -491,76 +608,32 @@ int cmd_report(int argc, char **argv)
 	util_debug = p.debug;
 	fopts = (struct report_files_opts){ .by = p.by, .top = p.top, .folded = p.folded,
 					    .flame = p.flame, .json = p.json, .recording = !!p.input };
-	tp = (struct tk_params){ .max_inflight = p.max_inflight, .timeout_ns = p.timeout_ns };
-	st = stats_alloc();
 	/* a page that cannot be written is said before tracing, not after */
 	if (p.html && report_html_open(&html, p.html) < 0)
 		goto out;
-	if (st && report_extra_init(&x, st, p.slowest, p.by == CLI_BY_FLAG, p.access, p.html) < 0) {
-		stats_free(st);
-		st = NULL;
-	}
-	if (p.amplification)
-		x.amp = &amp;
-	if (st && p.page_cache) {
-		/* the files' side owns the tracker: completed I/O gives files their latency */
-		if (pc_run_init(&run, !p.input, p.resolve, &tp, st) < 0)
-			goto out;
-		t = run.t;
-		w.run = &run;
-		if (report_extra_any(&x)) {
-			run.io_fn = report_extra_owner_io;
-			run.io_ctx = &x;
-			x.run = &run;
-		}
-	} else if (st && p.by_cgroup) {
-		rcg.st = st;
-		if (cg_stats_init(&rcg.cg, "", REPORT_MAX_CGROUPS) == 0)
-			t = rcg.t = tracker_alloc(&tp, report_cg_io, &rcg);
-		/* the cgroup of a queueing task is looked up before the tracker takes its event */
-		feed = report_cg_event;
-		feed_ctx = &rcg;
-	} else if (st) {
-		t = report_extra_any(&x) ? tracker_alloc(&tp, report_extra_io, &x)
-					 : tracker_alloc(&tp, stats_io, st);
-	}
-	if (!t) {
-		err_msg("out of memory");
+	if (collectors_build(&c, &p) < 0)
 		goto out;
-	}
-	x.t = t;
-	if ((p.btt && report_btt_init(&btt) < 0) || (p.iostat && report_iostat_init(&ios, p.hz ? p.hz :
-				  !p.input && report_iostat_hz() ? report_iostat_hz() :
-				  REPORT_IOSTAT_DEFAULT_HZ) < 0)) {
-		err_msg("out of memory");
-		goto out;
-	}
+	if (c.run.pc)
+		w.run = &c.run;
 	if (p.iostat && !p.input)
-		iostat_count_started(ios.s, report_iostat_counts_started());
-	if (p.btt) {
-		feed = report_btt_event;
-		feed_ctx = &btt;
-	} else if (p.iostat) {
-		feed = report_iostat_event;
-		feed_ctx = &ios;
-	}
+		iostat_count_started(c.ios.s, report_iostat_counts_started());
 	if (p.topology) {
 		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;
 		stack = &topology;
 	}
 	if (p.input)
-		ret = run_file(&p, t, &src, &file, &stack, &run, feed, feed_ctx);
+		ret = run_file(&p, &c, &src, &file, &stack);
 	else
-		ret = run_live(&p, t, &src, &l, &w, feed, feed_ctx);
+		ret = run_live(&p, c.t, &src, &l, &w, c.feed, c.feed_ctx);
 	if (ret < 0)
 		goto out;
-	tracker_finish(t);
-	if (run.pc && pc_run_finish(&run) < 0)
+	tracker_finish(c.t);
+	if (c.run.pc && pc_run_finish(&c.run) < 0)
 		goto out;
 
 	r = (struct report){
-		.st = st, .tk = tracker_counters(t), .src = src,
+		.st = c.st, .tk = tracker_counters(c.t), .src = src,
 		.source = p.input ? p.input : "live tracing",
 		.name = stack ? topo_record_name : p.input ? NULL : live_dev_name,
 		.name_ctx = (void *)stack,
@@ -570,10 +643,10 @@ int cmd_report(int argc, char **argv)
 		.stack_devs = l.sel.n ? l.sel.devs : NULL, .nstack_devs = l.sel.n,
 		.command = p.command ? p.command[0] : NULL,
 		.command_done = w.cmd.exited, .command_status = w.cmd.status,
-		.time = report_extra_time(&x, &rtime, false),
-		.amp = p.amplification ? &amp : NULL,
+		.time = report_extra_time(&c.x, &rtime, false),
+		.amp = p.amplification ? &c.amp : NULL,
 	};
-	if (x.enomem)
+	if (c.x.enomem)
 		warn_msg("out of memory: the slowest I/Os, flag split or series are incomplete");
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
@@ -581,22 +654,22 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (p.by_cgroup) {
-		ret = report_cg_output(of.fp, &rcg, p.json, r.source, src);
+		ret = report_cg_output(of.fp, &c.rcg, p.json, r.source, src);
 	} else if (p.btt) {
-		ret = report_btt_output(of.fp, &btt, p.json);
+		ret = report_btt_output(of.fp, &c.btt, p.json);
 	} else if (p.iostat) {
-		ret = report_iostat_output(of.fp, &ios, p.json, r.name, r.name_ctx);
+		ret = report_iostat_output(of.fp, &c.ios, p.json, r.name, r.name_ctx);
 	} else if (p.by == CLI_BY_FLAG) {
-		r.time = report_extra_time(&x, &rtime, true);
+		r.time = report_extra_time(&c.x, &rtime, true);
 		ret = p.json ? out_flags_json(of.fp, &r) : out_flags_text(of.fp, &r);
 	} else if (p.by != CLI_BY_NONE || p.folded) {
-		ret = report_files_output(of.fp, &fopts, &run, r.source, src, false);
+		ret = report_files_output(of.fp, &fopts, &c.run, r.source, src, false);
 	} else {
 		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
 		if (!ret && !p.json && p.amplification)
-			ret = out_amp_text(of.fp, &amp, r.name, r.name_ctx);
-		if (!ret && run.pc)
-			ret = report_files_output(of.fp, &fopts, &run, r.source, src, !p.json);
+			ret = out_amp_text(of.fp, &c.amp, r.name, r.name_ctx);
+		if (!ret && c.run.pc)
+			ret = report_files_output(of.fp, &fopts, &c.run, r.source, src, !p.json);
 	}
 	if (ret == -ECANCELED)
 		goto out;
@@ -609,7 +682,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (p.html) {
-		r.time = report_extra_time(&x, &htime, true);
+		r.time = report_extra_time(&c.x, &htime, true);
 		if (report_html_write(&html, p.html, &r) < 0)
 			goto out;
 	}
@@ -625,16 +698,7 @@ out:
 		outfile_abort(&of);
 	if (html.fp)
 		outfile_abort(&html);
-	if (run.pc)
-		pc_run_destroy(&run);
-	else
-		tracker_free(t);
-	report_extra_destroy(&x);
-	stats_free(st);
-	report_btt_destroy(&btt);
-	amp_destroy(&amp);
-	report_iostat_destroy(&ios);
-	cg_stats_destroy(&rcg.cg);
+	collectors_free(&c);
 	tracefile_close(file);
 	live_close(&l);
 	topo_record_free(&topology);

@@ -339,9 +339,14 @@ static int run_file(struct top *tp)
 		tracefile_open_error(p->input, ret);
 		return -1;
 	}
-	/* as report -i: the recorded stack says which devices are lower */
+	/*
+	 * as report -i: the recorded stack says which devices are lower, else
+	 * the remaps do; top prints as it reads: it cannot read again at the
+	 * first remap as report does, and looks for one first
+	 */
 	stack = tracefile_topology(tp->file);
-	roles_of_recording(p->input, stack, tp->t, 1);
+	if (roles_of_recording(p->input, tp->file, stack, tp->t, 1) < 0)
+		return -1;
 	banner(tp);
 	ret = tracefile_read(tp->file, replay_event, tp);
 	if (ret == -ECANCELED)

@@ -76,6 +76,7 @@ struct tracefile {
 	int ret;
 
 	/* libtracecmd path, in the parent */
+	char *path;		/* for another child, when the file is read again */
 	pid_t child;
 	int in_fd;
 	uint64_t has_kinds;	/* bit per enum blk_kind or pc_kind the file's formats have */
@@ -672,7 +673,8 @@ struct tracefile *tracefile_open(const char *path, int *err)
 	if (f->mapped && has_magic(path) && !parsed)
 		unmap_file(f);
 	if (!f->mapped) {
-		ret = open_in_child(f, path);
+		f->path = strdup(path);
+		ret = f->path ? open_in_child(f, path) : -ENOMEM;
 		if (ret < 0) {
 			*err = (ret == -EBADMSG && !has_magic(path)) ? -EINVAL : ret;
 			goto fail;
@@ -1531,6 +1533,48 @@ int tracefile_holds(struct tracefile *f, uint64_t kinds, int jobs)
 	return kindscan_any(f->map, &f->layout, f->tep, kinds, jobs);
 }
 
+/* Stop the child of the libtracecmd path, however far it read. */
+static void child_stop(struct tracefile *f)
+{
+	if (f->in_fd >= 0)
+		close(f->in_fd);
+	f->in_fd = -1;
+	if (f->child > 0) {
+		/* stopped early (the reader left): the child has nobody to write to */
+		kill(f->child, SIGKILL);
+		waitpid(f->child, NULL, 0);
+	}
+	f->child = 0;
+}
+
+int tracefile_rewind(struct tracefile *f)
+{
+	struct decoder *d;
+
+	/* the next read counts from nothing, as the first did */
+	if (f->st.cpu)
+		memset(f->st.cpu, 0, f->cpu_cap * sizeof(*f->st.cpu));
+	f->st.ncpu = 0;
+	f->corrupt = false;
+	if (!f->mapped) {
+		/* a child reads the file once: another one reads it again */
+		child_stop(f);
+		return open_in_child(f, f->path);
+	}
+	if (!f->keep_kinds)
+		return 0;
+	/* decoder_keep_kinds() forgets the kinds it leaves out: a new decoder has them all */
+	d = decoder_alloc(f->tep);
+	if (!d)
+		return -ENOMEM;
+	if (f->bare_kinds)
+		decoder_bare_kinds(d, f->bare_kinds);
+	decoder_free(f->decoder);
+	f->decoder = d;
+	f->keep_kinds = 0;
+	return 0;
+}
+
 void tracefile_set_jobs(struct tracefile *f, int jobs)
 {
 	f->jobs = jobs;
@@ -1578,13 +1622,8 @@ void tracefile_close(struct tracefile *f)
 	datfile_layout_free(&f->layout);
 	if (f->map)
 		munmap((void *)f->map, f->map_len);
-	if (f->in_fd >= 0)
-		close(f->in_fd);
-	if (f->child > 0) {
-		/* stopped early (the reader left): the child has nobody to write to */
-		kill(f->child, SIGKILL);
-		waitpid(f->child, NULL, 0);
-	}
+	child_stop(f);
+	free(f->path);
 	free(f->st.cpu);
 	topo_record_free(&f->topology);
 	free(f);

@@ -39,6 +39,16 @@ bool tracefile_has(const struct tracefile *f, unsigned int kind);
 int tracefile_read(struct tracefile *f, blk_event_fn fn, void *ctx);
 
 /**
+ * tracefile_rewind - make the file ready for another tracefile_read() from
+ * its first event, as if just opened: its accounting zeroed, every kind
+ * delivered again (tracefile_keep_kinds() undone). A read its consumer
+ * stopped may be rewound; the formats are not parsed again.
+ * Returns 0, -ENOMEM, or for a file read through a child (which reads it
+ * once: another one is started), an error of tracefile_open().
+ */
+int tracefile_rewind(struct tracefile *f);
+
+/**
  * tracefile_holds - whether the file holds an event of some kinds that
  * tracefile_read() would deliver, looked for in no time order
  * @f: the file, not read

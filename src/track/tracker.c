@@ -131,6 +131,7 @@ struct tracker {
 	/* no tree is due to expire or be freed before this (it may be earlier
 	 * than the first due time, never later): one compare per event */
 	uint64_t sweep_at;
+	bool stop_at_remap;	/* tracker_stop_at_remap() */
 
 	struct tdev **devs;
 	int ndevs, devs_cap;
@@ -1446,7 +1447,6 @@ typedef int (*rule_fn)(struct tracker *t, const struct blk_event *ev);
 	}
 
 RULE(take_queue, on_queue)
-RULE(take_remap, on_remap)
 RULE(take_split, on_split)
 RULE(take_bio_complete, on_bio_complete)
 RULE(take_getrq, on_getrq)
@@ -1457,6 +1457,14 @@ RULE(take_insert, on_insert)
 RULE(take_issue, on_issue)
 RULE(take_requeue, on_requeue)
 RULE(take_rq_complete, on_rq_complete)
+
+/* A remap, unless the read is to start again at the first one (tracker_stop_at_remap()). */
+static __attribute__((noinline)) int take_remap(struct tracker *t, const struct blk_event *ev)
+{
+	if (t->stop_at_remap)
+		return -ERESTART;
+	return take(t, ev, on_remap);
+}
 
 /* The rule of each kind; none: the event only moves the clock (and may sweep). */
 static const rule_fn rules[256] = {
@@ -1501,6 +1509,11 @@ uint64_t tracker_bare_kinds(void)
 		if (!rules[k])
 			kinds |= 1ULL << k;
 	return kinds;
+}
+
+void tracker_stop_at_remap(struct tracker *t)
+{
+	t->stop_at_remap = true;
 }
 
 void tracker_finish(struct tracker *t)

@@ -225,7 +225,7 @@ void tracker_reset(struct tracker *t);
 
 /**
  * tracker_event - take one event (a blk_event_fn: events in time order)
- * Returns 0 (the tracker never stops the stream).
+ * Returns 0, or -ERESTART at a remap after tracker_stop_at_remap().
  */
 int tracker_event(const struct blk_event *ev, void *ctx);
 
@@ -235,6 +235,15 @@ int tracker_event(const struct blk_event *ev, void *ctx);
  * reader may leave their other fields unfilled (tracefile_bare_kinds()).
  */
 uint64_t tracker_bare_kinds(void);
+
+/**
+ * tracker_stop_at_remap - have tracker_event() return -ERESTART at the
+ * first remap, before it takes it: for a reader of a recording that learns
+ * the roles of its devices (tracker_learn_event()) only when the recording
+ * has remaps, and then starts again. The tracker is then only to be reset
+ * or freed; tracker_reset() ends the stop.
+ */
+void tracker_stop_at_remap(struct tracker *t);
 
 /**
  * tracker_finish - the trace ended: count what is still in flight as
