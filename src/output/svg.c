@@ -115,6 +115,8 @@ void svg_axes(FILE *fp, const struct svg_plot *p, const char *xlabel, const char
 			    "stroke-width=\"0.5\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\" "
 			    "text-anchor=\"middle\">%s</text>\n", x, p->y + p->h, x, p->y + p->h + 4,
 			x, p->y + p->h + 15, svg_num(v, num, sizeof(num)));
+		if (v + step <= v)
+			break;	/* a step below the values' precision: no tick further */
 	}
 	if (yticks) {
 		step = svg_nice_step(p->ymax - p->ymin, 4);
@@ -125,6 +127,8 @@ void svg_axes(FILE *fp, const struct svg_plot *p, const char *xlabel, const char
 				    "stroke=\"#ddd\" stroke-width=\"0.5\"/><text x=\"%.1f\" y=\"%.1f\" "
 				    "class=\"tick\" text-anchor=\"end\">%s</text>\n", p->x, y,
 				p->x + p->w, y, p->x - 4, y + 3, svg_num(v, num, sizeof(num)));
+			if (v + step <= v)
+				break;	/* e.g. offsets near 2^64 sectors 1 MiB apart */
 		}
 	}
 	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" class=\"axis\" text-anchor=\"middle\">",
