@@ -147,8 +147,8 @@ while True:
     if oid == 0: break
     (size,) = struct.unpack_from("<I", d, p); p += 4 + size
 assert d[p:p + 10] == b"flyrecord\0"; p += 10
-def sub(old, new):
-    i = d.index(old, hp)
+def sub(old, new, after=b""):
+    i = d.index(old, d.index(after, hp))
     assert len(old) == len(new)
     d[i:i + len(old)] = new
 if what == "offsets":
@@ -180,10 +180,14 @@ elif what == "arch32":
             pages += 1
     assert pages, "no pages"
 elif what == "format":
-    # a damaged event format, on which libtraceevent's parser crashes
-    if b"unsigned short ioprio;" not in d:
+    # a damaged format of an event the readers decode, on which
+    # libtraceevent's parser crashes
+    if b"name: block_rq_complete\n" not in d or b"unsigned short ioprio;" not in d:
         sys.exit(3)
-    sub(b"unsigned short ioprio;", b"unsigned sh[rt ioprio;")
+    sub(b"unsigned short ioprio;", b"unsigned sh[rt ioprio;", b"name: block_rq_complete\n")
+elif what == "format-unused":
+    # the same damage in the format of an event no reader decodes
+    sub(b"size_t size;", b"size_t s[ze;", b"name: block_touch_buffer\n")
 open(path, "wb").write(d)
 PY
 cp "$TMPD/good.dat" "$TMPD/offsets.dat"
@@ -238,6 +242,19 @@ else
 		fail "report of a damaged event format: $(cat "$TMPD/report.err")"
 	note "a damaged event format: exit 1, the file named as corrupt, no crash: ok"
 fi
+
+# a damaged format of an event that no reader decodes (block_touch_buffer):
+# its format is not parsed, and the file reads as the undamaged one
+cp "$TMPD/good.dat" "$TMPD/unused.dat"
+python3 "$TMPD/patch.py" "$TMPD/unused.dat" format-unused || fail "cannot damage block_touch_buffer's format"
+for cmd in report parse; do
+	bs_run 0 "$cmd" "$cmd" -i "$TMPD/good.dat"
+	mv "$TMPD/$cmd.out" "$TMPD/$cmd.good"
+	bs_run 0 "$cmd" "$cmd" -i "$TMPD/unused.dat"
+	sed "s|unused\.dat|good.dat|" "$TMPD/$cmd.out" | cmp -s - "$TMPD/$cmd.good" ||
+		{ diff "$TMPD/$cmd.good" "$TMPD/$cmd.out" | head >&2; fail "$cmd -i with a damaged unused format differs from the original"; }
+done
+note "a damaged format of an event no reader decodes: read as the undamaged file: ok"
 
 # trace-cmd's version 7 (zstd chunks), read by blkstack's own reader: the
 # same output as the v6 original; cut anywhere, exit 1 naming the file as
