@@ -27,6 +27,16 @@
 #define DROP_CHUNK (8ULL << 20)
 #define DROP_CHUNK_COMPRESSED (1ULL << 20)
 
+/*
+ * Map the file in this far ahead of the walk, in one call. A file that
+ * trace-cmd spliced onto tmpfs sits in 4 KiB pages that the kernel maps
+ * one fault at a time (no fault-around): 190 k faults for a 780 MB
+ * recording, a third of a report's time. MADV_POPULATE_READ maps a window
+ * in one system call, for half the cost; on files in large folios it
+ * costs what the faults did.
+ */
+#define POPULATE_AHEAD (2ULL << 20)
+
 int datpages_init(struct datpages *p, const uint8_t *map, const struct datfile_layout *layout,
 		  const struct datfile_stream *ds)
 {
@@ -40,6 +50,29 @@ int datpages_init(struct datpages *p, const uint8_t *map, const struct datfile_l
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* Map in the stream's bytes from the walk's offset on, when @need of them are not yet. */
+static void populate(struct datpages *p, uint64_t need)
+{
+	uint64_t sys_page = (uint64_t)getpagesize();
+	uint64_t start, end;
+
+	if (p->next + need <= p->populated)
+		return;
+	start = (p->ds->offset + (p->next > p->populated ? p->next : p->populated)) & ~(sys_page - 1);
+	end = p->ds->offset + p->next + (need > POPULATE_AHEAD ? need : POPULATE_AHEAD);
+	if (end > p->ds->offset + p->ds->avail)
+		end = p->ds->offset + p->ds->avail;
+	if (end <= start)
+		return;
+	/* the walk reads the bytes either way: a refusal only means faults instead */
+	if (madvise((void *)(p->map + start), end - start, MADV_POPULATE_READ) < 0 &&
+	    errno == EINVAL) {
+		p->populated = UINT64_MAX;
+		return;
+	}
+	p->populated = end - p->ds->offset;
 }
 
 static uint32_t rd32(const struct datpages *p, const uint8_t *at)
@@ -81,10 +114,13 @@ static int chunk_header(struct datpages *p, uint64_t off, uint32_t nth, uint32_t
 int datpages_chunk_next(struct datpages *p, const uint8_t **src, uint32_t *zsize,
 			uint32_t *usize)
 {
-	int ret = chunk_header(p, p->next, p->chunks_read, zsize, usize);
+	int ret;
 
+	populate(p, 8);
+	ret = chunk_header(p, p->next, p->chunks_read, zsize, usize);
 	if (ret <= 0)
 		return ret;
+	populate(p, 8 + (uint64_t)*zsize);
 	*src = p->map + p->ds->offset + p->next + 8;
 	p->next += 8 + (uint64_t)*zsize;
 	p->chunks_read++;
@@ -143,6 +179,7 @@ const uint8_t *datpages_next(struct datpages *p)
 	if (!p->ds->compressed) {
 		if (p->next + page > p->ds->avail)
 			return NULL;
+		populate(p, page);
 		pg = p->map + p->ds->offset + p->next;
 		p->next += page;
 		return pg;

@@ -35,6 +35,8 @@ typedef int datpages_take_fn(void *from, struct unzip *u, const uint8_t **chunk,
  * @ds: the stream walked
  * @next: offset in the stream of the next page (uncompressed) or chunk
  * @dropped: the stream's bytes before this offset were handed back
+ * @populated: the stream's bytes before this offset are mapped in already
+ *	(~0 once the kernel refused: older than 5.14)
  * @chunks_read: chunks decompressed so far
  * @unzip: the decompression context (compressed streams)
  * @take: where the chunks come from, decompressed, when not NULL
@@ -52,6 +54,7 @@ struct datpages {
 	const struct datfile_stream *ds;
 	uint64_t next;
 	uint64_t dropped;
+	uint64_t populated;
 	uint32_t chunks_read;
 	struct unzip *unzip;
 	datpages_take_fn *take;
