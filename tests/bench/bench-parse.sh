@@ -148,7 +148,7 @@ rate()
 }
 awk -v v6="$(rate "$n_v6" "$r_v6")" -v v7="$(rate "$n_v7" "$r_v7")" \
 	-v tc="$(rate "$n_tcr" "$r_tc")" -v bp="$(rate "$n_bt" "$r_bp")" 'BEGIN {
-	printf "blkstack v6 / blkparse:         %.1fx  (goal: >= 10x)\n", v6 / bp
+	printf "blkstack v6 / blkparse:         %.1fx  (goal: >= 20x, issue 16)\n", v6 / bp
 	printf "blkstack v6 / trace-cmd report: %.1fx\n", v6 / tc
 	printf "blkstack v7 / blkparse:         %.1fx\n", v7 / bp
 	printf "blkstack v6 / blkstack v7:      %.1fx\n", v6 / v7
