@@ -472,6 +472,40 @@ START_TEST(processes_capped)
 END_TEST
 
 /*
+ * Forty devices: the layers' array grows past its first 8 and 16 entries
+ * (moved, not copied), each layer keeps its own figures, and after a reset
+ * the layers found again start from zero.
+ */
+START_TEST(many_layers_grow_and_reset)
+{
+	for (int round = 0; round < 2; round++) {
+		for (uint32_t i = 0; i < 40; i++) {
+			struct tk_rec r = { .dev = KDEV_MKDEV(8, i), .parent = -1,
+					    .op = BLK_OP_READ, .sectors = 1, .q = 10,
+					    .c = 10 + 1000 * (i + 1) };
+
+			for (uint32_t n = 0; n <= i % 3; n++)
+				feed(&r, 1, true, 7, "p");
+		}
+		ck_assert_uint_eq(st->nlayers, 40);
+		ck_assert_uint_ge(st->layers_cap, 40);
+		for (uint32_t i = 0; i < 40; i++) {
+			const struct st_layer *l = stats_layer(st, KDEV_MKDEV(8, i));
+
+			ck_assert_ptr_nonnull(l);
+			ck_assert_uint_eq(l->op[ST_READ].ios, i % 3 + 1);
+			ck_assert_uint_eq(l->op[ST_READ].total.count, i % 3 + 1);
+			ck_assert_uint_eq(l->op[ST_READ].total.max, 1000 * (i + 1));
+			ck_assert_uint_eq(l->op[ST_WRITE].ios, 0);
+		}
+		stats_reset(st);
+		ck_assert_uint_eq(st->nlayers, 0);
+		ck_assert_ptr_null(stats_layer(st, KDEV_MKDEV(8, 0)));
+	}
+}
+END_TEST
+
+/*
  * A top-level root's total at its layer and its end-to-end latency are one
  * value, bucketed once: both histograms take it alike, and a root with no
  * Q seen (0) still gives its end-to-end C - 0, bucketed on its own.
@@ -593,6 +627,7 @@ int main(void)
 	tcase_add_test(tc, bio_based_leaf_waterfall);
 	tcase_add_test(tc, size_percentiles_whole_sectors);
 	tcase_add_test(tc, processes_capped);
+	tcase_add_test(tc, many_layers_grow_and_reset);
 	tcase_add_test(tc, root_total_is_end_to_end);
 	tcase_add_test(tc, spans_of_zero_and_unseen_ends);
 	tcase_add_test(tc, size_buckets_as_sizes_change);
