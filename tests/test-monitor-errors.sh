@@ -66,6 +66,21 @@ run_monitor "p99>TIME@DEV of a device not traced" 1 \
 run_monitor "--record-on without --record-dir" 2 "--record-on needs --record-dir" \
 	--record-on signal
 run_monitor "malformed --listen" 2 "invalid --listen '9581'" --listen 9581
+# libmicrohttpd is opened by its soname when --listen starts: a library of
+# that name that is damaged, or that lacks the calls, is said, not crashed on
+MHD_SONAME=$(grep -ao 'libmicrohttpd\.so\.[0-9]*' "$BLKSTACK" | head -1)
+[ -n "$MHD_SONAME" ] || fail "no libmicrohttpd soname in $BLKSTACK"
+mkdir "$TMPD/mhd-empty" "$TMPD/mhd-bare"
+: >"$TMPD/mhd-empty/$MHD_SONAME"
+echo 'int not_microhttpd;' | ${CC:-cc} -shared -fPIC -Wl,-soname,"$MHD_SONAME" -x c - \
+	-o "$TMPD/mhd-bare/$MHD_SONAME" || fail "cannot build a stand-in $MHD_SONAME with ${CC:-cc}"
+LD_LIBRARY_PATH=$TMPD/mhd-empty run_monitor "$MHD_SONAME damaged" 1 \
+	"cannot listen on '127.0.0.1:[0-9]+': .*$MHD_SONAME.*" \
+	-d "$D_DEV" --listen "127.0.0.1:$(free_port)"
+grep -q "install libmicrohttpd" "$TMPD/err" || fail "$MHD_SONAME damaged: no hint to install it"
+LD_LIBRARY_PATH=$TMPD/mhd-bare run_monitor "$MHD_SONAME without its calls" 1 \
+	"cannot listen on '127.0.0.1:[0-9]+': a call blkstack makes is missing in $MHD_SONAME" \
+	-d "$D_DEV" --listen "127.0.0.1:$(free_port)"
 # a device that goes away (delpart) and comes back (addpart)
 PORT=$(free_port)
 "$BLKSTACK" monitor -d "$D_PDEV" --listen "127.0.0.1:$PORT" --interval 200ms \

@@ -410,6 +410,9 @@ static void say_listen_error(const char *listen, int ret, const char *what)
 	} else if (ret == -EADDRNOTAVAIL) {
 		err_msg("cannot listen on '%s': no such address on this machine", listen);
 		hint_msg("give one of this machine's addresses (ip -br addr), 127.0.0.1, or :PORT for all");
+	} else if (ret == -ELIBACC) {
+		err_msg("cannot listen on '%s': %s", listen, what);
+		hint_msg("install libmicrohttpd, which serves --listen (Debian: libmicrohttpd12)");
 	} else {
 		err_msg("cannot listen on '%s' (%s): %s", listen, what, strerror(-ret));
 	}
