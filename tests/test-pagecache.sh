@@ -243,6 +243,23 @@ for fs in ext4 xfs btrfs; do
 		  fail "$fs: trace-cmd report cannot decode some events of the recording"; }
 	grep -q "blkstack-file: .* live $MNT/d1/r1\$" "$TMPD/$fs.tc" ||
 		fail "$fs: trace-cmd report shows no file-name marker for d1/r1"
+	# without --by, the report and parse of the recording take its block
+	# events and leave its page-cache events out: the tracker is given
+	# exactly the block events trace-cmd shows (buffer events are not I/O)
+	"$BLKSTACK" report -i "$TMPD/$fs.dat" --json -o "$TMPD/$fs-blk.json" ||
+		fail "$fs: report -i of the recording, block I/O only, failed"
+	want=$(grep -E ' block_[a-z_]+:' "$TMPD/$fs.tc" | grep -cvE ' block_(dirty|touch)_buffer:') || true
+	got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["tracking"]["events"])' \
+		"$TMPD/$fs-blk.json")
+	[ "$got" -eq "$want" ] && [ "$want" -gt 0 ] ||
+		fail "$fs: report -i gave the tracker $got events, not the recording's $want block events"
+	"$BLKSTACK" parse -i "$TMPD/$fs.dat" -o "$TMPD/$fs.parse" ||
+		fail "$fs: parse -i of the recording failed"
+	# every line before the summaries is a block event's
+	awk '/^(CPU[0-9]+|Total) \(/ { exit } { n++ }
+	     !/^ *[0-9]+,[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+\.[0-9]+ +[0-9]+ +[A-Z]+ / { if (!bad++) print "  not an event: " $0 }
+	     END { exit !(n > 0 && !bad) }' "$TMPD/$fs.parse" ||
+		fail "$fs: parse -i of the recording wrote lines of no block event"
 	# convert's rows name each I/O's file: per file, the same bytes as the report
 	"$BLKSTACK" convert -i "$TMPD/$fs.dat" --to jsonl -o "$TMPD/$fs.jsonl" 2>/dev/null ||
 		fail "$fs: convert --to jsonl of the recording failed"

@@ -532,7 +532,8 @@ static int read_recording(struct tracefile *f, void *ctx)
 		return tracefile_read(f, c->feed, c->feed_ctx);
 	/* the events no rule takes only move the tracker's clock */
 	tracefile_bare_kinds(f, tracker_bare_kinds());
-	return tracefile_read(f, block_event, c->t);
+	/* most recordings have no page-cache event to leave out: no test per event */
+	return tracefile_read(f, tracefile_has_pagecache(f) ? block_event : tracker_event, c->t);
 }
 
 /* The collectors made again, empty, for a read that starts again (a roles_reader's rebuild). */

@@ -764,6 +764,14 @@ bool tracefile_has(const struct tracefile *f, unsigned int kind)
 	return kind > BLK_EV_NONE && kind < PC_EV_KIND_MAX && (f->has_kinds & (1ULL << kind));
 }
 
+bool tracefile_has_pagecache(const struct tracefile *f)
+{
+	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++)
+		if (tracefile_has(f, k))
+			return true;
+	return false;
+}
+
 /* ---- versions 6 and 7: mapped pages, pagewalk, merge --------------------- */
 
 struct page_stream {

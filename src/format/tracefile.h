@@ -29,6 +29,9 @@ struct tracefile *tracefile_open(const char *path, int *err);
 /** tracefile_has - whether the file's formats include this event (enum blk_kind or pc_kind) */
 bool tracefile_has(const struct tracefile *f, unsigned int kind);
 
+/** tracefile_has_pagecache - whether the file's formats include a page-cache kind */
+bool tracefile_has_pagecache(const struct tracefile *f);
+
 /**
  * tracefile_read - decode every block event, in time order, into @fn
  * Returns 0, -EBADMSG when the file turned out to be corrupt while it was
