@@ -943,6 +943,13 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
  * differs. A stream's queue holds FEED_DEPTH batches, so memory stays at a
  * few hundred KiB per stream whatever the file's length.
  *
+ * The threads are one fewer than the jobs: the caller's thread is the
+ * last job. When the stream the merge needs has nothing queued and no
+ * thread is decoding it, the caller decodes its next batch itself rather
+ * than wait: with a thread per stream besides it, three threads took
+ * turns on two cores and waited for each other (1.25-1.35x one core's
+ * pace on 10 M events); like this, nobody waits while work is left.
+ *
  * A compressed stream's chunks go through a ring (chunkring.h): a thread
  * whose own streams are far enough ahead decompresses the chunks of the
  * stream the merge is waiting for, rather than sleep, so the stream that
@@ -973,6 +980,7 @@ struct feed {
 	bool in_page;			/* ps.walk holds a page not yet walked to its end */
 	struct chunkring *ring;		/* a compressed stream's chunks, or NULL */
 	/* under feeds.lock */
+	bool busy;			/* being decoded: the stream's state above is in use */
 	struct feed_batch *q[FEED_DEPTH];
 	unsigned int head, len;
 	bool end;			/* the thread has queued its last batch */
@@ -1064,6 +1072,40 @@ static void feed_decode(struct tracefile *f, struct decoder *dec, struct feed *f
 	fd->st.last_ts = last;
 }
 
+/*
+ * Under @fs->lock, which it drops meanwhile: decode the next batch of @fd
+ * with @dec, @fd marked busy so that no other thread decodes it too.
+ * Returns the batch, or NULL out of memory (the threads then stop).
+ */
+static struct feed_batch *feed_decode_locked(struct feeds *fs, struct feed *fd,
+					     struct decoder *dec)
+{
+	struct feed_batch *b = fd->spare;
+
+	fd->spare = NULL;
+	fd->busy = true;
+	pthread_mutex_unlock(&fs->lock);
+	if (!b)
+		b = malloc(sizeof(*b));
+	if (b)
+		feed_decode(fs->f, dec, fd, b);
+	pthread_mutex_lock(&fs->lock);
+	fd->busy = false;
+	if (!b) {
+		fs->err = -ENOMEM;
+		fs->stop = true;
+		pthread_cond_broadcast(&fs->data);
+		return NULL;
+	}
+	if (fd->ps.done) {
+		/* the threads waiting to help may be waiting for this */
+		__atomic_store_n(&fd->end, true, __ATOMIC_RELAXED);
+		fs->nended++;
+		space_signal(fs);
+	}
+	return b;
+}
+
 struct feed_thread {
 	struct feeds *fs;
 	int first;			/* the streams first, first + nthreads, ... */
@@ -1110,15 +1152,18 @@ static void *feed_thread_main(void *arg)
 		struct feed_batch *b;
 		bool live = false;
 
-		/* a stream of this thread's that has room, else help, else wait for room */
+		/*
+		 * of this thread's streams that have room and that the caller
+		 * is not decoding, the one with the fewest batches queued (the
+		 * merge needs it first); else help, else wait for room
+		 */
 		for (int i = t->first; i < fs->nfeeds; i += fs->nthreads) {
 			if (fs->feed[i].end)
 				continue;
 			live = true;
-			if (fs->feed[i].len < FEED_DEPTH) {
+			if (fs->feed[i].len < FEED_DEPTH && !fs->feed[i].busy &&
+			    (!fd || fs->feed[i].len < fd->len))
 				fd = &fs->feed[i];
-				break;
-			}
 		}
 		if (!fd) {
 			unsigned int sent = fs->space_sent;
@@ -1133,28 +1178,11 @@ static void *feed_thread_main(void *arg)
 				pthread_cond_wait(&fs->space, &fs->lock);
 			continue;
 		}
-		b = fd->spare;
-		fd->spare = NULL;
-		pthread_mutex_unlock(&fs->lock);
+		b = feed_decode_locked(fs, fd, t->dec);
 		if (!b)
-			b = malloc(sizeof(*b));
-		if (b)
-			feed_decode(fs->f, t->dec, fd, b);
-		pthread_mutex_lock(&fs->lock);
-		if (!b) {
-			fs->err = -ENOMEM;
-			fs->stop = true;
-			pthread_cond_broadcast(&fs->data);
 			break;
-		}
 		fd->q[(fd->head + fd->len) % FEED_DEPTH] = b;
 		fd->len++;
-		if (fd->ps.done) {
-			/* the threads waiting to help may be waiting for this */
-			__atomic_store_n(&fd->end, true, __ATOMIC_RELAXED);
-			fs->nended++;
-			space_signal(fs);
-		}
 		pthread_cond_broadcast(&fs->data);
 	}
 	pthread_mutex_unlock(&fs->lock);
@@ -1178,10 +1206,18 @@ static struct feed_batch *feed_take(struct feeds *fs, int i, struct feed_batch *
 		else
 			free(done);
 	}
-	while (!fd->len && !fd->end && !fs->stop)
+	while (!fd->len && !fd->end && !fs->stop) {
+		/* nothing queued and nobody at it: its next batch, decoded here */
+		if (!fd->busy) {
+			b = feed_decode_locked(fs, fd, fs->f->decoder);
+			/* a thread may wait for room while the stream was busy here */
+			space_signal(fs);
+			break;
+		}
 		pthread_cond_wait(&fs->data, &fs->lock);
+	}
 	fs->err_seen = fs->err;
-	if (fd->len) {
+	if (!b && fd->len) {
 		b = fd->q[fd->head];
 		fd->head = (fd->head + 1) % FEED_DEPTH;
 		fd->len--;
@@ -1202,7 +1238,8 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 		goto fail;
 	fs->f = f;
 	fs->nfeeds = l->nstreams;
-	fs->nthreads = f->jobs < l->nstreams ? f->jobs : l->nstreams;
+	/* the caller's thread is the last job (feed_take()) */
+	fs->nthreads = f->jobs - 1 < l->nstreams ? f->jobs - 1 : l->nstreams;
 	fs->feed = calloc(fs->nfeeds, sizeof(*fs->feed));
 	fs->cur = calloc(fs->nfeeds, sizeof(*fs->cur));
 	fs->threads = calloc(fs->nthreads, sizeof(*fs->threads));
