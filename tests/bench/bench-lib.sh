@@ -337,23 +337,75 @@ count_events()
 	awk '$1 ~ /^[0-9]+,[0-9]+$/ && $6 ~ /^[A-Z]+$/ { n++ } END { print n + 0 }'
 }
 
+# bench_once LABEL CMD...: one run; prints "wall user sys rss_kb", the wall
+# time to the millisecond (GNU time's %e has ten: a tenth of a 0.1 s run)
+bench_once()
+{
+	local label=$1 t0 t1
+
+	shift
+	t0=$(date +%s%N)
+	"$GNU_TIME" -f '%U %S %M' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/err" ||
+		{ cat "$WORK/err" >&2; die "$label failed"; }
+	t1=$(date +%s%N)
+	awk -v ns=$((t1 - t0)) 'NF == 3 { printf "%.3f %s %s %s\n", ns / 1e9, $1, $2, $3 }' "$WORK/time"
+}
+
+# bench_choose: of the "wall user sys rss" lines on stdin, the best (lowest
+# wall), or with BENCH_PICK=median the median one; prints "wall cpu rss_kb"
+bench_choose()
+{
+	local pick=1
+
+	[ "${BENCH_PICK:-best}" != median ] || pick=$(((RUNS + 1) / 2))
+	awk 'NF == 4' | sort -n -k1,1 | sed -n "${pick}p" |
+		awk '{ printf "%.3f %.2f %d\n", $1, $2 + $3, $4 }'
+}
+
 # bench LABEL CMD...: best (lowest wall) of RUNS; prints "wall cpu rss_kb".
 bench()
 {
-	local label=$1 i all= pick
+	local label=$1 i r all=
 
 	shift
 	for i in $(seq "$RUNS"); do
-		"$GNU_TIME" -f '%e %U %S %M' -o "$WORK/time" "$@" >/dev/null 2>"$WORK/err" ||
-			{ cat "$WORK/err" >&2; die "$label failed"; }
-		note "$label run $i: $(cat "$WORK/time")"
-		all=$(printf '%s\n%s\n' "$all" "$(cat "$WORK/time")" | awk 'NF == 4')
+		r=$(bench_once "$label" "$@")
+		note "$label run $i: $r"
+		all=$(printf '%s\n%s' "$all" "$r")
 	done
-	# the best run, or with BENCH_PICK=median the median one (by wall time)
-	pick=1
-	[ "${BENCH_PICK:-best}" != median ] || pick=$(((RUNS + 1) / 2))
-	sort -n -k1,1 <<<"$all" | sed -n "${pick}p" |
-		awk '{ printf "%s %.2f %d\n", $1, $2 + $3, $4 }'
+	bench_choose <<<"$all"
+}
+
+# bench_pair LABEL_A LABEL_B CMD_A... -- CMD_B...: A and B in turn, RUNS
+# times each, so that a change in the machine's pace (this VM's moves by
+# up to 1.7x from one minute to the next) falls on both alike; prints A's
+# "wall cpu rss_kb" line, B's, then the median over the rounds of A's wall
+# time over B's: the ratio to quote, where the best of each may come from
+# different minutes. For the ratios that are goals.
+bench_pair()
+{
+	local la=$1 lb=$2 i r ra all_a= all_b= ratios= a=() b=()
+
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		a+=("$1")
+		shift
+	done
+	shift
+	b=("$@")
+	for i in $(seq "$RUNS"); do
+		ra=$(bench_once "$la" "${a[@]}")
+		note "$la run $i: $ra"
+		all_a=$(printf '%s\n%s' "$all_a" "$ra")
+		r=$(bench_once "$lb" "${b[@]}")
+		note "$lb run $i: $r"
+		all_b=$(printf '%s\n%s' "$all_b" "$r")
+		ratios=$(printf '%s\n%s' "$ratios" "$(awk -v a="${ra%% *}" -v b="${r%% *}" \
+			'BEGIN { printf "%.6f", a / (b > 0 ? b : 0.001) }')")
+	done
+	bench_choose <<<"$all_a"
+	bench_choose <<<"$all_b"
+	awk 'NF' <<<"$ratios" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # bench_pick: how bench() chose among the runs, for the header

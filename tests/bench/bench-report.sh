@@ -11,7 +11,7 @@
 # compared across trace lengths. Then, best of RUNS runs each:
 #
 #   blkstack report -i v6.dat -o /dev/null          (decode + merge + tracker + statistics;
-#                                                    -j: the default, a thread per CPU)
+#                                                    -j: the default, a thread per core)
 #   blkstack report -j 1 -i v6.dat -o /dev/null     (the same on one core)
 #   blkstack report -i v6.dat --json -o /dev/null
 #   blkstack report -i v6.dat --btt -o /dev/null    (btt's tables instead of the tracker)
@@ -20,6 +20,11 @@
 #                                                    trace-cmd convert --file-version 7, zstd)
 #   btt -i bt.dump                                  (after `blkparse -i - -d bt.dump`, not timed)
 #   btt -A -i bt.dump                               (every table, as report --btt prints)
+#
+# The pairs whose ratios are goals (the default against -j 1, v7 against
+# v6 at either -j) run in turn, A B A B ..., so that a change in the
+# machine's pace falls on both, and their ratio is the median of the
+# rounds' ratios. Wall times are to the millisecond.
 #
 # BENCH_PICK=median takes the median run instead of the best (the machine
 # is shared: the median says more than the luckiest run).
@@ -96,8 +101,10 @@ done
 # --- timing ----------------------------------------------------------------
 
 for name in long short; do
-	printf -v "r_text_$name" %s "$(bench "report $name" "$BLKSTACK" report -i "$WORK/$name.dat" -o /dev/null)"
-	printf -v "r_j1_$name" %s "$(bench "report -j 1 $name" "$BLKSTACK" report -j 1 -i "$WORK/$name.dat" -o /dev/null)"
+	# the default and one core in turn: their ratio is a goal
+	{ read -r "r_text_$name"; read -r "r_j1_$name"; read -r "q_j_$name"; } < <(bench_pair "report $name" "report -j 1 $name" \
+		"$BLKSTACK" report -i "$WORK/$name.dat" -o /dev/null -- \
+		"$BLKSTACK" report -j 1 -i "$WORK/$name.dat" -o /dev/null)
 	printf -v "r_json_$name" %s "$(bench "report --json $name" "$BLKSTACK" report --json -i "$WORK/$name.dat" -o /dev/null)"
 	# in $WORK: btt writes its per-device *_iops_fp.dat files to the directory it runs in
 	printf -v "r_btt_$name" %s "$(cd "$WORK" && bench "btt $name" btt -i "$WORK/$name.dump" -o "$WORK/btt-$name")"
@@ -105,8 +112,13 @@ for name in long short; do
 	printf -v "r_rios_$name" %s "$(bench "report --iostat $name" "$BLKSTACK" report --iostat -i "$WORK/$name.dat" -o /dev/null)"
 	printf -v "r_bttA_$name" %s "$(cd "$WORK" && bench "btt -A $name" btt -A -i "$WORK/$name.dump" -o "$WORK/bttA-$name")"
 done
-r_v7=$(bench "report v7 long" "$BLKSTACK" report -i "$WORK/long7.dat" -o /dev/null)
-r_v7_j1=$(bench "report -j 1 v7 long" "$BLKSTACK" report -j 1 -i "$WORK/long7.dat" -o /dev/null)
+# v7 in turn with v6, at either -j: their ratios are goals
+{ read -r r_v7; read -r r_v6_v7; read -r q_v7; } < <(bench_pair "report v7 long" "report v6 long (beside v7)" \
+	"$BLKSTACK" report -i "$WORK/long7.dat" -o /dev/null -- \
+	"$BLKSTACK" report -i "$WORK/long.dat" -o /dev/null)
+{ read -r r_v7_j1; read -r r_v6_v7_j1; read -r q_v7_j1; } < <(bench_pair "report -j 1 v7 long" "report -j 1 v6 long (beside v7)" \
+	"$BLKSTACK" report -j 1 -i "$WORK/long7.dat" -o /dev/null -- \
+	"$BLKSTACK" report -j 1 -i "$WORK/long.dat" -o /dev/null)
 
 bench_header
 echo "workload: fio 4k randrw 70/30 direct libaio qd4 on /dev/$DEV ($MM), loop over tmpfs, ${SECS}s, $iops IOPS, $ios I/Os"
@@ -120,7 +132,7 @@ echo
 		local tool=$1 trace=$2 n=$3 r=$4
 		read -r wall cpu rss <<<"$r"
 		awk -v t="$tool" -v i="$trace" -v n="$n" -v w="$wall" -v c="$cpu" -v r="$rss" \
-			'BEGIN { printf "%s|%s|%d|%.2f|%.2f|%.1f|%.2f\n", t, i, n, w, c, r / 1024, n / (w > 0 ? w : 0.01) / 1e6 }'
+			'BEGIN { printf "%s|%s|%d|%.3f|%.2f|%.1f|%.2f\n", t, i, n, w, c, r / 1024, n / (w > 0 ? w : 0.01) / 1e6 }'
 	}
 	for name in long short; do
 		n_tc=n_tc_$name n_bt=n_bt_$name rt=r_text_$name rj=r_json_$name rb=r_btt_$name
@@ -135,7 +147,9 @@ echo
 		row "btt -A" "$name" "${!n_bt}" "${!rba}"
 	done
 	row "blkstack report" "long v7" "$n_tc_long" "$r_v7"
+	row "blkstack report" "long (beside v7)" "$n_tc_long" "$r_v6_v7"
 	row "blkstack report -j 1" "long v7" "$n_tc_long" "$r_v7_j1"
+	row "blkstack report -j 1" "long (beside v7)" "$n_tc_long" "$r_v6_v7_j1"
 } | column -t -s '|' -o '  '
 echo
 rate()
@@ -167,7 +181,8 @@ awk -v r="$(walls "$r_text_long")" -v b="$(walls "$r_rbtt_long")" -v i="$(walls 
 }'
 awk -v bs="$(rate "$n_tc_long" "$r_text_long")" -v b1="$(rate "$n_tc_long" "$r_j1_long")" \
 	-v v7="$(rate "$n_tc_long" "$r_v7")" -v v71="$(rate "$n_tc_long" "$r_v7_j1")" \
-	-v n="$(nproc)" 'BEGIN {
-	printf "blkstack report -j %d / -j 1 (long): %.2fx  (goal on 2 cores: >= 1.6x)\n", n, bs / b1
-	printf "blkstack report v7 / v6 (long):  %.0f%% with -j %d, %.0f%% with -j 1  (goal: >= 70%%)\n", 100 * v7 / bs, n, 100 * v71 / b1
+	-v v6="$(rate "$n_tc_long" "$r_v6_v7")" -v v61="$(rate "$n_tc_long" "$r_v6_v7_j1")" \
+	-v qj="$q_j_long" -v q7="$q_v7" -v q71="$q_v7_j1" -v n="$(nproc)" 'BEGIN {
+	printf "blkstack report -j %d / -j 1 (long): %.2fx  (goal on 2 cores: >= 1.6x; best runs: %.2fx)\n", n, 1 / qj, bs / b1
+	printf "blkstack report v7 / v6 (long):  %.0f%% with -j %d, %.0f%% with -j 1  (goal: >= 70%%; best runs: %.0f%%, %.0f%%)\n", 100 / q7, n, 100 / q71, 100 * v7 / v6, 100 * v71 / v61
 }'
