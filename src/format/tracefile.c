@@ -1219,9 +1219,9 @@ static struct feed_batch *feed_take(struct feeds *fs, int i, struct feed_batch *
 			free(done);
 	}
 	while (!fd->len && !fd->end && !fs->stop) {
-		/* nothing queued and nobody at it: its next batch, decoded here */
 		unsigned int sent = fs->data_sent;
 
+		/* nothing queued and nobody at it: its next batch, decoded here */
 		if (!fd->busy) {
 			b = feed_decode_locked(fs, fd, fs->f->decoder);
 			/* a thread may wait for room while the stream was busy here */
