@@ -9,9 +9,9 @@
  * another scrape meanwhile).
  *
  * libmicrohttpd is opened when the first endpoint is, not linked: it pulls
- * in GnuTLS and eight more libraries, whose loading and relocation cost
- * every command 1.1 ms at start (a tenth of a report on a small trace),
- * and only monitor --listen serves HTTP.
+ * in GnuTLS and eight more libraries, whose loading, relocation and symbol
+ * lookups cost every command about 2.5 ms at start (a quarter of a report
+ * on a small trace), and only monitor --listen serves HTTP.
  */
 #include <dlfcn.h>
 #include <errno.h>
