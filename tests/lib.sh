@@ -197,7 +197,11 @@ make_loop()
 			fail "mkfs.ext4 /dev/$pname failed"
 		mnt=$TMPD/$var.mnt
 		mkdir "$mnt"
-		mount -t ext4 "/dev/$pname" "$mnt" || fail "mount /dev/$pname failed"
+		# no block-bitmap prefetch either: ext4lazyinit reads the bitmaps
+		# (read-ahead, metadata) at a random moment up to 5 s after the
+		# mount, into whatever a test is tracing then
+		mount -t ext4 -o no_prefetch_block_bitmaps "/dev/$pname" "$mnt" ||
+			fail "mount /dev/$pname failed"
 		_clean_mounts+=("$mnt")
 		printf -v "${var}_MNT" %s "$mnt"
 	fi

@@ -24,7 +24,7 @@ head -c 1000000 /dev/urandom >"$M/gamma/g.dat"
 head -c 600000 /dev/urandom >"$M/alpha/a.dat"
 # a cold cache for this filesystem only: mount it again
 sync
-umount "$M" && mount -t ext4 "$A_PDEV" "$M" || fail "mounting $A_PDEV again failed"
+umount "$M" && mount -t ext4 -o no_prefetch_block_bitmaps "$A_PDEV" "$M" || fail "mounting $A_PDEV again failed"
 "$BLKSTACK" report -d "$M" --folded --flame "$TMPD/io.svg" --resolve-paths=walk \
 	-o "$TMPD/folded.txt" -- sh -c 'cat "$@" >/dev/null' sh \
 	"$M/alpha/beta/big.dat" "$M/gamma/g.dat" "$M/alpha/a.dat" ||

@@ -27,7 +27,7 @@ M=$A_MNT
 head -c $((24 << 20)) /dev/urandom >"$M/seq.dat"
 head -c $((8 << 20)) /dev/urandom >"$M/other.dat"
 sync
-umount "$M" && mount -t ext4 "$A_PDEV" "$M" || fail "mounting $A_PDEV again failed"
+umount "$M" && mount -t ext4 -o no_prefetch_block_bitmaps "$A_PDEV" "$M" || fail "mounting $A_PDEV again failed"
 
 # the workload: trace-clock times of each phase (mono is CLOCK_MONOTONIC)
 cat >"$TMPD/work.sh" <<EOS
