@@ -104,7 +104,7 @@ static void walk_alone(const struct stream *s, struct walked *w)
 {
 	struct datpages p;
 
-	ck_assert_int_eq(datpages_init(&p, s->map, &s->layout, &s->ds), 0);
+	ck_assert_int_eq(datpages_init(&p, s->map, -1, &s->layout, &s->ds), 0);
 	walk(&p, w);
 	datpages_destroy(&p);
 }
@@ -138,7 +138,7 @@ static void walk_ring(const struct stream *s, unsigned int slots, int threads, s
 
 	f.r = chunkring_alloc(s->map, &s->layout, &s->ds, slots);
 	ck_assert_ptr_nonnull(f.r);
-	ck_assert_int_eq(datpages_init(&p, s->map, &s->layout, &s->ds), 0);
+	ck_assert_int_eq(datpages_init(&p, s->map, -1, &s->layout, &s->ds), 0);
 	datpages_attach(&p, chunkring_take_from, f.r);
 	for (int t = 0; t < threads; t++)
 		ck_assert_int_eq(pthread_create(&tid[t], NULL, fill_thread, &f), 0);

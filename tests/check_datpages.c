@@ -8,14 +8,22 @@
  *    past the file (which would be SIGBUS);
  *  - the mapping is populated ahead of the walk: after the first page,
  *    the mapping's resident set covers the window, where faults alone
- *    would have mapped 64 KiB at most.
+ *    would have mapped 64 KiB at most;
+ *  - read with pread() (a file on tmpfs): the same pages in the same
+ *    order, across windows, cut short, after a seek; a file that shrank
+ *    since it was opened ends the walk as damaged; the mapping is never
+ *    touched; datpages_read_pays() says yes on tmpfs (a memfd) and no
+ *    elsewhere.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -28,6 +36,7 @@
 struct mapped {
 	uint8_t *map;
 	size_t len;
+	int fd;			/* the file, open read-write */
 	struct datfile_layout layout;
 	struct datfile_stream ds;
 };
@@ -51,7 +60,7 @@ static void file_make(struct mapped *m, uint32_t written)
 	m->len = OFFSET + (size_t)written * PAGE;
 	m->map = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	ck_assert_ptr_ne(m->map, MAP_FAILED);
-	close(fd);
+	m->fd = fd;
 	memset(&m->layout, 0, sizeof(m->layout));
 	m->layout.page_size = PAGE;
 	memset(&m->ds, 0, sizeof(m->ds));
@@ -63,6 +72,7 @@ static void file_make(struct mapped *m, uint32_t written)
 static void file_drop(struct mapped *m)
 {
 	munmap(m->map, m->len);
+	close(m->fd);
 }
 
 /* Walk from where @p is; the pages seen must be @first, @first + 1, ... @end - 1. */
@@ -108,7 +118,7 @@ START_TEST(test_walk_in_order)
 	struct datpages p;
 
 	file_make(&m, PAGES);
-	ck_assert_int_eq(datpages_init(&p, m.map, &m.layout, &m.ds), 0);
+	ck_assert_int_eq(datpages_init(&p, m.map, -1, &m.layout, &m.ds), 0);
 	walk_expect(&p, 0, PAGES);
 	ck_assert_ptr_null(datpages_next(&p));
 	datpages_destroy(&p);
@@ -124,7 +134,7 @@ START_TEST(test_cut_short)
 	/* the stream says PAGES, the file holds 700 and half of one more */
 	file_make(&m, 700);
 	m.ds.avail = 700 * PAGE + PAGE / 2;
-	ck_assert_int_eq(datpages_init(&p, m.map, &m.layout, &m.ds), 0);
+	ck_assert_int_eq(datpages_init(&p, m.map, -1, &m.layout, &m.ds), 0);
 	walk_expect(&p, 0, 700);
 	datpages_destroy(&p);
 	file_drop(&m);
@@ -137,7 +147,7 @@ START_TEST(test_seek)
 	struct datpages p;
 
 	file_make(&m, PAGES);
-	ck_assert_int_eq(datpages_init(&p, m.map, &m.layout, &m.ds), 0);
+	ck_assert_int_eq(datpages_init(&p, m.map, -1, &m.layout, &m.ds), 0);
 	ck_assert_int_eq(datpages_seek(&p, 777), 0);
 	walk_expect(&p, 777, PAGES);
 	datpages_destroy(&p);
@@ -156,7 +166,7 @@ START_TEST(test_populated_ahead)
 		/* a kernel before 5.14: the walk must still work, by faults */
 		file_drop(&m);
 		file_make(&m, PAGES);
-		ck_assert_int_eq(datpages_init(&p, m.map, &m.layout, &m.ds), 0);
+		ck_assert_int_eq(datpages_init(&p, m.map, -1, &m.layout, &m.ds), 0);
 		walk_expect(&p, 0, PAGES);
 		ck_assert_uint_eq(p.populated, UINT64_MAX);
 		datpages_destroy(&p);
@@ -167,7 +177,7 @@ START_TEST(test_populated_ahead)
 	file_make(&m, PAGES);
 	before = rss_kb(m.map);
 	ck_assert_int_ge(before, 0);
-	ck_assert_int_eq(datpages_init(&p, m.map, &m.layout, &m.ds), 0);
+	ck_assert_int_eq(datpages_init(&p, m.map, -1, &m.layout, &m.ds), 0);
 	ck_assert_ptr_nonnull(datpages_next(&p));
 	after = rss_kb(m.map);
 	/* 2 MiB ahead of the first page, where one fault maps 64 KiB at most */
@@ -175,6 +185,83 @@ START_TEST(test_populated_ahead)
 	ck_assert_int_le(after, (long)(m.len / 1024) + 4);
 	datpages_destroy(&p);
 	file_drop(&m);
+}
+END_TEST
+
+START_TEST(test_read_in_order)
+{
+	struct mapped m;
+	struct datpages p;
+
+	file_make(&m, PAGES);
+	ck_assert_int_eq(datpages_init(&p, m.map, m.fd, &m.layout, &m.ds), 0);
+	/* 32 windows, each read at an offset that is not page aligned */
+	walk_expect(&p, 0, PAGES);
+	ck_assert_ptr_null(datpages_next(&p));
+	datpages_release_walked(&p);
+	/* nothing came through the mapping */
+	ck_assert_int_le(rss_kb(m.map), 4);
+	datpages_destroy(&p);
+	file_drop(&m);
+}
+END_TEST
+
+START_TEST(test_read_cut_short_and_seek)
+{
+	struct mapped m;
+	struct datpages p;
+
+	file_make(&m, 700);
+	m.ds.avail = 700 * PAGE + PAGE / 2;
+	ck_assert_int_eq(datpages_init(&p, m.map, m.fd, &m.layout, &m.ds), 0);
+	walk_expect(&p, 0, 700);
+	datpages_destroy(&p);
+	ck_assert_int_eq(datpages_init(&p, m.map, m.fd, &m.layout, &m.ds), 0);
+	ck_assert_int_eq(datpages_seek(&p, 650), 0);
+	walk_expect(&p, 650, 700);
+	datpages_destroy(&p);
+	file_drop(&m);
+}
+END_TEST
+
+START_TEST(test_read_file_shrank)
+{
+	struct mapped m;
+	struct datpages p;
+	const uint8_t *pg;
+	uint32_t n = 0;
+
+	file_make(&m, PAGES);
+	ck_assert_int_eq(datpages_init(&p, m.map, m.fd, &m.layout, &m.ds), 0);
+	/* cut to 300 pages and a half after the layout was read */
+	ck_assert_int_eq(ftruncate(m.fd, OFFSET + 300 * PAGE + PAGE / 2), 0);
+	while ((pg = datpages_next(&p)))
+		n++;
+	/* the whole pages up to the cut, then the end, as damage */
+	ck_assert_uint_eq(n, 300);
+	ck_assert(p.corrupt);
+	ck_assert_ptr_null(datpages_next(&p));
+	datpages_destroy(&p);
+	file_drop(&m);
+}
+END_TEST
+
+START_TEST(test_read_pays)
+{
+	int mfd = memfd_create("check_datpages", MFD_CLOEXEC);
+	struct statfs sf;
+	int fd;
+
+	ck_assert_int_ge(mfd, 0);
+	ck_assert(datpages_read_pays(mfd));
+	close(mfd);
+	/* the build directory: on the disk's filesystem, unless it is on tmpfs */
+	fd = open(".", O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstatfs(fd, &sf), 0);
+	if (sf.f_type != TMPFS_MAGIC && sf.f_type != RAMFS_MAGIC)
+		ck_assert(!datpages_read_pays(fd));
+	close(fd);
 }
 END_TEST
 
@@ -187,6 +274,10 @@ static Suite *datpages_suite(void)
 	tcase_add_test(tc, test_cut_short);
 	tcase_add_test(tc, test_seek);
 	tcase_add_test(tc, test_populated_ahead);
+	tcase_add_test(tc, test_read_in_order);
+	tcase_add_test(tc, test_read_cut_short_and_seek);
+	tcase_add_test(tc, test_read_file_shrank);
+	tcase_add_test(tc, test_read_pays);
 	suite_add_tcase(s, tc);
 	return s;
 }

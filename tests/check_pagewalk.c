@@ -168,7 +168,7 @@ START_TEST(test_vm_recordings)
 			struct datpages dp;
 			const uint8_t *page;
 
-			ck_assert_int_eq(datpages_init(&dp, map, &l, &l.streams[s]), 0);
+			ck_assert_int_eq(datpages_init(&dp, map, -1, &l, &l.streams[s]), 0);
 			while ((page = datpages_next(&dp)))
 				records += same_page(page, l.page_size, long_size, path);
 			ck_assert(!dp.corrupt);

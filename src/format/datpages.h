@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * datpages.h - the ring-buffer pages of one CPU of a mapped trace.dat, in
- * order: straight from the mapping (version 6, uncompressed version 7), or
+ * order: straight from the mapping (version 6, uncompressed version 7) or
+ * read from the file a window at a time (the same, on tmpfs), or
  * decompressed one chunk at a time (compressed version 7).
  *
  * Memory stays at one chunk (trace-cmd writes ten pages a chunk) whatever
@@ -31,6 +32,8 @@ typedef int datpages_take_fn(void *from, struct unzip *u, const uint8_t **chunk,
 /**
  * struct datpages - where the walk of one stream is
  * @map: the whole file
+ * @fd: the file, when uncompressed pages are read with pread() into @win
+ *	instead of through @map; -1 to use @map
  * @layout: its layout
  * @ds: the stream walked
  * @next: offset in the stream of the next page (uncompressed) or chunk
@@ -46,10 +49,16 @@ typedef int datpages_take_fn(void *from, struct unzip *u, const uint8_t **chunk,
  * @data: the last chunk, decompressed (in @chunk or @from's)
  * @chunk_len: its bytes
  * @chunk_pos: offset in it of the next page
- * @corrupt: a chunk's header or data was damaged: the walk stopped there
+ * @win: the pages read last (with @fd)
+ * @win_cap: its size, whole pages
+ * @win_start: offset in the stream of @win's first page
+ * @win_len: the bytes in @win
+ * @corrupt: a chunk's header or data was damaged, or the file could not be
+ *	read where the layout says it holds pages: the walk stopped there
  */
 struct datpages {
 	const uint8_t *map;
+	int fd;
 	const struct datfile_layout *layout;
 	const struct datfile_stream *ds;
 	uint64_t next;
@@ -64,6 +73,10 @@ struct datpages {
 	const uint8_t *data;
 	size_t chunk_len;
 	size_t chunk_pos;
+	uint8_t *win;
+	size_t win_cap;
+	uint64_t win_start;
+	size_t win_len;
 	bool corrupt;
 };
 
@@ -71,12 +84,22 @@ struct datpages {
  * datpages_init - start at the first page of @ds
  * @p: the walk
  * @map: the mapped file
+ * @fd: the same file open, to read an uncompressed stream's pages with
+ *	pread() (datpages_read_pays() says when that is cheaper); -1 to read
+ *	them through @map
  * @layout: its layout, from datfile_layout_parse()
  * @ds: one of its streams
  * Returns 0 or -ENOMEM; release with datpages_destroy() either way.
  */
-int datpages_init(struct datpages *p, const uint8_t *map, const struct datfile_layout *layout,
-		  const struct datfile_stream *ds);
+int datpages_init(struct datpages *p, const uint8_t *map, int fd,
+		  const struct datfile_layout *layout, const struct datfile_stream *ds);
+
+/**
+ * datpages_read_pays - whether @fd's pages cost less read with pread() than
+ * mapped: on tmpfs and ramfs, whose page cache is in 4 KiB pages that
+ * the kernel maps one at a time
+ */
+bool datpages_read_pays(int fd);
 
 /**
  * datpages_next - the next page of the stream (layout->page_size bytes)

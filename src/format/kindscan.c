@@ -49,6 +49,7 @@ struct run {
 
 struct scan {
 	const uint8_t *map;
+	int fd;			/* datpages_init()'s */
 	const struct datfile_layout *l;
 	struct tep_handle *tep;
 	uint64_t kinds;
@@ -94,7 +95,7 @@ static int run_walk(struct scan *s, struct decoder *dec, const struct run *r)
 	struct datpages dp;
 	struct pagewalk w;
 
-	if (datpages_init(&dp, s->map, s->l, ds) < 0) {
+	if (datpages_init(&dp, s->map, s->fd, s->l, ds) < 0) {
 		datpages_destroy(&dp);
 		return -ENOMEM;
 	}
@@ -187,7 +188,7 @@ static int runs_make(struct scan *s, int jobs)
 	for (int i = 0; i < l->nstreams; i++) {
 		struct datpages dp;
 
-		if (datpages_init(&dp, s->map, l, &l->streams[i]) < 0) {
+		if (datpages_init(&dp, s->map, s->fd, l, &l->streams[i]) < 0) {
 			datpages_destroy(&dp);
 			free(pages);
 			return -ENOMEM;
@@ -215,10 +216,10 @@ static int runs_make(struct scan *s, int jobs)
 	return 0;
 }
 
-int kindscan_any(const uint8_t *map, const struct datfile_layout *l, struct tep_handle *tep,
-		 uint64_t kinds, int jobs)
+int kindscan_any(const uint8_t *map, int fd, const struct datfile_layout *l,
+		 struct tep_handle *tep, uint64_t kinds, int jobs)
 {
-	struct scan s = { .map = map, .l = l, .tep = tep, .kinds = kinds,
+	struct scan s = { .map = map, .fd = fd, .l = l, .tep = tep, .kinds = kinds,
 			  .long_size = tep_get_header_page_size(tep) == 4 ? 4 : 8 };
 	struct scan_thread *threads = NULL;
 	pthread_t *tids = NULL;

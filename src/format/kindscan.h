@@ -16,6 +16,7 @@ struct tep_handle;
  * kindscan_any - whether a stream of @l holds a record of @kinds that a
  * read of the file in time order would deliver
  * @map: the mapped file
+ * @fd: the file open, or -1 (datpages_init())
  * @l: its layout, from datfile_layout_parse()
  * @tep: its formats
  * @kinds: a bit per kind, 1ULL << kind (enum blk_kind or pc_kind)
@@ -26,7 +27,7 @@ struct tep_handle;
  *
  * Returns 1 (held), 0 (not), or -ENOMEM.
  */
-int kindscan_any(const uint8_t *map, const struct datfile_layout *l, struct tep_handle *tep,
-		 uint64_t kinds, int jobs);
+int kindscan_any(const uint8_t *map, int fd, const struct datfile_layout *l,
+		 struct tep_handle *tep, uint64_t kinds, int jobs);
 
 #endif /* BLKSTACK_KINDSCAN_H */

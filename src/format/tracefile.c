@@ -62,6 +62,7 @@ struct tracefile {
 	bool corrupt;		/* a chunk did not decompress: the read ends in -EBADMSG */
 	const uint8_t *map;
 	size_t map_len;
+	int read_fd;		/* the file, where its pages are read, not mapped (datpages.h) */
 	struct datfile_layout layout;
 
 	/* libtracecmd path, in the child: top level first, then instances */
@@ -183,9 +184,16 @@ static int map_file(struct tracefile *f, const char *path)
 		return sb.st_size == 0 && S_ISREG(sb.st_mode) ? -EINVAL : -ENOTSUP;
 	}
 	map = mmap(NULL, sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return -errno;
+	if (map == MAP_FAILED) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	/* the headers are read through the map either way: they are few pages */
+	if (datpages_read_pays(fd))
+		f->read_fd = fd;
+	else
+		close(fd);
 	f->map = map;
 	f->map_len = sb.st_size;
 	madvise(map, sb.st_size, MADV_SEQUENTIAL);
@@ -492,7 +500,7 @@ static void scan_markers(struct tracefile *f)
 		struct pagewalk w;
 		uint64_t pages, n = 0;
 
-		if (datpages_init(&dp, f->map, l, &l->streams[i]) < 0) {
+		if (datpages_init(&dp, f->map, f->read_fd, l, &l->streams[i]) < 0) {
 			datpages_destroy(&dp);
 			m.err = -ENOMEM;
 			break;
@@ -505,7 +513,7 @@ static void scan_markers(struct tracefile *f)
 			if (++n == MARKER_SCAN_PAGES && pages > 2 * MARKER_SCAN_PAGES) {
 				n = pages - MARKER_SCAN_PAGES;
 				datpages_destroy(&dp);
-				if (datpages_init(&dp, f->map, l, &l->streams[i]) < 0 ||
+				if (datpages_init(&dp, f->map, f->read_fd, l, &l->streams[i]) < 0 ||
 				    datpages_seek(&dp, n) < 0)
 					break;
 			}
@@ -642,6 +650,9 @@ static void unmap_file(struct tracefile *f)
 	f->map = NULL;
 	f->map_len = 0;
 	f->mapped = false;
+	if (f->read_fd >= 0)
+		close(f->read_fd);
+	f->read_fd = -1;
 }
 
 struct tracefile *tracefile_open(const char *path, int *err)
@@ -658,6 +669,7 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		return NULL;
 	}
 	f->in_fd = -1;
+	f->read_fd = -1;
 	ret = map_file(f, path);
 	/* a trace.dat whose headers or CPU table do not fit the file: cut short */
 	if (ret == -EINVAL && has_magic(path))
@@ -1429,7 +1441,7 @@ static int read_mapped(struct tracefile *f, blk_event_fn fn, void *ctx)
 		goto out;
 	}
 	for (int i = 0; i < l->nstreams; i++) {
-		ret = datpages_init(&ps[i].pages, f->map, l, &l->streams[i]);
+		ret = datpages_init(&ps[i].pages, f->map, f->read_fd, l, &l->streams[i]);
 		if (ret < 0)
 			goto out;
 		pagewalk_init(&ps[i].walk, long_size, l->big_endian);
@@ -1604,7 +1616,7 @@ int tracefile_holds(struct tracefile *f, uint64_t kinds, int jobs)
 {
 	if (!f->mapped)
 		return -ENOTSUP;
-	return kindscan_any(f->map, &f->layout, f->tep, kinds, jobs);
+	return kindscan_any(f->map, f->read_fd, &f->layout, f->tep, kinds, jobs);
 }
 
 /* Stop the child of the libtracecmd path, however far it read. */
@@ -1696,6 +1708,8 @@ void tracefile_close(struct tracefile *f)
 	datfile_layout_free(&f->layout);
 	if (f->map)
 		munmap((void *)f->map, f->map_len);
+	if (f->read_fd >= 0)
+		close(f->read_fd);
 	child_stop(f);
 	free(f->path);
 	free(f->st.cpu);
