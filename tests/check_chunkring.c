@@ -8,13 +8,19 @@
  *  - a damaged chunk (its data, its sizes) stops the walk there with the
  *    damage said, and a file cut short ends it there without, even when
  *    the threads decompressed chunks beyond it;
- *  - no more chunks are decompressed ahead than the ring has slots.
+ *  - no more chunks are decompressed ahead than the ring has slots;
+ *  - the ring hands back the mapped bytes it has read: after a walk of a
+ *    file of 12 MiB of chunks, a few MiB of the mapping stay resident.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <zstd.h>
 
+#include "check_files.h"
 #include "check_run.h"
 #include "format/chunkring.h"
 #include "format/datpages.h"
@@ -273,6 +279,74 @@ START_TEST(test_bound)
 }
 END_TEST
 
+/*
+ * A walk from a ring over a mapped file of BIG_CHUNKS chunks of 4 pages of
+ * noise (they do not compress: 12 MiB in all) leaves little of it mapped.
+ */
+#define BIG_CHUNKS 768U
+
+START_TEST(test_hands_back)
+{
+	char path[] = "/tmp/check_chunkring.XXXXXX";
+	size_t bound = ZSTD_compressBound(4 * PAGE), len = 0;
+	uint8_t *raw = malloc(4 * PAGE), *z = malloc(8 + bound);
+	struct datfile_layout layout = { .version = 7, .algo = UNZIP_ZSTD, .long_size = 8,
+					 .page_size = PAGE };
+	struct datfile_stream ds = { .nchunks = BIG_CHUNKS, .compressed = true };
+	struct filler f = { 0 };
+	uint64_t x = 88172645463325252ULL;
+	const uint8_t *pg;
+	struct datpages p;
+	uint32_t pages = 0;
+	pthread_t tid;
+	uint8_t *map;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	ck_assert_ptr_nonnull(raw);
+	ck_assert_ptr_nonnull(z);
+	for (uint32_t c = 0; c < BIG_CHUNKS; c++) {
+		uint32_t usize = 4 * PAGE, zsize;
+
+		for (uint32_t i = 0; i < usize; i += 8) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			memcpy(raw + i, &x, 8);
+		}
+		zsize = ZSTD_compress(z + 8, bound, raw, usize, 1);
+		ck_assert(!ZSTD_isError(zsize));
+		memcpy(z, &zsize, 4);
+		memcpy(z + 4, &usize, 4);
+		ck_assert_int_eq(write(fd, z, 8 + zsize), (ssize_t)(8 + zsize));
+		len += 8 + zsize;
+	}
+	ck_assert_uint_gt(len, 12U << 20);
+	ds.size = ds.avail = len;
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	ck_assert_ptr_ne(map, MAP_FAILED);
+
+	f.r = chunkring_alloc(map, &layout, &ds, 4);
+	ck_assert_ptr_nonnull(f.r);
+	ck_assert_int_eq(datpages_init(&p, map, -1, &layout, &ds), 0);
+	datpages_attach(&p, chunkring_take_from, f.r);
+	ck_assert_int_eq(pthread_create(&tid, NULL, fill_thread, &f), 0);
+	while ((pg = datpages_next(&p)))
+		pages++;
+	__atomic_store_n(&f.stop, true, __ATOMIC_RELAXED);
+	pthread_join(tid, NULL);
+	ck_assert_uint_eq(pages, 4 * BIG_CHUNKS);
+	ck_assert(!p.corrupt);
+	/* handed back a MiB at a time, mapped in 2 MiB ahead: not the 12 */
+	ck_assert_int_le(check_mapping_rss_kb(map), 4 << 10);
+	datpages_destroy(&p);
+	chunkring_free(f.r);
+	munmap(map, len);
+	close(fd);
+	free(raw);
+	free(z);
+}
+END_TEST
+
 static Suite *chunkring_suite(void)
 {
 	Suite *s = suite_create("chunkring");
@@ -282,6 +356,7 @@ static Suite *chunkring_suite(void)
 	tcase_add_test(tc, test_order);
 	tcase_add_loop_test(tc, test_damage, 0, 20);
 	tcase_add_test(tc, test_bound);
+	tcase_add_test(tc, test_hands_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -26,6 +26,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "check_files.h"
 #include "check_run.h"
 #include "format/datpages.h"
 
@@ -91,27 +92,6 @@ static void walk_expect(struct datpages *p, uint32_t first, uint32_t end)
 	ck_assert(!p->corrupt);
 }
 
-/* The resident kilobytes of the mapping holding @addr, from /proc/self/smaps. */
-static long rss_kb(const void *addr)
-{
-	unsigned long start, end, at = (unsigned long)addr;
-	char line[256];
-	FILE *f = fopen("/proc/self/smaps", "r");
-	bool in = false;
-	long kb = -1;
-
-	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f)) {
-		/* a mapping's first line; its fields' names are not "hex-hex" */
-		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
-			in = start <= at && at < end;
-		else if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
-			break;
-	}
-	fclose(f);
-	return kb;
-}
-
 START_TEST(test_walk_in_order)
 {
 	struct mapped m;
@@ -175,11 +155,11 @@ START_TEST(test_populated_ahead)
 	}
 	file_drop(&m);
 	file_make(&m, PAGES);
-	before = rss_kb(m.map);
+	before = check_mapping_rss_kb(m.map);
 	ck_assert_int_ge(before, 0);
 	ck_assert_int_eq(datpages_init(&p, m.map, -1, &m.layout, &m.ds), 0);
 	ck_assert_ptr_nonnull(datpages_next(&p));
-	after = rss_kb(m.map);
+	after = check_mapping_rss_kb(m.map);
 	/* 2 MiB ahead of the first page, where one fault maps 64 KiB at most */
 	ck_assert_int_ge(after - before, 2048 - 4);
 	ck_assert_int_le(after, (long)(m.len / 1024) + 4);
@@ -200,7 +180,7 @@ START_TEST(test_read_in_order)
 	ck_assert_ptr_null(datpages_next(&p));
 	datpages_release_walked(&p);
 	/* nothing came through the mapping */
-	ck_assert_int_le(rss_kb(m.map), 4);
+	ck_assert_int_le(check_mapping_rss_kb(m.map), 4);
 	datpages_destroy(&p);
 	file_drop(&m);
 }

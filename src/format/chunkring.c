@@ -56,7 +56,7 @@ struct chunkring *chunkring_alloc(const uint8_t *map, const struct datfile_layou
 	if (!r)
 		return NULL;
 	/* a cursor only: it reads headers, never decompresses */
-	r->cur = (struct datpages){ .map = map, .layout = layout, .ds = ds };
+	r->cur = (struct datpages){ .map = map, .fd = -1, .layout = layout, .ds = ds };
 	r->nslots = slots;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->done, NULL);

@@ -242,7 +242,7 @@ const uint8_t *datpages_next(struct datpages *p)
 	if (!p->ds->compressed) {
 		if (p->next + page > p->ds->avail || p->corrupt)
 			return NULL;
-		if (p->fd >= 0) {
+		if (p->win) {
 			if ((p->next < p->win_start || p->next + page > p->win_start + p->win_len) &&
 			    !window_read(p))
 				return NULL;
@@ -318,7 +318,7 @@ static void release(struct datpages *p, uint64_t min)
 	uint64_t end = p->ds->offset + p->next;
 
 	/* read with pread(): nothing of the stream was mapped in */
-	if (p->fd >= 0)
+	if (p->win)
 		return;
 	start = (start + sys_page - 1) & ~(sys_page - 1);
 	end &= ~(sys_page - 1);
@@ -344,7 +344,7 @@ void datpages_forget(const struct datpages *p)
 	uint64_t start = p->ds->offset & ~(sys_page - 1);
 	uint64_t end = (p->ds->offset + p->ds->avail) & ~(sys_page - 1);
 
-	if (end > start && p->fd < 0)
+	if (end > start && !p->win)
 		madvise((void *)(p->map + start), end - start, MADV_DONTNEED);
 }
 

@@ -49,7 +49,7 @@ typedef int datpages_take_fn(void *from, struct unzip *u, const uint8_t **chunk,
  * @data: the last chunk, decompressed (in @chunk or @from's)
  * @chunk_len: its bytes
  * @chunk_pos: offset in it of the next page
- * @win: the pages read last (with @fd)
+ * @win: the pages read last (with @fd); NULL when the pages are mapped
  * @win_cap: its size, whole pages
  * @win_start: offset in the stream of @win's first page
  * @win_len: the bytes in @win
