@@ -9,7 +9,10 @@
  * whole reader runs as the commands run it, on a memfd: tracefile_open()
  * (the headers, libtracecmd's part parsed first in a child as always, then
  * the decoders and the marker scan here), and tracefile_read() through the
- * merge, whose events must come out in time order. A v7 file's records are
+ * merge, whose events must come out in time order. A memfd is on tmpfs,
+ * where the pages are read with pread() (datpages_read_pays()): the reader
+ * runs again on an unnamed file in the working directory, when that is on
+ * another filesystem, for the path that maps them. A v7 file's records are
  * read in tracefile's child, which a crash there turns into "corrupt".
  *
  * tracefile's children run libtracecmd on the damaged input on purpose: it
@@ -18,9 +21,11 @@
  * this harness and leave the parent fuzzing on: in the child, a crash just
  * ends it, as it does in blkstack, and the parent's reading says "corrupt".
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <sanitizer/common_interface_defs.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +34,7 @@
 #include <unistd.h>
 
 #include "format/datfile.h"
+#include "format/datpages.h"
 #include "format/tracefile.h"
 #include "track/topo-record.h"
 
@@ -50,11 +56,23 @@ static void child_handlers(void)
 		signal(sigs[i], SIG_DFL);
 }
 
+/* whether an unnamed file in the working directory is mapped, not read */
+static bool disk_maps;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	int fd = open(".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
 	(void)argc;
 	(void)argv;
 	pthread_atfork(NULL, NULL, child_handlers);
+	if (fd >= 0) {
+		disk_maps = !datpages_read_pays(fd);
+		close(fd);
+	}
+	if (!disk_maps)
+		fprintf(stderr, "fuzz_tracefile: the working directory is on tmpfs (or takes no "
+				"O_TMPFILE): the mapped path is not fuzzed\n");
 	return 0;
 }
 
@@ -97,15 +115,15 @@ static void layout(const uint8_t *data, size_t len)
 	free(copy);
 }
 
-static void reader(const uint8_t *data, size_t len)
+/* The reader on @data written to @fd, which it closes. */
+static void reader(int fd, const uint8_t *data, size_t len)
 {
 	struct order o = { 0 };
 	struct tracefile *f;
 	char path[64];
 	size_t n;
-	int fd, err;
+	int err;
 
-	fd = memfd_create("fuzz.dat", MFD_CLOEXEC);
 	if (fd < 0)
 		return;
 	if (write(fd, data, len) != (ssize_t)len)
@@ -125,6 +143,8 @@ out:
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	layout(data, len);
-	reader(data, len);
+	reader(memfd_create("fuzz.dat", MFD_CLOEXEC), data, len);
+	if (disk_maps)
+		reader(open(".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600), data, len);
 	return 0;
 }
