@@ -641,12 +641,14 @@ static int headers_parse_safely(struct tracefile *f, const char *path, bool *par
  * parse in the child, the file is read by libtracecmd in a child instead,
  * so that the leak ends with it and cannot accumulate in a process that
  * opens many files (markers and the recorded stack are then not read: the
- * file is damaged anyway).
+ * file is damaged anyway). tracefile_close() releases the mapped path
+ * here too, whether or not the file was mapped.
  */
 static void unmap_file(struct tracefile *f)
 {
 	datfile_layout_free(&f->layout);
-	munmap((void *)f->map, f->map_len);
+	if (f->map)
+		munmap((void *)f->map, f->map_len);
 	f->map = NULL;
 	f->map_len = 0;
 	f->mapped = false;
@@ -1705,11 +1707,7 @@ void tracefile_close(struct tracefile *f)
 	if (f->tep)
 		tep_free(f->tep);
 	free(f->buffers);
-	datfile_layout_free(&f->layout);
-	if (f->map)
-		munmap((void *)f->map, f->map_len);
-	if (f->read_fd >= 0)
-		close(f->read_fd);
+	unmap_file(f);
 	child_stop(f);
 	free(f->path);
 	free(f->st.cpu);
