@@ -387,7 +387,8 @@ static int collectors_build(struct collectors *c, const struct report_params *p)
 		stats_free(c->st);
 		c->st = NULL;
 	}
-	if (p->amplification)
+	/* the page has the amplification table whether or not the text report asks for it */
+	if (p->amplification || p->html)
 		c->x.amp = &c->amp;
 	if (c->st && p->page_cache) {
 		/* the files' side owns the tracker: completed I/O gives files their latency */
@@ -684,6 +685,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (p.html) {
 		r.time = report_extra_time(&c.x, &htime, true);
+		r.amp = &c.amp;
+		report_html_time(&htime, file);
 		if (report_html_write(&html, p.html, &r) < 0)
 			goto out;
 	}
