@@ -123,8 +123,8 @@ void report_html_time(struct report_time *t, struct tracefile *file)
 		t->markers = tracefile_markers(file, &t->nmarkers, NULL);
 		return;
 	}
-	t->markers_note = "none: live tracing does not read trace_marker writes (record the "
-			  "workload and report the recording).";
+	t->markers_note = "none: a live run reads no trace_marker writes (a recording of "
+			  "trace-cmd record carries them).";
 	/* the live trace clock is CLOCK_MONOTONIC (capture/session.c): read both side by side */
 	if (clock_gettime(CLOCK_MONOTONIC, &mono) == 0 && clock_gettime(CLOCK_REALTIME, &real) == 0) {
 		t->wall_known = true;

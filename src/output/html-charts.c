@@ -164,8 +164,9 @@ static bool layer_has(const struct series_layer *l, enum html_line_what what, en
 		      size_t nbins)
 {
 	for (size_t b = 0; b < nbins; b++)
-		if (what == HTML_LINE_INFLIGHT ? l->busy_ns[b] != 0 : l->ios[d][b] != 0)
-			return what != HTML_LINE_MIBS || l->bytes[d][b];
+		if (what == HTML_LINE_INFLIGHT ? l->busy_ns[b] != 0 :
+		    what == HTML_LINE_MIBS ? l->bytes[d][b] != 0 : l->ios[d][b] != 0)
+			return true;
 	return false;
 }
 
