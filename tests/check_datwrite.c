@@ -20,6 +20,7 @@
 #include "check_run.h"
 #include "format/datfile.h"
 #include "format/datwrite.h"
+#include "format/tracefile.h"
 
 #ifndef FIXTURES_DIR
 #error "FIXTURES_DIR must name tests/fixtures"
@@ -164,6 +165,93 @@ START_TEST(test_full_disk)
 }
 END_TEST
 
+/* @path's bytes with @ins inserted after the first "options  \0" tag */
+static void insert_option(const char *path, const void *ins, size_t n)
+{
+	size_t len;
+	char *text = check_slurp(path, &len), *at;
+	FILE *out;
+
+	at = memmem(text, len, "options  ", 10);
+	ck_assert_ptr_nonnull(at);
+	at += 10;
+	out = fopen(path, "w");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(fwrite(text, 1, at - text, out), (size_t)(at - text));
+	ck_assert_uint_eq(fwrite(ins, 1, n, out), n);
+	ck_assert_uint_eq(fwrite(at, 1, len - (at - text), out), len - (at - text));
+	ck_assert_int_eq(fclose(out), 0);
+	free(text);
+}
+
+/* The layout of @path, into @l; unmapped after */
+static void parse_layout(const char *path, struct datfile_layout *l)
+{
+	struct stat st;
+	void *map;
+	int fd = open(path, O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	ck_assert(map != MAP_FAILED);
+	ck_assert_int_eq(datfile_layout_parse(map, st.st_size, l), 0);
+	munmap(map, st.st_size);
+}
+
+/*
+ * What a recording says of its host: the UNAME option as trace-cmd writes
+ * it, the clock in use (the bracketed one of trace_clock), and trace-cmd
+ * record --date's DATE option (microseconds, in hex).
+ */
+START_TEST(test_host_options)
+{
+	/* id 1, 16 bytes: "0x6615ea5b289f1" and its NUL, in the host's order */
+	static const char date[] = "\x01\x00" "\x10\x00\x00\x00" "0x6615ea5b289f1";
+	char path[] = "/tmp/check_datwrite.XXXXXX";
+	struct trace_host host;
+	struct datfile_layout l;
+	struct tracefile *f;
+	struct fixture fx;
+	FILE *out;
+	int fd, err;
+
+	fixture_load(&fx);
+	fx.src.uname = "Linux vm 6.18.44-fc-v657 x86_64";
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	out = fdopen(fd, "w+");
+	ck_assert_int_eq(datwrite_v6(out, &fx.src), 0);
+	ck_assert_int_eq(fclose(out), 0);
+
+	parse_layout(path, &l);
+	ck_assert_str_eq(l.host.uname, "Linux vm 6.18.44-fc-v657 x86_64");
+	ck_assert_str_eq(l.host.clock, "mono");
+	ck_assert(!l.host.has_date);
+	datfile_layout_free(&l);
+
+	/* the release from UNAME; without a blkstack marker, no HZ and no wall clock */
+	f = tracefile_open(path, &err);
+	ck_assert_msg(f, "tracefile_open: %d", err);
+	tracefile_host(f, &host);
+	ck_assert_str_eq(host.release, "6.18.44-fc-v657");
+	ck_assert_uint_eq(host.hz, 0);
+	ck_assert(!host.wall_known);
+	ck_assert_ptr_nonnull(strstr(host.wall_from, "unknown"));
+	tracefile_close(f);
+
+	insert_option(path, date, sizeof(date));
+	parse_layout(path, &l);
+	ck_assert(l.host.has_date);
+	ck_assert_int_eq(l.host.date_ns, 0x6615ea5b289f1LL * 1000);
+	ck_assert_str_eq(l.host.uname, "Linux vm 6.18.44-fc-v657 x86_64");
+	datfile_layout_free(&l);
+	unlink(path);
+	fixture_free(&fx);
+}
+END_TEST
+
 static Suite *datwrite_suite(void)
 {
 	Suite *s = suite_create("datwrite");
@@ -171,6 +259,7 @@ static Suite *datwrite_suite(void)
 
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_full_disk);
+	tcase_add_test(tc, test_host_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,8 +6,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "capture/datsource.h"
@@ -64,9 +66,25 @@ static int read_formats(const char *system, struct dat_system *out)
 	return ret;
 }
 
+/* The kernel's tick (tickevent.h), an event of its own: -ENOENT when this kernel lacks it. */
+static int read_tick_format(struct dat_system *out)
+{
+	struct dat_text *format = calloc(1, sizeof(*format));
+	int ret;
+
+	*out = (struct dat_system){ .name = TICK_EV_SYSTEM, .formats = format };
+	if (!format)
+		return -ENOMEM;
+	ret = read_text(NULL, "events/" TICK_EV_SYSTEM "/" TICK_EV_NAME "/format", format);
+	if (!ret)
+		out->n = 1;
+	return ret;
+}
+
 /*
- * The event systems to describe: block, and with the page cache those of
- * its events this kernel has (filemap, readahead, writeback, iomap).
+ * The event systems to describe: block, the tick's, and with the page
+ * cache those of its events this kernel has (filemap, readahead,
+ * writeback, iomap).
  */
 static int read_systems(bool page_cache, struct dat_system *sys, size_t max, size_t *n)
 {
@@ -74,6 +92,13 @@ static int read_systems(bool page_cache, struct dat_system *sys, size_t max, siz
 
 	*n = 0;
 	ret = read_formats("block", &sys[(*n)++]);
+	if (!ret) {
+		ret = read_tick_format(&sys[(*n)++]);
+		if (ret == -ENOENT) {
+			free((struct dat_text *)sys[--(*n)].formats);
+			ret = 0;
+		}
+	}
 	for (unsigned int k = PC_EV_ADD; page_cache && k < PC_EV_KIND_MAX && !ret; k++) {
 		const char *name = pc_kind_system(k);
 		size_t i;
@@ -93,9 +118,14 @@ static int read_systems(bool page_cache, struct dat_system *sys, size_t max, siz
 
 int dat_formats_read(struct tracefs_instance *inst, bool page_cache, struct dat_formats *f)
 {
+	struct utsname u;
 	int ret;
 
 	memset(f, 0, sizeof(*f));
+	/* the traced kernel's release, which decides how it counted (report -i --iostat) */
+	if (uname(&u) == 0)
+		snprintf(f->uname, sizeof(f->uname), "%s %s %s %s", u.sysname, u.nodename,
+			 u.release, u.machine);
 	ret = read_text(NULL, "events/header_page", &f->header_page);
 	if (!ret)
 		ret = read_text(NULL, "events/header_event", &f->header_event);
@@ -138,6 +168,7 @@ void dat_formats_source(const struct dat_formats *f, uint32_t page_size, int ncp
 		.header_event = f->header_event, .ftrace_formats = &f->print_format,
 		.nftrace_formats = 1, .systems = f->systems, .nsystems = f->nsystems,
 		.cmdlines = f->cmdlines, .clock = f->clock, .ncpu = ncpu,
+		.uname = f->uname[0] ? f->uname : NULL,
 		.spill = spill, .spill_bytes = bytes,
 	};
 }

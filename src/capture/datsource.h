@@ -15,6 +15,7 @@
 #include <tracefs.h>
 
 #include "base/pcevent.h"
+#include "base/tickevent.h"
 #include "format/datwrite.h"
 
 /**
@@ -23,8 +24,11 @@
  * @print_format: ftrace's print event (the markers a recording carries)
  * @clock: the instance's trace_clock
  * @cmdlines: saved_cmdlines (empty until dat_formats_read_cmdlines())
- * @systems: the formats of every event of block (and the page-cache
- *	     systems when asked), @nsystems of them
+ * @systems: the formats of every event of block, of the kernel's tick
+ *	     (tickevent.h), and of the page-cache systems when asked,
+ *	     @nsystems of them
+ * @uname: the traced machine as trace-cmd's UNAME option names it
+ *	   ("Linux NODE RELEASE MACHINE"); "" when uname() failed
  */
 struct dat_formats {
 	struct dat_text header_page;
@@ -32,7 +36,8 @@ struct dat_formats {
 	struct dat_text print_format;
 	struct dat_text clock;
 	struct dat_text cmdlines;
-	struct dat_system systems[1 + PC_NKINDS];
+	char uname[4 * 65 + 4];
+	struct dat_system systems[2 + PC_NKINDS];
 	size_t nsystems;
 };
 

@@ -173,7 +173,7 @@ int session_open(const struct session_params *p, struct session *s, const char *
 		systems[nsys++] = "writeback";
 		systems[nsys++] = "iomap";
 	}
-	if (p->diskstats)
+	if (p->diskstats || p->ticks)
 		systems[nsys++] = TICK_EV_SYSTEM;
 	*what = "the block event formats";
 	s->tep = localfmt_load(systems);
@@ -210,7 +210,7 @@ int session_open(const struct session_params *p, struct session *s, const char *
 			goto fail_errno;
 	if (p->pagecache && session_pagecache_enable(p, s, what) < 0)
 		goto fail_errno;
-	if (p->diskstats) {
+	if (p->diskstats || p->ticks) {
 		/* unfiltered: tens of timers a second, and any timer marks the tick */
 		if (!tep_find_event_by_name(s->tep, TICK_EV_SYSTEM, TICK_EV_NAME)) {
 			s->tick_missing = true;

@@ -39,6 +39,8 @@
  *	       block_io_start and block_io_done (6.5 and later), traced where
  *	       the kernel counts a request in and out, and the timer event
  *	       whose jiffies tell where its ticks fall (tickevent.h)
+ * @ticks: enable that timer event alone (a recording keeps where the
+ *	   ticks fall; the accounting events are in every request's path)
  */
 struct session_params {
 	unsigned int buffer_kb;
@@ -51,6 +53,7 @@ struct session_params {
 	const char *const *pc_bdis;
 	size_t pc_nbdis;
 	bool diskstats;
+	bool ticks;
 };
 
 /**
@@ -66,7 +69,8 @@ struct session_params {
  *		true when this kernel has no such event
  * @pc_unfiltered: likewise, true when enabled without the filter asked for
  *		   (the event lacks the field): every filesystem's are committed
- * @tick_missing: with @diskstats, true when this kernel has no timer_expire_entry
+ * @tick_missing: with @diskstats or @ticks, true when this kernel has no
+ *		  timer_expire_entry
  */
 struct session {
 	struct tracefs_instance *instance;

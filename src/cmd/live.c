@@ -130,6 +130,7 @@ int live_open(struct live *l, const struct live_opts *o)
 	sp.ndevs = l->sel.n;
 	sp.plugs = o->plugs;
 	sp.diskstats = o->diskstats;
+	sp.ticks = o->ticks;
 	if (o->pagecache && live_pagecache_params(l, o, &sp) < 0)
 		return -1;
 	ret = session_open(&sp, &l->s, &what);
@@ -153,7 +154,7 @@ int live_open(struct live *l, const struct live_opts *o)
 	}
 	if (sp.pagecache)
 		pc_session_notes(&l->s);
-	if (sp.diskstats && l->s.tick_missing)
+	if ((sp.diskstats || sp.ticks) && l->s.tick_missing)
 		note_msg("this kernel lacks timer:%s: %%util counts ticks of an unknown phase",
 			 TICK_EV_NAME);
 	if (l->s.missing[BLK_EV_BIO_QUEUE] || l->s.missing[BLK_EV_RQ_COMPLETE])

@@ -33,6 +33,7 @@
  *	       selected devices (all without devices)
  * @fsmap: with @pagecache, this machine's filesystems
  * @diskstats: trace the kernel's disk accounting too (session_params), for iostat
+ * @ticks: trace the kernel's tick alone (session_params), for a recording
  */
 struct live_opts {
 	const char *const *devs;
@@ -42,6 +43,7 @@ struct live_opts {
 	bool pagecache;
 	const struct fsmap *fsmap;
 	bool diskstats;
+	bool ticks;
 };
 
 /**

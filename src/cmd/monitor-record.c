@@ -379,6 +379,9 @@ static void record_now(struct mrec *r, uint64_t now)
 	if (ret < 0)
 		warn_msg("the device stack could not be written into the recording: %s",
 			 strerror(-ret));
+	ret = record_host_marker(r->l);
+	if (ret < 0)
+		warn_msg("the recording carries no wall clock nor CONFIG_HZ: %s", strerror(-ret));
 	/* the markers and the last partial pages into the ring */
 	ret = ring_flush(r->l->r);
 	if (ret < 0)

@@ -25,6 +25,7 @@
 #include "base/util.h"
 #include "capture/datsource.h"
 #include "cmd/cmd.h"
+#include "cmd/host.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
 #include "cmd/pagecache.h"
@@ -257,6 +258,30 @@ int record_topology_markers(struct live *l)
 }
 
 /*
+ * What the recording says of this machine, as a marker in the instance's
+ * own buffer: the kernel's release and CONFIG_HZ, which decide how it
+ * counted busy time, and the wall clock of the trace clock (host-marker.h).
+ */
+int record_host_marker(struct live *l)
+{
+	struct host_marker m;
+	char text[256];
+	int ret;
+
+	host_marker_now(&m);
+	ret = host_marker_format(text, sizeof(text), &m);
+	if (ret < 0)
+		return ret;
+	if (tracefs_print_init(l->s.instance) < 0 ||
+	    tracefs_printf(l->s.instance, "%s\n", text) < 0)
+		ret = errno ? -errno : -EIO;
+	else
+		ret = 0;
+	tracefs_print_close(l->s.instance);
+	return ret;
+}
+
+/*
  * Tracing stopped: read the recorded pages back for the files the
  * page-cache events touched, name them, and append one marker per name
  * (the events off, tracing on again for the markers alone).
@@ -350,7 +375,9 @@ int cmd_record(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s", p.output);
 	snprintf(dir, sizeof(dir), "%s", dirname(path));	/* dirname may modify path */
 
-	lo = (struct live_opts){ .devs = p.devs, .ndevs = p.ndevs, .buffer_kb = p.buffer_kb };
+	/* the ticks: report -i --iostat counts busy time in the jiffies the kernel did */
+	lo = (struct live_opts){ .devs = p.devs, .ndevs = p.ndevs, .buffer_kb = p.buffer_kb,
+				 .ticks = true };
 	if (p.page_cache) {
 		/* no tracker: the run only learns which files the recording touched */
 		if (pc_run_init(&run, true, p.resolve, NULL, NULL) < 0)
@@ -394,6 +421,10 @@ int cmd_record(int argc, char **argv)
 	if (ret < 0)
 		warn_msg("the device stack could not be written into the recording (%s): save it "
 			 "with 'blkstack topology' for report -i --topology", strerror(-ret));
+	ret = record_host_marker(&l);
+	if (ret < 0)
+		warn_msg("the recording carries no wall clock nor CONFIG_HZ: they could not be "
+			 "written into it (%s)", strerror(-ret));
 	rec.started = rec.last_status = mono_now_ns();
 	rec.status = isatty(STDERR_FILENO);
 	if (p.command) {

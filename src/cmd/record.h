@@ -58,4 +58,13 @@ struct live;
  */
 int record_topology_markers(struct live *l);
 
+/**
+ * record_host_marker - write what the recording knows of this machine
+ * into @l's own buffer, as one "blkstack-host: " marker (host-marker.h):
+ * the kernel's release, CONFIG_HZ, and CLOCK_REALTIME read beside the
+ * trace clock (blkstack monitor's flight recordings use it too)
+ * Returns 0 or a negative errno.
+ */
+int record_host_marker(struct live *l);
+
 #endif /* BLKSTACK_CMD_RECORD_H */

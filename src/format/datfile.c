@@ -23,6 +23,10 @@
 #define OPT_CPUCOUNT	8
 #define OPT_HEADER_INFO	16	/* then FTRACE_EVENTS 17, EVENT_FORMATS 18 */
 #define OPT_BUFFER_TEXT	22
+/* and those that say what the data's host and clock were */
+#define OPT_DATE	1
+#define OPT_TRACECLOCK	4
+#define OPT_UNAME	5
 
 /* v7: a section's flags */
 #define SEC_FL_COMPRESS	1
@@ -42,6 +46,74 @@ static int add_buffer(struct datfile_layout *l, const char *name)
 	return l->nbuffers++;
 }
 
+/* The clock in use of a trace_clock text ("local [mono] x86-tsc"), or the text itself. */
+static void clock_name(const char *text, size_t len, char *out)
+{
+	const char *open = memchr(text, '[', len), *close;
+	size_t n;
+
+	if (open && (close = memchr(open, ']', len - (open - text)))) {
+		text = open + 1;
+		len = close - text;
+	}
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\0' || text[len - 1] == ' '))
+		len--;
+	n = len < DATFILE_CLOCK_MAX - 1 ? len : DATFILE_CLOCK_MAX - 1;
+	memcpy(out, text, n);
+	out[n] = '\0';
+}
+
+/* A number option's text ("0x6615ea5b289f1"), as trace-cmd reads it (strtoll base 0). */
+static bool option_number(const struct cursor *d, uint32_t size, int64_t *v)
+{
+	char text[32], *end;
+
+	if (!size || size >= sizeof(text) || d->pos + size > d->len)
+		return false;
+	memcpy(text, d->base + d->pos, size);
+	text[size] = '\0';
+	errno = 0;
+	*v = strtoll(text, &end, 0);
+	return end != text && !errno;
+}
+
+/*
+ * An option that says what the host and its clock were (DATE, TRACECLOCK,
+ * UNAME): into @l->host, the clock into @clock (the buffer's). Others are
+ * left alone. Returns 0 or -ENOMEM.
+ */
+static int host_option(struct datfile_layout *l, uint16_t id, const struct cursor *d,
+		       uint32_t size, char *clock)
+{
+	struct datfile_host *h = &l->host;
+	const char *text = (const char *)d->base + d->pos;
+	int64_t v;
+
+	if (d->pos + size > d->len)
+		return 0;
+	switch (id) {
+	case OPT_DATE:
+		/* trace-cmd's own reading: microseconds, in hex with 0x */
+		if (option_number(d, size, &v) && v > INT64_MIN / 1000 && v < INT64_MAX / 1000) {
+			h->has_date = true;
+			h->date_ns = v * 1000;
+		}
+		break;
+	case OPT_TRACECLOCK:
+		if (clock && size)
+			clock_name(text, size, clock);
+		break;
+	case OPT_UNAME:
+		if (!h->uname && size) {
+			h->uname = strndup(text, size);
+			if (!h->uname)
+				return -ENOMEM;
+		}
+		break;
+	}
+	return 0;
+}
+
 /*
  * Options, if any, then the "flyrecord" CPU table of one buffer. Buffer
  * options of the top level are collected in @offsets/@names for the caller.
@@ -52,7 +124,7 @@ struct buffer_ref {
 };
 
 static int read_options(struct cursor *c, struct datfile_layout *l, struct buffer_ref **refs,
-			int *nrefs)
+			int *nrefs, char *clock)
 {
 	for (;;) {
 		uint16_t id = get_u16(c);
@@ -69,6 +141,8 @@ static int read_options(struct cursor *c, struct datfile_layout *l, struct buffe
 		skip(c, size);
 		if (c->bad)
 			return -EINVAL;
+		if (host_option(l, id, &opt, size, clock) < 0)
+			return -ENOMEM;
 		if (id == OPT_CPUCOUNT && size >= 4) {
 			l->ncpu = get_u32(&opt);
 		} else if (id == OPT_BUFFER && refs) {
@@ -127,12 +201,13 @@ static int read_buffer(struct cursor *c, struct datfile_layout *l, int buffer,
 		       struct buffer_ref **refs, int *nrefs)
 {
 	const char *type = take(c, 10);
-	int ret;
+	char clock[DATFILE_CLOCK_MAX] = "";
+	int ret, nstreams = l->nstreams;
 
 	if (!type)
 		return -EINVAL;
 	if (memcmp(type, "options  ", 10) == 0) {
-		ret = read_options(c, l, refs, nrefs);
+		ret = read_options(c, l, refs, nrefs, clock);
 		if (ret)
 			return ret;
 		type = take(c, 10);
@@ -143,7 +218,11 @@ static int read_buffer(struct cursor *c, struct datfile_layout *l, int buffer,
 		return -ENOTSUP;
 	if (memcmp(type, "flyrecord", 10) != 0)
 		return -EINVAL;
-	return read_cpu_table(c, l, buffer);
+	ret = read_cpu_table(c, l, buffer);
+	/* the clock of the data: the first buffer that has some, else the top level's */
+	if (!ret && clock[0] && (!l->host.clock[0] || (l->nstreams > nstreams && !nstreams)))
+		memcpy(l->host.clock, clock, sizeof(clock));
+	return ret;
 }
 
 /* ---- version 7: sections, found through the chain of options sections ---- */
@@ -159,6 +238,7 @@ struct v7_cpu {
 struct v7_buffer {
 	uint64_t offset;	/* its section header */
 	char *name;
+	char clock[DATFILE_CLOCK_MAX];
 	uint32_t page_size;
 	uint32_t ncpu;
 	struct v7_cpu *cpus;
@@ -169,6 +249,7 @@ struct v7_state {
 	int nbufs;
 	bool latency;
 	uint64_t tail;		/* the end of the last options section */
+	char clock[DATFILE_CLOCK_MAX];	/* the TRACECLOCK option's */
 };
 
 static void v7_state_free(struct v7_state *st)
@@ -183,7 +264,7 @@ static void v7_state_free(struct v7_state *st)
 static int v7_buffer_option(struct cursor *o, struct v7_state *st)
 {
 	struct v7_buffer *b, *n;
-	const char *name;
+	const char *name, *clock;
 
 	n = realloc(st->bufs, (st->nbufs + 1) * sizeof(*n));
 	if (!n)
@@ -193,7 +274,9 @@ static int v7_buffer_option(struct cursor *o, struct v7_state *st)
 	memset(b, 0, sizeof(*b));
 	b->offset = get_u64(o);
 	name = get_str(o);
-	get_str(o);				/* its trace clock */
+	clock = get_str(o);
+	if (clock)
+		clock_name(clock, strlen(clock), b->clock);
 	b->page_size = get_u32(o);
 	b->ncpu = get_u32(o);
 	/* each CPU takes 20 bytes: a count the option cannot hold is corrupt */
@@ -289,6 +372,9 @@ static int v7_options_section(const struct cursor *file, uint64_t off, struct da
 				break;
 		} else if (oid == OPT_BUFFER_TEXT) {
 			st->latency = true;
+		} else if (host_option(l, oid, &d, osize, st->clock) < 0) {
+			ret = -ENOMEM;
+			break;
 		}
 	}
 	free(plain);
@@ -356,6 +442,9 @@ static int v7_buffer_streams(const struct cursor *file, struct datfile_layout *l
 			s->avail -= s->avail % l->page_size;
 		if (vc->cpu >= (uint32_t)l->ncpu)
 			l->ncpu = vc->cpu + 1;
+		/* the clock of the data: the first buffer's that has some */
+		if (!l->host.clock[0])
+			memcpy(l->host.clock, b->clock, sizeof(b->clock));
 	}
 	return 0;
 }
@@ -422,6 +511,8 @@ static int v7_parse(struct cursor *c, struct datfile_layout *l)
 	ret = v7_tail_whole(c, st.tail);
 	if (ret)
 		goto out;
+	if (!l->host.clock[0])
+		memcpy(l->host.clock, st.clock, sizeof(st.clock));
 	/* the top level first, then the instances, as in a v6 file */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < st.nbufs; i++) {
@@ -560,5 +651,6 @@ void datfile_layout_free(struct datfile_layout *l)
 		free(l->buffer_names[i]);
 	free(l->buffer_names);
 	free(l->streams);
+	free(l->host.uname);
 	memset(l, 0, sizeof(*l));
 }

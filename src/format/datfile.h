@@ -56,6 +56,28 @@ enum datfile_sec {
 	DATFILE_SEC_MAX,
 };
 
+/* the longest trace clock name kept ("mono_raw", "x86-tsc") */
+#define DATFILE_CLOCK_MAX 32
+
+/**
+ * struct datfile_host - what a file's options say of the machine and clock
+ * it was recorded with (trace-cmd.dat.v7(5) lists them; v6 files have the
+ * same ids)
+ * @uname: the UNAME option, "SYSNAME NODENAME RELEASE MACHINE" as
+ *	   trace-cmd writes it; NULL when absent
+ * @clock: the trace clock of the recorded data ("mono", "local",
+ *	   "x86-tsc"); "" when the file does not say
+ * @has_date: the DATE option (trace-cmd record --date) was there
+ * @date_ns: its value: gettimeofday minus the trace clock (the option
+ *	     holds microseconds)
+ */
+struct datfile_host {
+	char *uname;
+	char clock[DATFILE_CLOCK_MAX];
+	bool has_date;
+	int64_t date_ns;
+};
+
 /**
  * struct datfile_layout - what blkstack needs of a file's headers
  * @version: 6 or 7
@@ -72,6 +94,7 @@ enum datfile_sec {
  *	      file the offset of its first byte, in a v7 file that of its
  *	      section header (the section may be compressed)
  * @nformats: event formats the headers hold (ftrace's and every system's)
+ * @host: what the options say of the recording host
  */
 struct datfile_layout {
 	int version;
@@ -86,6 +109,7 @@ struct datfile_layout {
 	int nstreams;
 	uint64_t sections[DATFILE_SEC_MAX];
 	uint64_t nformats;
+	struct datfile_host host;
 };
 
 /**

@@ -22,6 +22,7 @@
 
 #include "base/event.h"
 #include "base/pcevent.h"
+#include "base/tickevent.h"
 #include "format/datcursor.h"
 #include "format/datformats.h"
 #include "format/unzip.h"
@@ -36,11 +37,14 @@ static bool name_is(const char *want, const char *name, size_t len)
 }
 
 /*
- * The events the decoders look up (decode.c, pcdecode.c): block's kinds
- * and the page-cache kinds under their current and older names.
+ * The events the decoders look up (decode.c, pcdecode.c): block's kinds,
+ * the page-cache kinds under their current and older names, and the
+ * kernel's tick (tickevent.h).
  */
 static bool event_wanted(const char *sys, const char *name, size_t len)
 {
+	if (!strcmp(sys, TICK_EV_SYSTEM))
+		return name_is(TICK_EV_NAME, name, len);
 	if (!strcmp(sys, "block")) {
 		for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
 			if (name_is(blk_kind_name(k), name, len))
@@ -58,7 +62,7 @@ static bool event_wanted(const char *sys, const char *name, size_t len)
 /* The systems whose formats the decoders look up. */
 static bool system_wanted(const char *sys)
 {
-	if (!strcmp(sys, "block"))
+	if (!strcmp(sys, "block") || !strcmp(sys, TICK_EV_SYSTEM))
 		return true;
 	for (unsigned int k = PC_EV_ADD; k < PC_EV_KIND_MAX; k++)
 		if (!strcmp(sys, pc_kind_system(k)))

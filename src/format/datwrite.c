@@ -15,6 +15,7 @@
 
 #define OPT_DONE	0
 #define OPT_TRACECLOCK	4
+#define OPT_UNAME	5
 
 struct writer {
 	FILE *fp;
@@ -141,6 +142,12 @@ int datwrite_v6(FILE *out, const struct dat_source *src)
 	put_u32(&w, (uint32_t)src->clock.len + 1);
 	put(&w, src->clock.data, src->clock.len);
 	put(&w, "", 1);
+	/* the traced kernel, as trace-cmd writes it: trace-cmd report --uname shows it */
+	if (src->uname) {
+		put_u16(&w, OPT_UNAME);
+		put_u32(&w, (uint32_t)strlen(src->uname) + 1);
+		put_str(&w, src->uname);
+	}
 	put_u16(&w, OPT_DONE);
 
 	put(&w, "flyrecord", 10);

@@ -46,6 +46,8 @@ struct dat_system {
  * @nsystems: how many
  * @cmdlines: saved_cmdlines ("PID COMM" lines)
  * @clock: the instance's trace_clock file ("local global [mono] ...")
+ * @uname: "SYSNAME NODENAME RELEASE MACHINE" of the traced machine, as
+ *	   trace-cmd's UNAME option holds it; NULL: none written
  * @ncpu: CPUs
  * @spill: per CPU, the file its pages were appended to (NULL: no data)
  * @spill_bytes: per CPU, how many bytes of pages it holds
@@ -60,6 +62,7 @@ struct dat_source {
 	size_t nsystems;
 	struct dat_text cmdlines;
 	struct dat_text clock;
+	const char *uname;
 	int ncpu;
 	FILE **spill;
 	const uint64_t *spill_bytes;

@@ -36,12 +36,14 @@
 #include <unistd.h>
 
 #include "base/pcevent.h"
+#include "base/tickevent.h"
 #include "base/util.h"
 #include "format/chunkring.h"
 #include "format/cmdlines.h"
 #include "format/datfile.h"
 #include "format/datformats.h"
 #include "format/datpages.h"
+#include "format/host-marker.h"
 #include "format/kindscan.h"
 #include "format/name-marker.h"
 #include "format/pagewalk.h"
@@ -71,6 +73,7 @@ struct tracefile {
 	int out_fd;
 	int jobs;		/* threads that may decode the mapped streams */
 	uint64_t keep_kinds;	/* tracefile_keep_kinds(): 0 keeps all */
+	bool want_ticks;	/* tracefile_want_ticks() */
 	uint64_t bare_kinds;	/* tracefile_bare_kinds() */
 	struct blk_event batch[256];
 	unsigned int nbatch;
@@ -85,6 +88,10 @@ struct tracefile {
 	/* the stack blkstack record wrote as markers, when there is one */
 	struct topo_record topology;
 	bool has_topology;
+	/* what it said of its machine (host-marker.h), and when it said it */
+	struct host_marker host;
+	uint64_t host_ts;
+	bool has_host;
 	/* and the names of the files its page-cache events touched */
 	struct tracefile_name *names;
 	size_t nnames, names_cap;
@@ -285,6 +292,18 @@ static int open_failure(void)
 	p = malloc(64 << 20);
 	free(p);
 	return p ? -EBADMSG : -ENOMEM;
+}
+
+/*
+ * The kinds a decoder of a mapped file delivers: those tracefile_keep_kinds()
+ * kept (all by default), the tick's only when tracefile_want_ticks() asked
+ * for it: the tracker and the text outputs count every event they are given.
+ */
+static uint64_t kinds_kept(const struct tracefile *f)
+{
+	uint64_t k = f->keep_kinds ? f->keep_kinds : ~0ULL;
+
+	return f->want_ticks ? k : k & ~(1ULL << TICK_EV_TIMER);
 }
 
 static int open_records(struct tracefile *f, const char *path)
@@ -494,6 +513,7 @@ static void add_marker(struct tracefile *f, struct markers *m, uint64_t ts, cons
 		       size_t n)
 {
 	size_t tlen = strlen(MARKER_PREFIX), flen = strlen(NAME_MARKER_PREFIX);
+	size_t hlen = strlen(HOST_MARKER_PREFIX);
 
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\0'))
 		n--;
@@ -503,6 +523,12 @@ static void add_marker(struct tracefile *f, struct markers *m, uint64_t ts, cons
 		add_topology_line(m, s + tlen, n - tlen);
 	else if (n >= flen && !memcmp(s, NAME_MARKER_PREFIX, flen))
 		add_file_name(f, m, s + flen, n - flen);
+	/* one per recording: a second (a recording of a recording's replay) is not its own */
+	else if (n >= hlen && !memcmp(s, HOST_MARKER_PREFIX, hlen) && !f->has_host &&
+		 !host_marker_parse(s + hlen, n - hlen, &f->host)) {
+		f->has_host = true;
+		f->host_ts = ts;
+	}
 }
 
 /* The print events (trace_marker writes) of one page. */
@@ -616,6 +642,66 @@ const struct tracefile_marker *tracefile_markers(struct tracefile *f, size_t *n,
 const struct topo_record *tracefile_topology(const struct tracefile *f)
 {
 	return f && f->has_topology ? &f->topology : NULL;
+}
+
+/* The release in a UNAME option: "SYSNAME NODENAME RELEASE MACHINE", as trace-cmd writes it. */
+static void uname_release(const char *uname, char *out)
+{
+	const char *s = uname;
+	size_t n;
+
+	for (int word = 0; word < 2 && s; word++) {
+		s = strchr(s, ' ');
+		s = s ? s + 1 : NULL;
+	}
+	if (!s)
+		return;
+	n = strcspn(s, " ");
+	if (n && n < TRACE_HOST_RELEASE_MAX) {
+		memcpy(out, s, n);
+		out[n] = '\0';
+	}
+}
+
+/* Trace clocks that count cycles or events, not time: no wall clock can be paired with them. */
+static bool clock_counts_time(const char *clock)
+{
+	return strcmp(clock, "x86-tsc") && strcmp(clock, "counter");
+}
+
+void tracefile_host(const struct tracefile *f, struct trace_host *h)
+{
+	const struct datfile_host *dh = f->mapped ? &f->layout.host : NULL;
+
+	memset(h, 0, sizeof(*h));
+	h->from = "the recording";
+	if (f->has_host && f->host.release[0])
+		memcpy(h->release, f->host.release, sizeof(h->release));
+	else if (dh && dh->uname)
+		uname_release(dh->uname, h->release);
+	if (f->has_host)
+		h->hz = f->host.hz;
+
+	if (dh && dh->clock[0] && !clock_counts_time(dh->clock)) {
+		h->wall_from = "unknown: the recording's trace clock counts cycles, not time";
+	} else if (f->has_host && f->host.has_clock) {
+		h->wall_known = true;
+		/* blkstack's instance runs on "mono": the pair read side by side is exact */
+		if (!dh || !strcmp(dh->clock, "mono")) {
+			h->wall_offset_ns = f->host.realtime_ns - (int64_t)f->host.mono_ns;
+			h->wall_from = "blkstack record (CLOCK_REALTIME read beside the trace clock)";
+		} else {
+			h->wall_offset_ns = f->host.realtime_ns - (int64_t)f->host_ts;
+			h->wall_from = "blkstack record (CLOCK_REALTIME read as its marker was written)";
+		}
+	} else if (dh && dh->has_date) {
+		h->wall_known = true;
+		h->wall_offset_ns = dh->date_ns;
+		h->wall_from = "the DATE option of trace-cmd record --date";
+	} else {
+		h->wall_from = "unknown: the recording does not carry it (blkstack record and "
+			       "trace-cmd record --date write it)";
+	}
 }
 
 /* A mapped file's saved_cmdlines: a file without them, or with them damaged, has no names. */
@@ -789,6 +875,7 @@ struct tracefile *tracefile_open(const char *path, int *err)
 		*err = errno == ENOMEM ? -ENOMEM : -ENODATA;
 		goto fail;
 	}
+	decoder_keep_kinds(f->decoder, kinds_kept(f));
 	for (int k = BLK_EV_NONE + 1; k < PC_EV_KIND_MAX; k++)
 		if (decoder_has(f->decoder, k))
 			f->has_kinds |= 1ULL << k;
@@ -1393,8 +1480,8 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 
 		*t = (struct feed_thread){ .fs = fs, .first = fs->started,
 					   .dec = decoder_alloc(f->tep) };
-		if (t->dec && f->keep_kinds)
-			decoder_keep_kinds(t->dec, f->keep_kinds);
+		if (t->dec)
+			decoder_keep_kinds(t->dec, kinds_kept(f));
 		if (t->dec && f->bare_kinds)
 			decoder_bare_kinds(t->dec, f->bare_kinds);
 		if (compressed)
@@ -1718,10 +1805,23 @@ static void child_stop(struct tracefile *f)
 	f->child = 0;
 }
 
+/* A fresh decoder for what the file delivers now: decoder_keep_kinds() forgets what it left out. */
+static int new_decoder(struct tracefile *f)
+{
+	struct decoder *d = decoder_alloc(f->tep);
+
+	if (!d)
+		return -ENOMEM;
+	if (f->bare_kinds)
+		decoder_bare_kinds(d, f->bare_kinds);
+	decoder_keep_kinds(d, kinds_kept(f));
+	decoder_free(f->decoder);
+	f->decoder = d;
+	return 0;
+}
+
 int tracefile_rewind(struct tracefile *f)
 {
-	struct decoder *d;
-
 	/* the next read counts from nothing, as the first did */
 	if (f->st.cpu)
 		memset(f->st.cpu, 0, f->cpu_cap * sizeof(*f->st.cpu));
@@ -1734,16 +1834,8 @@ int tracefile_rewind(struct tracefile *f)
 	}
 	if (!f->keep_kinds)
 		return 0;
-	/* decoder_keep_kinds() forgets the kinds it leaves out: a new decoder has them all */
-	d = decoder_alloc(f->tep);
-	if (!d)
-		return -ENOMEM;
-	if (f->bare_kinds)
-		decoder_bare_kinds(d, f->bare_kinds);
-	decoder_free(f->decoder);
-	f->decoder = d;
 	f->keep_kinds = 0;
-	return 0;
+	return new_decoder(f);
 }
 
 void tracefile_set_jobs(struct tracefile *f, int jobs)
@@ -1757,7 +1849,15 @@ void tracefile_keep_kinds(struct tracefile *f, uint64_t kinds)
 	if (!f->mapped || !f->decoder)
 		return;
 	f->keep_kinds = kinds;
-	decoder_keep_kinds(f->decoder, kinds);
+	decoder_keep_kinds(f->decoder, kinds_kept(f));
+}
+
+int tracefile_want_ticks(struct tracefile *f)
+{
+	if (!f->mapped || f->want_ticks)
+		return 0;
+	f->want_ticks = true;
+	return new_decoder(f);
 }
 
 void tracefile_bare_kinds(struct tracefile *f, uint64_t kinds)

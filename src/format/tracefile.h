@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "base/source.h"
+#include "base/tracehost.h"
 #include "format/decode.h"
 #include "track/merge.h"
 
@@ -81,6 +82,16 @@ void tracefile_set_jobs(struct tracefile *f, int jobs);
 void tracefile_keep_kinds(struct tracefile *f, uint64_t kinds);
 
 /**
+ * tracefile_want_ticks - deliver the kernel's ticks too (tickevent.h: the
+ * timer events blkstack record keeps so that %util counts whole jiffies
+ * where the kernel did); other consumers are not given them. Version 6
+ * and 7 files; others deliver what they hold.
+ * @f: the file, before tracefile_read()
+ * Returns 0 or -ENOMEM.
+ */
+int tracefile_want_ticks(struct tracefile *f);
+
+/**
  * tracefile_bare_kinds - deliver the events of some block kinds with only
  * their kind, time and CPU filled, for a consumer that reads nothing else
  * of them (version 6 and 7 files; others deliver them whole)
@@ -101,6 +112,16 @@ void tracefile_open_error(const char *path, int err);
  * a file of another kind
  */
 const struct topo_record *tracefile_topology(const struct tracefile *f);
+
+/**
+ * tracefile_host - what the recording says of the machine it was made on:
+ * its kernel's release (blkstack's "blkstack-host:" marker, else the UNAME
+ * option), CONFIG_HZ (blkstack's marker only), and the wall clock of its
+ * trace clock (blkstack's marker, else trace-cmd's DATE option); what it
+ * does not say is left unknown, @h->wall_from saying why. A file read
+ * through libtracecmd says nothing.
+ */
+void tracefile_host(const struct tracefile *f, struct trace_host *h);
 
 /**
  * tracefile_comm - the name the recording's saved_cmdlines give task @pid
