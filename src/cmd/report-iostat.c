@@ -8,68 +8,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <zlib.h>
 
 #include "base/pcevent.h"
 #include "base/tickevent.h"
 #include "cmd/report-iostat.h"
 #include "output/iostat.h"
 
-/* CONFIG_HZ= in a kernel configuration read through @fp, 0 if absent */
-static unsigned int config_hz(gzFile fp)
+void report_iostat_basis(const struct trace_host *h, unsigned int given_hz,
+			 struct iostat_basis *b)
 {
-	char line[128];
+	int started = h->release[0] ? iostat_release_counts_started(h->release) : -EINVAL;
 
-	while (gzgets(fp, line, sizeof(line)))
-		if (!strncmp(line, "CONFIG_HZ=", 10))
-			return (unsigned int)strtoul(line + 10, NULL, 10);
-	return 0;
+	*b = (struct iostat_basis){ .release = h->release, .from = h->from };
+	/* unknown: the counting of every kernel before 6.16, and of recordings until now */
+	b->started = started == 1;
+	b->started_assumed = started < 0;
+	b->hz = given_hz ? given_hz : h->hz ? h->hz : REPORT_IOSTAT_DEFAULT_HZ;
+	b->hz_given = given_hz;
+	b->hz_assumed = !given_hz && !h->hz;
 }
 
-/* CONFIG_HZ of the configuration file @path (plain or gzip), 0 if unknown */
-static unsigned int config_file_hz(const char *path)
+void report_iostat_configure(struct iostat *s, const struct iostat_basis *b)
 {
-	unsigned int hz;
-	gzFile fp;
-
-	/* gzopen() reads a plain file as it is: one reader for both */
-	fp = gzopen(path, "r");
-	if (!fp)
-		return 0;
-	hz = config_hz(fp);
-	gzclose(fp);
-	return hz;
+	iostat_set_hz(s, b->hz);
+	iostat_count_started(s, b->started);
 }
 
-unsigned int report_iostat_hz(void)
+int report_iostat_init(struct report_iostat *ri)
 {
-	unsigned int hz;
-	struct utsname u;
-	char path[128 + sizeof(u.release)];
-
-	if (uname(&u) < 0)
-		return 0;
-	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-	hz = config_file_hz(path);
-	return hz ? hz : config_file_hz("/proc/config.gz");
-}
-
-bool report_iostat_counts_started(void)
-{
-	unsigned int major = 0, minor = 0;
-	struct utsname u;
-
-	if (uname(&u) < 0 || sscanf(u.release, "%u.%u", &major, &minor) != 2)
-		return false;
-	/* 6.16 counts started requests per CPU, no longer blk-mq's issued ones */
-	return major > 6 || (major == 6 && minor >= 16);
-}
-
-int report_iostat_init(struct report_iostat *ri, unsigned int hz)
-{
-	ri->s = iostat_alloc(hz);
+	ri->s = iostat_alloc(REPORT_IOSTAT_DEFAULT_HZ);
 	return ri->s ? 0 : -ENOMEM;
+}
+
+void report_iostat_host(struct report_iostat *ri, const struct trace_host *h,
+			unsigned int given_hz)
+{
+	ri->host = *h;
+	report_iostat_basis(&ri->host, given_hz, &ri->basis);
+	report_iostat_configure(ri->s, &ri->basis);
 }
 
 void report_iostat_destroy(struct report_iostat *ri)
@@ -96,7 +72,10 @@ int report_iostat_event(const struct blk_event *ev, void *ctx)
 int report_iostat_output(FILE *fp, struct report_iostat *ri, bool json, report_name_fn name,
 			 void *ctx)
 {
+	int ret;
+
 	if (json)
-		return out_iostat_json(fp, ri->s, ri->first, ri->last, name, ctx);
-	return out_iostat_text(fp, ri->s, ri->first, ri->last, name, ctx, true);
+		return out_iostat_json(fp, ri->s, ri->first, ri->last, name, ctx, &ri->basis);
+	ret = out_iostat_text(fp, ri->s, ri->first, ri->last, name, ctx, true);
+	return ret ? ret : out_iostat_basis_text(fp, &ri->basis);
 }

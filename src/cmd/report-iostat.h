@@ -11,6 +11,8 @@
 #include <stdio.h>
 
 #include "base/event.h"
+#include "base/tracehost.h"
+#include "output/iostat.h"
 #include "output/report.h"
 #include "track/iostat.h"
 
@@ -18,30 +20,42 @@
  * struct report_iostat - the consumer of report --iostat
  * @s: the accounting
  * @first, @last: the first and last event's time: the interval
+ * @host: the traced machine, as the trace says it (report_iostat_host())
+ * @basis: what the accounting takes of it
  */
 struct report_iostat {
 	struct iostat *s;
 	uint64_t first, last;
+	struct trace_host host;
+	struct iostat_basis basis;
 };
 
-/** report_iostat_init - with the traced kernel's CONFIG_HZ (see
- * iostat_alloc()). Returns 0 or -ENOMEM. */
-int report_iostat_init(struct report_iostat *ri, unsigned int hz);
-
-/** report_iostat_hz - this kernel's CONFIG_HZ from /boot/config-RELEASE,
- * else /proc/config.gz (CONFIG_IKCONFIG_PROC), 0 when neither can be read */
-unsigned int report_iostat_hz(void);
+/* CONFIG_HZ taken when neither --hz nor the trace says it: Debian's,
+ * Fedora's and Ubuntu's kernels have 250 or 1000 */
+#define REPORT_IOSTAT_DEFAULT_HZ 250
 
 /**
- * report_iostat_counts_started - whether this kernel counts a device busy
- * while requests are started (6.16 and later) rather than issued (see
- * iostat_count_started())
+ * report_iostat_basis - what %util takes of the traced kernel @h: how it
+ * counts busy time (from its release), and CONFIG_HZ (@given_hz, --hz,
+ * before @h's); where @h does not say, issued requests and
+ * REPORT_IOSTAT_DEFAULT_HZ, marked as assumed. @b points into @h.
  */
-bool report_iostat_counts_started(void);
+void report_iostat_basis(const struct trace_host *h, unsigned int given_hz,
+			 struct iostat_basis *b);
 
-/* CONFIG_HZ taken for a recording, and when this kernel's is unknown:
- * Debian's, Fedora's and Ubuntu's kernels have 250 or 1000 */
-#define REPORT_IOSTAT_DEFAULT_HZ 250
+/** report_iostat_configure - set @s to count as @b says; before the first event */
+void report_iostat_configure(struct iostat *s, const struct iostat_basis *b);
+
+/** report_iostat_init - empty accounting. Returns 0 or -ENOMEM. */
+int report_iostat_init(struct report_iostat *ri);
+
+/**
+ * report_iostat_host - the traced machine, once known (live: this one; a
+ * recording: what it says), with --hz (@given_hz, 0: none); before the
+ * first event
+ */
+void report_iostat_host(struct report_iostat *ri, const struct trace_host *h,
+			unsigned int given_hz);
 
 /** report_iostat_destroy - half-built objects are accepted */
 void report_iostat_destroy(struct report_iostat *ri);

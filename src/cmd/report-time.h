@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/tracehost.h"
 #include "cmd/pagecache.h"
 #include "format/tracefile.h"
 #include "output/outfile.h"
@@ -90,10 +91,11 @@ const struct report_time *report_extra_time(struct report_extra *x, struct repor
 
 /**
  * report_html_time - what the page adds to @t (report_extra_time()'s): the
- * markers of the recording @file, or for a live run (@file NULL) the wall
- * clock of its trace clock (CLOCK_MONOTONIC)
+ * markers of the recording @file (NULL: a live run), and the wall clock of
+ * the trace clock as @host knows it
  */
-void report_html_time(struct report_time *t, struct tracefile *file);
+void report_html_time(struct report_time *t, struct tracefile *file,
+		      const struct trace_host *host);
 
 /**
  * report_html_open - create @path.partial for the page, before the trace

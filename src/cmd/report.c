@@ -19,6 +19,7 @@
 #include "base/pcevent.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
+#include "cmd/host.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
 #include "cmd/report-btt.h"
@@ -106,7 +107,7 @@ const char *cli_usage_report(void)
 	       "                         over the whole trace\n"
 	       "     --hz N              with --iostat: the traced kernel's CONFIG_HZ, in\n"
 	       "                         whose ticks it counts %util (default: this kernel's\n"
-	       "                         live, else 250)\n"
+	       "                         live, the recording's where it says, else 250)\n"
 	       "\n"
 	       "Files (page cache; live, these trace the page-cache events too):\n"
 	       "     --page-cache        add the files that caused the disk I/O to the report\n"
@@ -377,7 +378,6 @@ struct collectors {
 static int collectors_build(struct collectors *c, const struct report_params *p)
 {
 	struct tk_params tp = { .max_inflight = p->max_inflight, .timeout_ns = p->timeout_ns };
-	unsigned int hz;
 
 	memset(c, 0, sizeof(*c));
 	c->p = p;
@@ -420,10 +420,8 @@ static int collectors_build(struct collectors *c, const struct report_params *p)
 		c->feed = report_btt_event;
 		c->feed_ctx = &c->btt;
 	} else if (p->iostat) {
-		/* live, the running kernel's CONFIG_HZ is the traced one's */
-		hz = p->hz ? p->hz : !p->input && report_iostat_hz() ? report_iostat_hz()
-								  : REPORT_IOSTAT_DEFAULT_HZ;
-		if (report_iostat_init(&c->ios, hz) < 0)
+		/* the traced kernel's CONFIG_HZ and counting: report_iostat_host() once known */
+		if (report_iostat_init(&c->ios) < 0)
 			goto enomem;
 		c->feed = report_iostat_event;
 		c->feed_ctx = &c->ios;
@@ -547,10 +545,13 @@ static struct tracker *rebuild(void *ctx)
 	return collectors_build(c, p) < 0 ? NULL : c->t;
 }
 
-/* @stack: the stack given with --topology, else the one the file carries */
+/*
+ * @stack: the stack given with --topology, else the one the file carries
+ * @host: set to what the file says of its machine
+ */
 static int run_file(const struct report_params *p, struct collectors *c,
 		    const struct source_stats **src, struct tracefile **fp,
-		    const struct topo_record **stack)
+		    const struct topo_record **stack, struct trace_host *host)
 {
 	int jobs = p->jobs ? p->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct roles_reader reader = { .read = read_recording, .rebuild = rebuild, .ctx = c };
@@ -560,6 +561,15 @@ static int run_file(const struct report_params *p, struct collectors *c,
 	if (!*fp) {
 		tracefile_open_error(p->input, ret);
 		return -1;
+	}
+	tracefile_host(*fp, host);
+	/* %util counts as the recorded kernel did, in the jiffies it did */
+	if (p->iostat) {
+		report_iostat_host(&c->ios, host, p->hz);
+		if (tracefile_want_ticks(*fp) < 0) {
+			err_msg("out of memory");
+			return -1;
+		}
 	}
 	if (!*stack)
 		*stack = tracefile_topology(*fp);
@@ -588,6 +598,7 @@ int cmd_report(int argc, char **argv)
 	struct topo_record topology = { 0 };
 	const struct topo_record *stack = NULL;
 	struct report_time rtime, htime;
+	struct trace_host host = { 0 };
 	struct collectors c = { 0 };
 	struct report_files_opts fopts;
 	struct report_params p;
@@ -617,15 +628,19 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	if (c.run.pc)
 		w.run = &c.run;
-	if (p.iostat && !p.input)
-		iostat_count_started(c.ios.s, report_iostat_counts_started());
 	if (p.topology) {
 		if (topo_record_load_said(p.topology, &topology) < 0)
 			goto out;
 		stack = &topology;
 	}
+	if (!p.input) {
+		/* live, the traced machine is this one */
+		host_live(&host);
+		if (p.iostat)
+			report_iostat_host(&c.ios, &host, p.hz);
+	}
 	if (p.input)
-		ret = run_file(&p, &c, &src, &file, &stack);
+		ret = run_file(&p, &c, &src, &file, &stack, &host);
 	else
 		ret = run_live(&p, c.t, &src, &l, &w, c.feed, c.feed_ctx);
 	if (ret < 0)
@@ -647,6 +662,7 @@ int cmd_report(int argc, char **argv)
 		.command_done = w.cmd.exited, .command_status = w.cmd.status,
 		.time = report_extra_time(&c.x, &rtime, false),
 		.amp = p.amplification ? &c.amp : NULL,
+		.host = &host,
 	};
 	if (c.x.enomem)
 		warn_msg("out of memory: the slowest I/Os, flag split or series are incomplete");
@@ -686,7 +702,7 @@ int cmd_report(int argc, char **argv)
 	if (p.html) {
 		r.time = report_extra_time(&c.x, &htime, true);
 		r.amp = &c.amp;
-		report_html_time(&htime, file);
+		report_html_time(&htime, file, &host);
 		if (report_html_write(&html, p.html, &r) < 0)
 			goto out;
 	}

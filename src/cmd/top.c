@@ -25,6 +25,7 @@
 #include "base/tickevent.h"
 #include "base/util.h"
 #include "cmd/cmd.h"
+#include "cmd/host.h"
 #include "cmd/live.h"
 #include "cmd/opt.h"
 #include "cmd/report-iostat.h"
@@ -75,7 +76,8 @@ const char *cli_usage_top(void)
 	       " -x, --extended          iostat -x's columns per layer instead (r/s rkB/s rrqm/s\n"
 	       "                         %rrqm r_await rareq-sz ... f/s f_await aqu-sz %util)\n"
 	       "     --hz N              with -x: the traced kernel's CONFIG_HZ, in whose ticks\n"
-	       "                         it counts %util (default: this kernel's live, else 250)\n"
+	       "                         it counts %util (default: this kernel's live, the\n"
+	       "                         recording's where it says, else 250)\n"
 	       "\n"
 	       "General:\n"
 	       " -D, --debug             print debugging messages\n"
@@ -171,6 +173,8 @@ struct top {
 	struct tracker *t;
 	struct stats *st;
 	struct iostat *ios;		/* -x: iostat's accounting instead of the tracker's */
+	struct trace_host host;		/* the traced machine, as far as the trace says */
+	struct iostat_basis basis;	/* -x: what %util takes of it */
 	uint64_t last_ts;		/* replay: the last event (a jump's start; -x: the end) */
 	struct report r;
 	unsigned long long shown;	/* intervals printed */
@@ -256,12 +260,24 @@ static int close_interval(struct top *tp, uint64_t end)
 }
 
 /* The first line, once the source is open: what the tables are. */
+/* The traced machine, once known: -x counts busy time as its kernel does. */
+static void set_host(struct top *tp, const struct trace_host *h)
+{
+	tp->host = *h;
+	if (!tp->ios)
+		return;
+	report_iostat_basis(&tp->host, tp->p->hz, &tp->basis);
+	report_iostat_configure(tp->ios, &tp->basis);
+}
+
 static void banner(const struct top *tp)
 {
 	if (tp->ios) {
 		fprintf(tp->fp, "blkstack top -x of %s, every %.3f s (of %s): iostat -x's columns "
-				"per layer\n\n", tp->r.source, tp->p->interval_ns / 1e9,
+				"per layer\n", tp->r.source, tp->p->interval_ns / 1e9,
 			tp->p->input ? "trace time" : "the clock");
+		out_iostat_basis_text(tp->fp, &tp->basis);
+		fputc('\n', tp->fp);
 		return;
 	}
 	fprintf(tp->fp, "blkstack top of %s, every %.3f s (of %s); latencies in us: "
@@ -332,6 +348,7 @@ static int run_file(struct top *tp)
 {
 	const struct top_params *p = tp->p;
 	const struct topo_record *stack;
+	struct trace_host host;
 	int ret;
 
 	tp->file = tracefile_open(p->input, &ret);
@@ -339,11 +356,17 @@ static int run_file(struct top *tp)
 		tracefile_open_error(p->input, ret);
 		return -1;
 	}
+	tracefile_host(tp->file, &host);
 	/*
 	 * as report -i: the recorded stack says which devices are lower, else
 	 * the remaps do; top prints as it reads: it cannot read again at the
 	 * first remap as report does, and looks for one first
 	 */
+	set_host(tp, &host);
+	if (tp->ios && tracefile_want_ticks(tp->file) < 0) {
+		err_msg("out of memory");
+		return -1;
+	}
 	stack = tracefile_topology(tp->file);
 	if (roles_of_recording(p->input, tp->file, stack, tp->t, 1) < 0)
 		return -1;
@@ -385,8 +408,11 @@ static int run_live(struct top *tp, struct live *l)
 		.devs = tp->p->devs, .ndevs = tp->p->ndevs, .buffer_kb = tp->p->buffer_kb,
 		.diskstats = tp->ios != NULL,
 	};
+	struct trace_host host;
 	int ret;
 
+	host_live(&host);
+	set_host(tp, &host);
 	live_signals();
 	if (live_open(l, &lo) < 0)
 		return -1;
@@ -438,15 +464,13 @@ int cmd_top(int argc, char **argv)
 	}
 	if (tp.st && (!p.access || tp.access))
 		tp.t = p.access ? tracker_alloc(&kp, top_io, &tp) : tracker_alloc(&kp, stats_io, tp.st);
+	/* its CONFIG_HZ and counting: set_host() once the traced kernel is known */
 	if (tp.t && p.extended)
-		tp.ios = iostat_alloc(p.hz ? p.hz : !p.input && report_iostat_hz() ?
-				      report_iostat_hz() : REPORT_IOSTAT_DEFAULT_HZ);
+		tp.ios = iostat_alloc(REPORT_IOSTAT_DEFAULT_HZ);
 	if (!tp.t || (p.extended && !tp.ios)) {
 		err_msg("out of memory");
 		goto out;
 	}
-	if (tp.ios && !p.input)
-		iostat_count_started(tp.ios, report_iostat_counts_started());
 	tp.r = (struct report){
 		.st = tp.st, .tk = tracker_counters(tp.t),
 		.source = p.input ? p.input : "live tracing",

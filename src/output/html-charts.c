@@ -56,11 +56,40 @@ static int tick_decimals(double step)
 	return d < 0 ? 0 : d > 9 ? 9 : d;
 }
 
-/* The time ticks and the x axis's label, under a plot area [x, x + w] for [t0, t1] s. */
-static void time_axis(FILE *fp, double x, double y, double w, double t0, double t1)
+/*
+ * Trace time @t (s) as the wall clock read then, to the @dec decimals of
+ * the ticks (at most 3), in this machine's time zone as the page's note
+ * names it.
+ */
+static void wall_text(const struct report_time *rt, double t, int dec, char *buf, size_t len)
 {
+	double wall = t + rt->wall_offset_ns / 1e9;
+	time_t sec = (time_t)floor(wall);
+	struct tm tm;
+	size_t n;
+
+	dec = dec > 3 ? 3 : dec;
+	localtime_r(&sec, &tm);
+	n = strftime(buf, len, "%H:%M:%S", &tm);
+	if (dec && n < len)
+		snprintf(buf + n, len - n, ".%0*d", dec,
+			 (int)((wall - (double)sec) * pow(10, dec)) % (int)pow(10, dec));
+}
+
+/*
+ * The time ticks and the x axis's label, under a plot area [x, x + w] for
+ * [t0, t1] s; where the trace knows its wall clock, each tick's wall-clock
+ * time under its trace time.
+ */
+static void time_axis(const struct html_page *pg, double x, double y, double w, double t0,
+		      double t1)
+{
+	const struct report_time *rt = pg->r->time;
+	bool wall = rt && rt->wall_known;
 	double step = svg_nice_step(t1 - t0, w > 400 ? 7 : 4);
 	int dec = tick_decimals(step);
+	FILE *fp = pg->fp;
+	char clock[32];
 
 	fprintf(fp, "<g class=\"xt\" data-x=\"%.1f\" data-y=\"%.1f\" data-w=\"%.1f\">", x, y, w);
 	for (double v = ceil(t0 / step) * step; v <= t1 + step * 1e-9; v += step) {
@@ -69,12 +98,18 @@ static void time_axis(FILE *fp, double x, double y, double w, double t0, double 
 		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" "
 			    "stroke-width=\"0.5\"/><text x=\"%.1f\" y=\"%.1f\" class=\"tick\" "
 			    "text-anchor=\"middle\">%.*f</text>", px, y, px, y + 4, px, y + 15, dec, v);
+		if (wall) {
+			wall_text(rt, v, dec, clock, sizeof(clock));
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick wall\" "
+				    "text-anchor=\"middle\">%s</text>", px, y + 26, clock);
+		}
 		if (v + step <= v)
 			break;
 	}
 	fputs("</g>\n", fp);
 	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" class=\"xlabel\" text-anchor=\"middle\">trace "
-		    "time (s)</text>\n", x + w / 2, y + 30);
+		    "time (s)%s</text>\n", x + w / 2, y + (wall ? 41 : 30),
+		wall ? ", wall clock" : "");
 }
 
 static void y_label(FILE *fp, double y, double h, const char *label)
@@ -312,7 +347,7 @@ bool html_chart_layers(struct html_page *pg, enum html_line_what what, enum st_o
 		}
 		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 			    "stroke=\"#444\" stroke-width=\"0.5\"/>\n", p.x, p.y, p.w, p.h);
-		time_axis(fp, p.x, p.y + p.h, p.w, t0, t1);
+		time_axis(pg, p.x, p.y + p.h, p.w, t0, t1);
 		y_label(fp, p.y, p.h, line_units[what]);
 		marker_lines(pg, p.x, p.y, p.w, p.h, t0, t1, true);
 		for (size_t j = 0; j < n; j++) {
@@ -519,7 +554,7 @@ bool html_chart_heat(struct html_page *pg, size_t pos, enum st_op op, bool devic
 		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%s"
 			    "</text>\n", PL - 4, PT + (hi + 1 - k) * rh + 3, lab);
 	}
-	time_axis(fp, PL, PT + rows * rh, w, t0, t1);
+	time_axis(pg, PL, PT + rows * rh, w, t0, t1);
 	y_label(fp, PT, rows * rh, device ? "device time (log2 buckets)" : "latency (log2 buckets)");
 	fputs("</svg></div></figure>\n", fp);
 	return true;
@@ -606,7 +641,7 @@ bool html_chart_offsets(struct html_page *pg, size_t pos)
 	fputs("</svg>\n", fp);
 	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 		    "stroke=\"#444\" stroke-width=\"0.5\"/>\n", p.x, p.y, p.w, p.h);
-	time_axis(fp, p.x, p.y + p.h, p.w, t0, t1);
+	time_axis(pg, p.x, p.y + p.h, p.w, t0, t1);
 	y_label(fp, p.y, p.h, "offset (MiB)");
 	fputs("</svg></div></figure>\n", fp);
 	return true;
@@ -631,6 +666,9 @@ void html_time_note(struct html_page *pg)
 		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S %Z", &tm);
 		fprintf(fp, "Wall clock: trace time %.3f s was %s.", html_time(s->t0), buf);
 	} else {
-		fputs("Wall clock: unknown (a recording carries only the trace clock).", fp);
+		/* "unknown: why not" */
+		fputs("Wall clock: ", fp);
+		svg_text(fp, t && t->wall_from ? t->wall_from : "unknown");
+		fputs(".", fp);
 	}
 }

@@ -29,6 +29,36 @@ static const char *dev_name(uint32_t dev, char *buf, size_t len, report_name_fn 
 	return buf;
 }
 
+int out_iostat_basis_text(FILE *fp, const struct iostat_basis *b)
+{
+	if (b->started_assumed)
+		fprintf(fp, "Note: %%util counts time with requests issued to the driver, as kernels "
+			    "before 6.16 do: %s does not say the traced kernel's release.\n", b->from);
+	if (b->hz_assumed)
+		fprintf(fp, "Note: %%util counts busy time in ticks of CONFIG_HZ %u, assumed: %s does "
+			    "not say the traced kernel's (--hz sets it).\n", b->hz, b->from);
+	return ferror(fp) ? -EIO : 0;
+}
+
+/* The basis as JSON: every key, null where the trace did not say */
+static json_object *basis_json(const struct iostat_basis *b)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "release", b->release[0] ? json_object_new_string(b->release)
+							    : NULL);
+	json_object_object_add(o, "from", json_object_new_string(b->from));
+	json_object_object_add(o, "busy_counts", json_object_new_string(b->started ? "started"
+										    : "issued"));
+	json_object_object_add(o, "busy_counts_assumed",
+			       json_object_new_boolean(b->started_assumed));
+	json_object_object_add(o, "hz", json_object_new_int(b->hz));
+	json_object_object_add(o, "hz_from", json_object_new_string(b->hz_given ? "--hz" :
+								    b->hz_assumed ? "assumed" :
+								    b->from));
+	return o;
+}
+
 int out_iostat_text(FILE *fp, const struct iostat *s, uint64_t start, uint64_t end,
 		    report_name_fn name, void *ctx, bool header)
 {
@@ -67,7 +97,7 @@ int out_iostat_text(FILE *fp, const struct iostat *s, uint64_t start, uint64_t e
 }
 
 int out_iostat_json(FILE *fp, const struct iostat *s, uint64_t start, uint64_t end,
-		    report_name_fn name, void *ctx)
+		    report_name_fn name, void *ctx, const struct iostat_basis *b)
 {
 	json_object *root = json_object_new_object(), *devs = json_object_new_array();
 	size_t n = iostat_ndevs(s);
@@ -75,6 +105,7 @@ int out_iostat_json(FILE *fp, const struct iostat *s, uint64_t start, uint64_t e
 	int ret = 0;
 
 	json_object_object_add(root, "interval_ns", json_object_new_uint64(end - start));
+	json_object_object_add(root, "kernel", basis_json(b));
 	for (size_t i = 0; i < n; i++) {
 		const struct ios_dev *d = iostat_dev(s, i);
 		json_object *o = json_object_new_object();

@@ -8,9 +8,11 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "output/amp.h"
 #include "output/report-time.h"
@@ -151,6 +153,46 @@ static json_object *jcommand(const struct report *r)
 	return c;
 }
 
+/*
+ * Trace time @ts as wall-clock time, RFC 3339 in UTC to the nanosecond
+ * ("2026-11-29T01:01:55.123456789Z"); null when the trace does not know
+ * its wall clock, or has no I/O.
+ */
+static json_object *jwall(const struct report *r, uint64_t ts)
+{
+	int64_t wall;
+	time_t sec;
+	struct tm tm;
+	char buf[64];
+	size_t n;
+
+	if (!r->host || !r->host->wall_known || !ts)
+		return NULL;
+	wall = (int64_t)ts + r->host->wall_offset_ns;
+	sec = (time_t)(wall / 1000000000);
+	if (wall < 0 || !gmtime_r(&sec, &tm))
+		return NULL;
+	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, sizeof(buf) - n, ".%09lldZ", (long long)(wall % 1000000000));
+	return json_object_new_string(buf);
+}
+
+/* What the trace says of its machine: every key, null where it does not say. */
+static json_object *jhost(const struct trace_host *h)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "from", h ? json_object_new_string(h->from) : NULL);
+	json_object_object_add(o, "release", h && h->release[0] ?
+			       json_object_new_string(h->release) : NULL);
+	json_object_object_add(o, "hz", h && h->hz ? json_object_new_int(h->hz) : NULL);
+	json_object_object_add(o, "wall_offset_ns", h && h->wall_known ?
+			       json_object_new_int64(h->wall_offset_ns) : NULL);
+	json_object_object_add(o, "wall_clock", h && h->wall_from ?
+			       json_object_new_string(h->wall_from) : NULL);
+	return o;
+}
+
 static const char *kind_name(uint8_t kind)
 {
 	return kind == TK_LAYER_REQUEST ? "request" : kind == TK_LAYER_REMAP ? "remap" : "bio";
@@ -169,6 +211,9 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(doc, "source", json_object_new_string(r->source));
 	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
 	json_object_object_add(doc, "last_ns", json_object_new_uint64(r->st->last_ts));
+	json_object_object_add(doc, "first_wall", jwall(r, r->st->first_ts));
+	json_object_object_add(doc, "last_wall", jwall(r, r->st->last_ts));
+	json_object_object_add(doc, "host", jhost(r->host));
 	json_object_object_add(doc, "events_lost", json_object_new_uint64(report_lost(r->src)));
 	if (r->command)
 		json_object_object_add(doc, "command", jcommand(r));

@@ -40,9 +40,9 @@ typedef const char *(*report_file_fn)(int32_t owner, char *buf, size_t len, void
  * @nmarkers: how many
  * @markers_note: why there are none, when the source cannot carry them
  *		  (live tracing); NULL otherwise
- * @wall_known: @wall_offset_ns is known (live: the trace clock is
- *		CLOCK_MONOTONIC, read beside CLOCK_REALTIME)
+ * @wall_known: @wall_offset_ns is known (base/tracehost.h)
  * @wall_offset_ns: CLOCK_REALTIME minus the trace clock, ns
+ * @wall_from: how the wall clock is known, or why it is not (static text)
  */
 struct report_time {
 	const struct slow_io *slow;
@@ -58,6 +58,7 @@ struct report_time {
 	const char *markers_note;
 	bool wall_known;
 	int64_t wall_offset_ns;
+	const char *wall_from;
 };
 
 /**

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "base/source.h"
+#include "base/tracehost.h"
 #include "track/access.h"
 #include "track/amp.h"
 #include "track/stats.h"
@@ -42,6 +43,8 @@ typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void 
  * @time: the slowest I/Os, the flag split and the series (output/report-time.h);
  *	  NULL if none was asked for
  * @amp: amplification per layer (report --amplification), NULL if not asked
+ * @host: what the trace says of its machine (kernel, wall clock); NULL:
+ *	  nothing
  */
 struct report {
 	const struct stats *st;
@@ -60,6 +63,7 @@ struct report {
 	int command_status;
 	const struct report_time *time;
 	const struct amp *amp;
+	const struct trace_host *host;
 };
 
 /**

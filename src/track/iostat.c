@@ -12,6 +12,7 @@
  * completes a split bio's remainder under its own start, never its end.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,8 +47,13 @@ struct iostat *iostat_alloc(unsigned int hz)
 	struct iostat *s = calloc(1, sizeof(*s));
 
 	if (s)
-		s->tick_ns = hz ? 1000000000ULL / hz : 1;
+		iostat_set_hz(s, hz);
 	return s;
+}
+
+void iostat_set_hz(struct iostat *s, unsigned int hz)
+{
+	s->tick_ns = hz ? 1000000000ULL / hz : 1;
 }
 
 void iostat_free(struct iostat *s)
@@ -293,6 +299,17 @@ static void tick_seen(struct iostat *s, uint64_t ts, uint64_t jiffies)
 void iostat_count_started(struct iostat *s, bool started)
 {
 	s->inflight_started = started;
+}
+
+int iostat_release_counts_started(const char *release)
+{
+	unsigned int major, minor;
+	char dot;
+
+	if (sscanf(release, "%u%c%u", &major, &dot, &minor) != 3 || dot != '.')
+		return -EINVAL;
+	/* 6.16 counts started requests per CPU, no longer blk-mq's issued ones */
+	return major > 6 || (major == 6 && minor >= 16);
 }
 
 uint64_t iostat_ticks_seen(const struct iostat *s)

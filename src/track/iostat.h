@@ -95,6 +95,12 @@ struct iostat;
  */
 struct iostat *iostat_alloc(unsigned int hz);
 
+/**
+ * iostat_set_hz - the traced kernel's CONFIG_HZ, once known (a recording
+ * says it when opened); before the first event
+ */
+void iostat_set_hz(struct iostat *s, unsigned int hz);
+
 /** iostat_free - NULL is accepted */
 void iostat_free(struct iostat *s);
 
@@ -113,6 +119,15 @@ int iostat_event(const struct blk_event *ev, void *ctx);
  *	     issued to the driver, as blk-mq's in-flight walk counted before
  */
 void iostat_count_started(struct iostat *s, bool started);
+
+/**
+ * iostat_release_counts_started - whether a kernel of release @release
+ * ("6.18.44-amd64") counts a request-based device busy while requests are
+ * started, as 6.16 and later do, rather than issued (iostat_count_started())
+ * Returns 1 (started), 0 (issued), or -EINVAL when @release does not
+ * start with MAJOR.MINOR.
+ */
+int iostat_release_counts_started(const char *release);
 
 /** iostat_ticks_seen - how many tick events iostat_event() was given */
 uint64_t iostat_ticks_seen(const struct iostat *s);
