@@ -11,6 +11,7 @@ CLANG ?= clang
 HARNESSES = pagewalk tracefile decode markers opt
 
 PKGS = libtracecmd libtracefs libtraceevent mount smartcols json-c devmapper libzstd zlib \
+	yaml-0.1 libxcrypt gnutls \
 	$(shell pkg-config --exists libmicrohttpd && echo libmicrohttpd) \
 	$(shell pkg-config --exists libdeflate && echo libdeflate)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
