@@ -360,6 +360,7 @@ static int write_textfile(struct monitor *m)
 		.groups = m->groups, .ngroups = build_groups(m),
 	};
 	struct outfile of = { 0 };
+	struct stat sb;
 	int ret;
 
 	monitor_devices_sample(&m->devs);
@@ -367,7 +368,9 @@ static int write_textfile(struct monitor *m)
 	ret = outfile_open_mode(&of, m->textfile_path, TEXTFILE_MODE);
 	if (ret < 0)
 		return ret;
-	if (fchown(fileno(of.fp), -1, m->textfile_gid) < 0)
+	/* a set-group-ID directory gave it already: no capability needed */
+	if (fstat(fileno(of.fp), &sb) < 0 ||
+	    (sb.st_gid != m->textfile_gid && fchown(fileno(of.fp), -1, m->textfile_gid) < 0))
 		ret = -errno;
 	if (!ret)
 		ret = out_openmetrics(of.fp, &in);
@@ -451,6 +454,12 @@ static int check_textfile_dir(struct monitor *m)
 		return -1;
 	}
 	m->textfile_err = write_textfile(m);
+	if (m->textfile_err == -EPERM) {
+		err_msg("cannot give '%s' the group of its directory: %s", m->textfile_path,
+			strerror(EPERM));
+		hint_msg("make the directory set-group-ID (chmod g+s '%s'): its files then take its group", dir);
+		return -1;
+	}
 	if (m->textfile_err < 0) {
 		err_msg("cannot write '%s': %s", m->textfile_path, strerror(-m->textfile_err));
 		hint_msg("the directory must be writable by blkstack monitor (it runs as root)");
