@@ -341,6 +341,9 @@ static int header_pair(struct ctx *x, const char *k, yaml_node_t *kn, yaml_node_
 	ret = get_string(x, v, key, &h->value);
 	if (ret || !h->value)
 		return ret;
+	/* counted at once: a value refused below is freed with the rest */
+	h->name = header_rules[i].name;
+	c->nheaders++;
 	if (strpbrk(h->value, "\r\n"))
 		return bad(x, v, key, "a header value cannot hold a line break");
 	if (header_rules[i].allowed[0]) {
@@ -354,8 +357,6 @@ static int header_pair(struct ctx *x, const char *k, yaml_node_t *kn, yaml_node_
 				   header_rules[i].allowed[0], header_rules[i].allowed[1] ? " or " : "",
 				   header_rules[i].allowed[1] ? header_rules[i].allowed[1] : "");
 	}
-	h->name = header_rules[i].name;
-	c->nheaders++;
 	return 0;
 }
 
