@@ -666,7 +666,9 @@ bool mhttp_take_note(struct mhttp *h, char *buf, size_t len, bool *error)
 {
 	bool any;
 
-	pthread_mutex_lock(&h->conf_lock);
+	/* the reading thread asks: a reload in progress is not waited for */
+	if (pthread_mutex_trylock(&h->conf_lock))
+		return false;
 	any = h->note_new;
 	if (any) {
 		snprintf(buf, len, "%s", h->note);

@@ -96,7 +96,8 @@ uint64_t mhttp_record_requests(struct mhttp *h);
  * call: read again after a change, or kept because the new one is bad
  * @buf: the message, @len bytes
  * @error: set when the new file was refused
- * Returns true when there is a message.
+ * Returns true when there is a message; false too while a reload is under
+ * way (it is not waited for: the caller reads the trace).
  */
 bool mhttp_take_note(struct mhttp *h, char *buf, size_t len, bool *error);
 
