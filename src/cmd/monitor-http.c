@@ -68,7 +68,7 @@ out:
 
 void monitor_http_notes(struct mhttp *h)
 {
-	char note[512];
+	char note[1024];
 	bool error;
 
 	while (mhttp_take_note(h, note, sizeof(note), &error)) {

@@ -70,7 +70,7 @@ struct mhttp {
 	struct mconf *conf;
 	struct mconf *first;		/* the daemon's own, from its start */
 	uint64_t conf_checked;
-	char note[512];
+	char note[1024];
 	bool note_new;
 	bool note_error;
 };
@@ -252,13 +252,9 @@ out:
 
 /* ---- the web configuration ---- */
 
-/* Say what happened to the configuration, once per distinct message. */
-static void set_note(struct mhttp *h, bool error, const char *fmt, const char *path,
-		     const char *detail)
+/* Say what happened to the configuration; a refusal once until it changes. */
+static void set_note(struct mhttp *h, bool error, const char *text)
 {
-	char text[sizeof(h->note)];
-
-	snprintf(text, sizeof(text), fmt, path, detail);
 	if (error && h->note_error && !strcmp(text, h->note))
 		return;
 	snprintf(h->note, sizeof(h->note), "%s", text);
@@ -269,23 +265,28 @@ static void set_note(struct mhttp *h, bool error, const char *fmt, const char *p
 /* The file changed on disk: read it again; a bad one leaves the last good one. Locked. */
 static void conf_reload(struct mhttp *h)
 {
-	char err[512];
+	char err[sizeof(h->note) / 2], text[sizeof(h->note)];
 	struct mconf *c = mconf_load(h->conf->path, err, sizeof(err));
 
 	if (!c) {
-		set_note(h, true, "web configuration '%s' changed and is not valid: %s; the last good one still serves",
+		snprintf(text, sizeof(text),
+			 "web configuration '%s' changed and is not valid: %s; the last good one still serves",
 			 h->conf->path, err);
+		set_note(h, true, text);
 		return;
 	}
 	if (!c->tls != !h->conf->tls) {
-		set_note(h, true, "web configuration '%s' changed and %s: TLS is turned on or off by a restart only; the last one still serves",
+		snprintf(text, sizeof(text),
+			 "web configuration '%s' changed and %s: TLS is turned on or off by a restart only; the last one still serves",
 			 c->path, c->tls ? "now has TLS" : "no longer has TLS");
+		set_note(h, true, text);
 		mconf_put(c);
 		return;
 	}
 	mconf_put(h->conf);
 	h->conf = c;
-	set_note(h, false, "web configuration '%s' read again%s", c->path, "");
+	snprintf(text, sizeof(text), "web configuration '%s' read again", c->path);
+	set_note(h, false, text);
 }
 
 /* The configuration a new connection takes (a reference), NULL when none. */
@@ -419,7 +420,7 @@ static enum MHD_Result serve_metrics(struct mhttp *h, struct MHD_Connection *c,
 	if (!t)
 		return queue(c, conf, MHD_HTTP_SERVICE_UNAVAILABLE,
 			     static_response("text/plain; charset=utf-8", "metrics not ready yet\n"));
-	r = mhd.create_response_from_callback(t->len, 64 * 1024, text_read, t, text_free);
+	r = mhd.create_response_from_callback(t->len, 16 * 1024, text_read, t, text_free);
 	if (!r) {
 		mtext_put(t);
 		return MHD_NO;
@@ -562,6 +563,7 @@ int mhttp_open(const struct mhttp_params *p, struct mhttp **out, const char **wh
 		return -ENOMEM;
 	}
 	h->p = *p;
+	h->p.conf = NULL;	/* the caller's reference: h->conf and h->first are ours */
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_mutex_init(&h->conf_lock, NULL);
 	/* the scrape's deadline is of the monotonic clock: a clock step must not stretch it */
