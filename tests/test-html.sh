@@ -10,7 +10,9 @@
 #  - --html of the same run opens in headless Chromium: the screenshot is
 #    a picture in the report's colours, not blank; the DOM Chromium built
 #    holds every layer's name, and the numbers of the stack diagram and of
-#    the slowest I/Os are those of report --json of the same run;
+#    the slowest I/Os are those of report --json of the same run; the
+#    marker the workload wrote to $BLKSTACK_TRACE_MARKER is on the page,
+#    at the time it was written;
 #  - --by flag shows the fsync's sync writes with their flags;
 #  - --access tells a sequential reader (every read where the last ended,
 #    entropy 0) from reads at random places, one in flight at a time;
@@ -38,6 +40,7 @@ now >"$TMPD/t0"
 dd status=none if="$M/seq.dat" of=/dev/null bs=128k iflag=direct
 now >"$TMPD/t1"
 sleep 0.3
+echo "bsk-phase slow" >"\$BLKSTACK_TRACE_MARKER"
 now >"$TMPD/t2"
 dd status=none if="$M/other.dat" of=/dev/null bs=128k iflag=direct &
 for i in \$(seq 12); do
@@ -148,6 +151,16 @@ wall = re.search(r'<script type="application/json" id="bs-data">\{"wall":([-0-9.
                  open(sys.argv[3]).read())
 if not wall or wall.group(1) == "null":
     errs.append("the live page does not know the wall clock")
+# the workload's marker, written between t1 and t2 (trace time is CLOCK_MONOTONIC)
+data = json.loads(re.search(r'<script type="application/json" id="bs-data">(.*?)</script>',
+                            open(sys.argv[3]).read(), re.S).group(1))
+t = [int(open("%s/t%d" % (sys.argv[3].rsplit("/", 1)[0], i)).read()) for i in (1, 2)]
+mark = [m for m in data["markers"] if m[1] == "bsk-phase slow"]
+if not mark or not t[0] / 1e9 <= mark[0][0] <= t[1] / 1e9:
+    errs.append("the workload's marker %s, written in [%.6f, %.6f] s" % (mark, t[0] / 1e9,
+                t[1] / 1e9))
+elif "bsk-phase slow" not in text:
+    errs.append("the workload's marker is not in the page's text")
 elif abs(float(wall.group(1)) + time.clock_gettime(time.CLOCK_MONOTONIC) - time.time()) > 60:
     errs.append("wall clock offset %s s is not realtime - monotonic" % wall.group(1))
 for l in doc["layers"]:

@@ -12,20 +12,26 @@
 
 #include "capture/localfmt.h"
 
+int localfmt_add_event(struct tep_handle *tep, const char *sys, const char *event)
+{
+	int len = 0;
+	char *text = tracefs_event_file_read(NULL, sys, event, "format", &len);
+	int ret = -ENOENT;
+
+	/* as libtracefs does: a format that does not parse leaves its event out */
+	if (text && len > 0)
+		ret = tep_parse_event(tep, text, len, sys) ? -EINVAL : 0;
+	free(text);
+	return ret;
+}
+
 /* Every event format of @sys; a system this kernel lacks adds none. */
 static void load_system(struct tep_handle *tep, const char *sys)
 {
 	char **events = tracefs_system_events(NULL, sys);
 
-	for (size_t i = 0; events && events[i]; i++) {
-		int len = 0;
-		char *text = tracefs_event_file_read(NULL, sys, events[i], "format", &len);
-
-		/* as libtracefs does: a format that does not parse leaves its event out */
-		if (text && len > 0)
-			tep_parse_event(tep, text, len, sys);
-		free(text);
-	}
+	for (size_t i = 0; events && events[i]; i++)
+		localfmt_add_event(tep, sys, events[i]);
 	tracefs_list_free(events);
 }
 

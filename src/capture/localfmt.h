@@ -22,4 +22,12 @@ struct tep_handle;
  */
 struct tep_handle *localfmt_load(const char *const *systems);
 
+/**
+ * localfmt_add_event - parse one more event's format into @tep (ftrace's
+ * print, whose system has dozens of events no decoder reads)
+ * Returns 0, -ENOENT when this kernel lacks the event, or -EINVAL when its
+ * format does not parse.
+ */
+int localfmt_add_event(struct tep_handle *tep, const char *sys, const char *event);
+
 #endif /* BLKSTACK_LOCALFMT_H */

@@ -46,11 +46,17 @@ int session_tracefs_ready(void)
 	return 0;
 }
 
+/* Where an instance asks the kernel for copies of the top level's markers (6.17 and later). */
+#define COPY_MARKER "options/copy_trace_marker"
+
 /* Disable every event of an instance and remove it. */
 static int instance_remove(struct tracefs_instance *inst)
 {
 	int ret;
 
+	/* no copies first: an instance with tracing off stops them (markers_copy_set()) */
+	if (tracefs_file_exists(inst, COPY_MARKER))
+		tracefs_instance_file_write(inst, COPY_MARKER, "0");
 	tracefs_trace_off(inst);
 	tracefs_event_disable(inst, NULL, NULL);
 	ret = tracefs_instance_destroy(inst);
@@ -141,6 +147,34 @@ static int block_event_enable(const struct session_params *p, struct session *s,
 	return tracefs_event_enable(s->instance, "block", ev) < 0 ? -1 : 0;
 }
 
+/*
+ * The workload's markers in the instance: the print event's format to read
+ * them by, and whether the kernel can copy the top level's trace_marker
+ * writes here (6.17 and later; session_start() asks it to).
+ */
+static int markers_copy(struct session *s, const char **what)
+{
+	*what = "events/ftrace/print/format";
+	if (localfmt_add_event(s->tep, "ftrace", "print") < 0)
+		return -ENOENT;
+	s->markers_copied = tracefs_file_exists(s->instance, COPY_MARKER);
+	return 0;
+}
+
+/*
+ * Copying on only while tracing is on: the kernel copies a marker to each
+ * instance that asked, the newest first, and stops at the first whose
+ * buffer refuses it (tracing off): an instance of ours being set up or
+ * torn down would keep the markers from every older one.
+ */
+static int markers_copy_set(struct session *s, bool on)
+{
+	if (!s->markers_copied)
+		return 0;
+	return tracefs_instance_file_write(s->instance, COPY_MARKER, on ? "1" : "0") < 0 ?
+	       (errno ? -errno : -EIO) : 0;
+}
+
 int session_open(const struct session_params *p, struct session *s, const char **what)
 {
 	const char *systems[8] = { "block" };	/* NULL-terminated */
@@ -220,6 +254,13 @@ int session_open(const struct session_params *p, struct session *s, const char *
 				goto fail_errno;
 		}
 	}
+	if (p->markers) {
+		ret = markers_copy(s, what);
+		if (ret < 0) {
+			errno = -ret;
+			goto fail_errno;
+		}
+	}
 	free(filter);
 	*what = NULL;
 	return 0;
@@ -231,13 +272,25 @@ fail_errno:
 	return ret;
 }
 
+char *session_marker_path(struct session *s)
+{
+	char *path = tracefs_instance_get_file(s->instance, "trace_marker");
+	char *copy = path ? strdup(path) : NULL;
+
+	tracefs_put_tracing_file(path);
+	return copy;
+}
+
 int session_start(struct session *s)
 {
-	return tracefs_trace_on(s->instance) < 0 ? -errno : 0;
+	if (tracefs_trace_on(s->instance) < 0)
+		return -errno;
+	return markers_copy_set(s, true);
 }
 
 int session_stop(struct session *s)
 {
+	markers_copy_set(s, false);
 	return tracefs_trace_off(s->instance) < 0 ? -errno : 0;
 }
 

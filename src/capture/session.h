@@ -41,6 +41,10 @@
  *	       whose jiffies tell where its ticks fall (tickevent.h)
  * @ticks: enable that timer event alone (a recording keeps where the
  *	   ticks fall; the accounting events are in every request's path)
+ * @markers: the workload's markers too: the kernel copies the writes to
+ *	     the top level's trace_marker, where workload scripts write,
+ *	     into the instance (options/copy_trace_marker, 6.17 and later);
+ *	     and ftrace's print format, the event they are, is loaded
  */
 struct session_params {
 	unsigned int buffer_kb;
@@ -54,6 +58,7 @@ struct session_params {
 	size_t pc_nbdis;
 	bool diskstats;
 	bool ticks;
+	bool markers;
 };
 
 /**
@@ -71,6 +76,10 @@ struct session_params {
  *		   (the event lacks the field): every filesystem's are committed
  * @tick_missing: with @diskstats or @ticks, true when this kernel has no
  *		  timer_expire_entry
+ * @markers_copied: with @markers, the kernel copies the top level's
+ *		    trace_marker writes here; false: it cannot (before 6.17),
+ *		    and only writes to the instance's own trace_marker
+ *		    (session_marker_path()) reach it
  */
 struct session {
 	struct tracefs_instance *instance;
@@ -82,6 +91,7 @@ struct session {
 	bool pc_missing[PC_NKINDS];
 	bool pc_unfiltered[PC_NKINDS];
 	bool tick_missing;
+	bool markers_copied;
 };
 
 /**
@@ -130,6 +140,13 @@ int session_pagecache_enable(const struct session_params *p, struct session *s,
  * Returns 0 or a negative errno.
  */
 int session_saved_comms(void (*fn)(int pid, const char *comm, void *ctx), void *ctx);
+
+/**
+ * session_marker_path - the instance's own trace_marker, whose writes are
+ * the instance's markers on every kernel
+ * Returns the path (free() it), or NULL with errno set.
+ */
+char *session_marker_path(struct session *s);
 
 /** session_start - turn tracing on in the instance. Returns 0 or -errno. */
 int session_start(struct session *s);

@@ -109,6 +109,29 @@ static int live_pagecache_params(struct live *l, const struct live_opts *o,
 	return 0;
 }
 
+/*
+ * The workload's markers: the instance's own trace_marker named to the
+ * COMMAND (its environment is inherited from ours), and where the kernel
+ * cannot copy the top level's, said once.
+ */
+static int name_marker_path(struct live *l)
+{
+	char *path = session_marker_path(&l->s);
+
+	if (!path || setenv(LIVE_MARKER_ENV, path, 1) < 0) {
+		err_msg("cannot name the instance's trace_marker to the command: %s",
+			strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (!l->s.markers_copied)
+		note_msg("this kernel cannot copy trace_marker writes into blkstack's instance "
+			 "(options/copy_trace_marker, Linux 6.17): the workload's markers are "
+			 "those written to $" LIVE_MARKER_ENV ", '%s'", path);
+	free(path);
+	return 0;
+}
+
 int live_open(struct live *l, const struct live_opts *o)
 {
 	struct session_params sp = { 0 };
@@ -131,6 +154,7 @@ int live_open(struct live *l, const struct live_opts *o)
 	sp.plugs = o->plugs;
 	sp.diskstats = o->diskstats;
 	sp.ticks = o->ticks;
+	sp.markers = o->markers;
 	if (o->pagecache && live_pagecache_params(l, o, &sp) < 0)
 		return -1;
 	ret = session_open(&sp, &l->s, &what);
@@ -154,6 +178,8 @@ int live_open(struct live *l, const struct live_opts *o)
 	}
 	if (sp.pagecache)
 		pc_session_notes(&l->s);
+	if (sp.markers && name_marker_path(l) < 0)
+		return -1;
 	if ((sp.diskstats || sp.ticks) && l->s.tick_missing)
 		note_msg("this kernel lacks timer:%s: %%util counts ticks of an unknown phase",
 			 TICK_EV_NAME);
@@ -311,8 +337,43 @@ void live_mark_roles(const struct live *l, struct tracker *t)
 		mark_roles(t, l->sel.devs[i]);
 }
 
+/* The ring's page tap: the markers of every page read, before its events are decoded. */
+static int keep_page_markers(void *ctx, int cpu, const void *page, size_t size)
+{
+	struct live *l = ctx;
+
+	(void)cpu;
+	(void)size;
+	markscan_page(&l->ms, page, marker_set_add, &l->marks);
+	return 0;
+}
+
+int live_keep_markers(struct live *l)
+{
+	if (markscan_init(&l->ms, l->s.tep, tep_get_header_page_size(l->s.tep) == 4 ? 4 : 8,
+			  __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, ring_subbuf_size(l->r)) < 0) {
+		err_msg("this kernel's ftrace print event cannot be read: no markers");
+		return -1;
+	}
+	ring_set_page_tap(l->r, keep_page_markers, l);
+	return 0;
+}
+
+const struct tracefile_marker *live_markers(struct live *l, size_t *n, size_t *dropped)
+{
+	if (l->marks.err)
+		warn_msg("out of memory keeping the workload's markers: some are missing");
+	l->marks.err = 0;
+	marker_set_sort(&l->marks);
+	*n = l->marks.n;
+	if (dropped)
+		*dropped = l->marks.dropped;
+	return l->marks.n ? l->marks.marks : NULL;
+}
+
 void live_close(struct live *l)
 {
+	marker_set_free(&l->marks);
 	ring_close(l->r);
 	merge_free(l->m);
 	decoder_free(l->dec);

@@ -18,6 +18,7 @@
 #include "cmd/pagecache.h"
 #include "cmd/signals.h"
 #include "format/decode.h"
+#include "format/markers.h"
 #include "track/merge.h"
 #include "track/topo.h"
 #include "track/tracker.h"
@@ -34,6 +35,10 @@
  * @fsmap: with @pagecache, this machine's filesystems
  * @diskstats: trace the kernel's disk accounting too (session_params), for iostat
  * @ticks: trace the kernel's tick alone (session_params), for a recording
+ * @markers: the workload's markers too (session_params): the top level's
+ *	     trace_marker writes where the kernel copies them, and those to
+ *	     the instance's own trace_marker, whose path the COMMAND of
+ *	     live_command_start() finds in LIVE_MARKER_ENV
  */
 struct live_opts {
 	const char *const *devs;
@@ -44,7 +49,11 @@ struct live_opts {
 	const struct fsmap *fsmap;
 	bool diskstats;
 	bool ticks;
+	bool markers;
 };
+
+/* The environment variable that names the instance's own trace_marker to a COMMAND. */
+#define LIVE_MARKER_ENV "BLKSTACK_TRACE_MARKER"
 
 /**
  * struct live - a live trace
@@ -57,6 +66,8 @@ struct live {
 	struct decoder *dec;
 	struct merge *m;
 	struct ring *r;
+	struct markscan ms;		/* live_keep_markers() */
+	struct marker_set marks;
 };
 
 /**
@@ -113,6 +124,19 @@ const char *live_dev_name(uint32_t dev, char *buf, size_t len, void *ctx);
  * follows from it, whatever event comes first
  */
 void live_mark_roles(const struct live *l, struct tracker *t);
+
+/**
+ * live_keep_markers - keep the workload's markers (opened with @markers)
+ * as the pages are read, for live_markers(); before live_start()
+ * Returns 0, or -1 after saying why.
+ */
+int live_keep_markers(struct live *l);
+
+/**
+ * live_markers - the markers kept, in time order, NULL (and *@n 0) when
+ * none; @dropped, when not NULL, says how many past MARKERS_MAX were not
+ */
+const struct tracefile_marker *live_markers(struct live *l, size_t *n, size_t *dropped);
 
 /** live_close - remove the instance and free everything; safe on a partial open */
 void live_close(struct live *l);

@@ -377,7 +377,7 @@ int cmd_record(int argc, char **argv)
 
 	/* the ticks: report -i --iostat counts busy time in the jiffies the kernel did */
 	lo = (struct live_opts){ .devs = p.devs, .ndevs = p.ndevs, .buffer_kb = p.buffer_kb,
-				 .ticks = true };
+				 .ticks = true, .markers = true };
 	if (p.page_cache) {
 		/* no tracker: the run only learns which files the recording touched */
 		if (pc_run_init(&run, true, p.resolve, NULL, NULL) < 0)

@@ -114,18 +114,20 @@ const struct report_time *report_extra_time(struct report_extra *x, struct repor
 	return t;
 }
 
-void report_html_time(struct report_time *t, struct tracefile *file,
+void report_html_time(struct report_time *t, struct tracefile *file, struct live *l,
 		      const struct trace_host *host)
 {
 	t->wall_known = host->wall_known;
 	t->wall_offset_ns = host->wall_offset_ns;
 	t->wall_from = host->wall_from;
-	if (file) {
+	if (file)
 		t->markers = tracefile_markers(file, &t->nmarkers, NULL);
-		return;
-	}
-	t->markers_note = "none: a live run reads no trace_marker writes (a recording of "
-			  "trace-cmd record carries them).";
+	else if (l)
+		t->markers = live_markers(l, &t->nmarkers, NULL);
+	if (l && !l->s.markers_copied)
+		t->markers_note = "none: this kernel (before 6.17) cannot copy the writes to "
+				  "tracefs's trace_marker into blkstack's instance; a workload "
+				  "writes its markers to $" LIVE_MARKER_ENV " instead.";
 }
 
 int report_html_open(struct outfile *of, const char *path)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "base/tracehost.h"
+#include "cmd/live.h"
 #include "cmd/pagecache.h"
 #include "format/tracefile.h"
 #include "output/outfile.h"
@@ -91,10 +92,10 @@ const struct report_time *report_extra_time(struct report_extra *x, struct repor
 
 /**
  * report_html_time - what the page adds to @t (report_extra_time()'s): the
- * markers of the recording @file (NULL: a live run), and the wall clock of
- * the trace clock as @host knows it
+ * markers of the recording @file, or of the live run @l (one is NULL),
+ * and the wall clock of the trace clock as @host knows it
  */
-void report_html_time(struct report_time *t, struct tracefile *file,
+void report_html_time(struct report_time *t, struct tracefile *file, struct live *l,
 		      const struct trace_host *host);
 
 /**

@@ -469,7 +469,8 @@ static int run_live(const struct report_params *p, struct tracker *t,
 {
 	/* btt's plug table: plugs name no device, so -d filters them out unless asked */
 	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
-				.plugs = p->btt && p->ndevs, .diskstats = p->iostat };
+				.plugs = p->btt && p->ndevs, .diskstats = p->iostat,
+				.markers = p->html != NULL };
 	blk_event_fn fn = w->run ? pc_run_event : feed ? feed : tracker_event;
 	void *ctx = w->run ? (void *)w->run : feed ? feed_ctx : (void *)t;
 	int ret;
@@ -480,6 +481,9 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	}
 	live_signals();
 	if (live_open(l, &lo) < 0)
+		return -1;
+	/* the page draws the workload's markers */
+	if (lo.markers && live_keep_markers(l) < 0)
 		return -1;
 	live_mark_roles(l, t);
 	if (w->run) {
@@ -702,7 +706,7 @@ int cmd_report(int argc, char **argv)
 	if (p.html) {
 		r.time = report_extra_time(&c.x, &htime, true);
 		r.amp = &c.amp;
-		report_html_time(&htime, file, &host);
+		report_html_time(&htime, file, p.input ? NULL : &l, &host);
 		if (report_html_write(&html, p.html, &r) < 0)
 			goto out;
 	}

@@ -185,6 +185,7 @@ struct top {
 	struct live *live;		/* live: where the loss counters come from */
 	struct tracefile *file;		/* replay: likewise */
 	struct access *access;		/* --access: in entry order, marked per interval */
+	size_t marks_shown;		/* the workload's markers printed so far */
 	int err;			/* a write error */
 };
 
@@ -209,6 +210,42 @@ static uint64_t lost_now(struct top *tp)
 }
 
 /*
+ * The workload's markers of the interval that ends at @end, before its
+ * label: replaying, the recording's, in time order; live, those the pages
+ * read so far held, in the order they were read (about time order: a
+ * marker is printed once, before the first interval that ends after it).
+ */
+static void show_markers(struct top *tp, uint64_t end)
+{
+	const struct tracefile_marker *m;
+	size_t n = 0;
+
+	if (tp->live) {
+		m = tp->live->marks.marks;
+		n = tp->live->marks.n;
+	} else {
+		m = tracefile_markers(tp->file, &n, NULL);
+	}
+	for (; tp->marks_shown < n && m[tp->marks_shown].ts < end; tp->marks_shown++) {
+		const struct tracefile_marker *mk = &m[tp->marks_shown];
+
+		if (tp->live) {
+			int64_t wall = (int64_t)mk->ts + tp->host.wall_offset_ns;
+			time_t sec = (time_t)(wall / 1000000000);
+			char clock[32];
+			struct tm tm;
+
+			strftime(clock, sizeof(clock), "%H:%M:%S", localtime_r(&sec, &tm));
+			fprintf(tp->fp, "marker %s.%03d %s\n", clock,
+				(int)(wall % 1000000000 / 1000000), mk->text);
+		} else {
+			fprintf(tp->fp, "marker %+.3fs %s\n",
+				((int64_t)mk->ts - (int64_t)tp->origin) / 1e9, mk->text);
+		}
+	}
+}
+
+/*
  * Print the interval that ends at @end and start the next one.
  * Returns 1 when the count is reached, a negative errno on a write error.
  */
@@ -227,6 +264,8 @@ static int close_interval(struct top *tp, uint64_t end)
 	} else {
 		snprintf(label, sizeof(label), "+%.3fs", (end - tp->origin) / 1e9);
 	}
+	/* in time order: the interval's label is the time it ends */
+	show_markers(tp, end);
 	iv.label = label;
 	iv.lost = lost - tp->lost_before;
 	iv.access = tp->access;
@@ -388,6 +427,8 @@ static int run_file(struct top *tp)
 		   close_interval(tp, tp->st->last_ts) < 0) {
 		return -1;
 	}
+	/* the workload's markers after its last I/O */
+	show_markers(tp, UINT64_MAX);
 	return 0;
 }
 
@@ -406,7 +447,7 @@ static int run_live(struct top *tp, struct live *l)
 {
 	struct live_opts lo = {
 		.devs = tp->p->devs, .ndevs = tp->p->ndevs, .buffer_kb = tp->p->buffer_kb,
-		.diskstats = tp->ios != NULL,
+		.diskstats = tp->ios != NULL, .markers = true,
 	};
 	struct trace_host host;
 	int ret;
@@ -414,7 +455,7 @@ static int run_live(struct top *tp, struct live *l)
 	host_live(&host);
 	set_host(tp, &host);
 	live_signals();
-	if (live_open(l, &lo) < 0)
+	if (live_open(l, &lo) < 0 || live_keep_markers(l) < 0)
 		return -1;
 	live_mark_roles(l, tp->t);
 	if (live_start(l) < 0)

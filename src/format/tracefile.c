@@ -96,8 +96,7 @@ struct tracefile {
 	struct tracefile_name *names;
 	size_t nnames, names_cap;
 	/* the workload's markers, read at the first tracefile_markers() */
-	struct tracefile_marker *marks;
-	size_t nmarks, marks_cap, marks_dropped;
+	struct marker_set marks;
 	bool marks_read;
 	/* a mapped file's saved_cmdlines, read at the first tracefile_comm() */
 	struct cmdlines *cmdlines;
@@ -416,16 +415,12 @@ static int open_in_child(struct tracefile *f, const char *path)
 #define MARKER_TOPOLOGY_MAX	(1U << 20)
 
 struct markers {
+	struct tracefile *f;
 	char *text;		/* the stack's lines */
 	size_t len, cap;
 	int err;		/* -ENOMEM */
 	bool workload;		/* collect the others' markers (tracefile_markers()) instead */
 };
-
-/* The workload's markers kept at most: a page marks phases, not every I/O. */
-#define MARKER_WORKLOAD_MAX	4096
-/* and the text kept of each */
-#define MARKER_WORKLOAD_TEXT	200
 
 static void add_topology_line(struct markers *m, const char *s, size_t n)
 {
@@ -476,49 +471,15 @@ static void add_file_name(struct tracefile *f, struct markers *m, const char *s,
 	f->nnames++;
 }
 
-/* A marker of the workload's (not blkstack's own), with its time. */
-static void add_workload_marker(struct tracefile *f, struct markers *m, uint64_t ts,
-				const char *s, size_t n)
-{
-	struct tracefile_marker *mk;
-
-	if (n >= 9 && !memcmp(s, "blkstack-", 9))
-		return;
-	if (f->nmarks == MARKER_WORKLOAD_MAX) {
-		f->marks_dropped++;
-		return;
-	}
-	if (f->nmarks == f->marks_cap) {
-		size_t c = f->marks_cap ? f->marks_cap * 2 : 32;
-		struct tracefile_marker *t = realloc(f->marks, c * sizeof(*t));
-
-		if (!t) {
-			m->err = -ENOMEM;
-			return;
-		}
-		f->marks = t;
-		f->marks_cap = c;
-	}
-	mk = &f->marks[f->nmarks];
-	mk->ts = ts;
-	mk->text = strndup(s, n < MARKER_WORKLOAD_TEXT ? n : MARKER_WORKLOAD_TEXT);
-	if (!mk->text) {
-		m->err = -ENOMEM;
-		return;
-	}
-	f->nmarks++;
-}
-
-static void add_marker(struct tracefile *f, struct markers *m, uint64_t ts, const char *s,
-		       size_t n)
+static void add_marker(void *ctx, uint64_t ts, const char *s, size_t n)
 {
 	size_t tlen = strlen(MARKER_PREFIX), flen = strlen(NAME_MARKER_PREFIX);
 	size_t hlen = strlen(HOST_MARKER_PREFIX);
+	struct markers *m = ctx;
+	struct tracefile *f = m->f;
 
-	while (n && (s[n - 1] == '\n' || s[n - 1] == '\0'))
-		n--;
 	if (m->workload)
-		add_workload_marker(f, m, ts, s, n);
+		marker_set_add(&f->marks, ts, s, n);
 	else if (n >= tlen && !memcmp(s, MARKER_PREFIX, tlen))
 		add_topology_line(m, s + tlen, n - tlen);
 	else if (n >= flen && !memcmp(s, NAME_MARKER_PREFIX, flen))
@@ -531,47 +492,22 @@ static void add_marker(struct tracefile *f, struct markers *m, uint64_t ts, cons
 	}
 }
 
-/* The print events (trace_marker writes) of one page. */
-static void scan_page(struct tracefile *f, struct markers *m, struct pagewalk *w,
-		      const uint8_t *page, const struct tep_event *print,
-		      const struct tep_format_field *buf, bool swap)
-{
-	const uint8_t *rec;
-	unsigned int size;
-	uint64_t ts;
-	uint16_t type;
-
-	if (pagewalk_load(w, page, f->layout.page_size) < 0)
-		return;
-	while ((rec = pagewalk_next(w, &ts, &size))) {
-		if (size < 2 || size <= (unsigned int)buf->offset)
-			continue;
-		memcpy(&type, rec, 2);
-		if ((swap ? bswap_16(type) : type) != print->id)
-			continue;
-		add_marker(f, m, ts, (const char *)rec + buf->offset,
-			   strnlen((const char *)rec + buf->offset, size - buf->offset));
-	}
-}
-
 /*
  * The print events of every stream: blkstack's own near the start and the
  * end of each (@m->workload false), or the workload's on every page.
  */
 static void scan_streams(struct tracefile *f, struct markers *m)
 {
-	struct tep_handle *tep = f->tep;
-	struct tep_event *print = tep_find_event_by_name(tep, "ftrace", "print");
-	struct tep_format_field *buf = print ? tep_find_field(print, "buf") : NULL;
 	const struct datfile_layout *l = &f->layout;
-	bool swap = l->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	struct markscan ms;
 
-	if (!buf)
+	if (markscan_init(&ms, f->tep, tep_get_header_page_size(f->tep) == 4 ? 4 : 8,
+			  l->big_endian, l->page_size) < 0)
 		return;
+	m->f = f;
 	for (int i = 0; i < l->nstreams; i++) {
 		struct datpages dp;
 		const uint8_t *page;
-		struct pagewalk w;
 		uint64_t pages, n = 0;
 
 		if (datpages_init(&dp, f->map, f->read_fd, l, &l->streams[i]) < 0) {
@@ -580,9 +516,8 @@ static void scan_streams(struct tracefile *f, struct markers *m)
 			break;
 		}
 		pages = datpages_count(&dp);
-		pagewalk_init(&w, tep_get_header_page_size(tep) == 4 ? 4 : 8, l->big_endian);
 		while ((page = datpages_next(&dp))) {
-			scan_page(f, m, &w, page, print, buf, swap);
+			markscan_page(&ms, page, add_marker, m);
 			/* the first pages, then the last ones */
 			if (!m->workload && ++n == MARKER_SCAN_PAGES &&
 			    pages > 2 * MARKER_SCAN_PAGES) {
@@ -613,13 +548,6 @@ static void scan_markers(struct tracefile *f)
 	free(m.text);
 }
 
-static int marker_cmp(const void *a, const void *b)
-{
-	const struct tracefile_marker *x = a, *y = b;
-
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
 const struct tracefile_marker *tracefile_markers(struct tracefile *f, size_t *n, size_t *dropped)
 {
 	struct markers m = { .workload = true };
@@ -627,16 +555,15 @@ const struct tracefile_marker *tracefile_markers(struct tracefile *f, size_t *n,
 	if (f->mapped && !f->marks_read) {
 		f->marks_read = true;
 		scan_streams(f, &m);
-		if (m.err)
+		if (m.err || f->marks.err)
 			debug_msg("out of memory reading the markers of the recording");
 		/* streams are per CPU: in time order only once merged */
-		if (f->nmarks)
-			qsort(f->marks, f->nmarks, sizeof(*f->marks), marker_cmp);
+		marker_set_sort(&f->marks);
 	}
-	*n = f->nmarks;
+	*n = f->marks.n;
 	if (dropped)
-		*dropped = f->marks_dropped;
-	return f->nmarks ? f->marks : NULL;
+		*dropped = f->marks.dropped;
+	return f->marks.n ? f->marks.marks : NULL;
 }
 
 const struct topo_record *tracefile_topology(const struct tracefile *f)
@@ -1881,9 +1808,7 @@ void tracefile_close(struct tracefile *f)
 	for (size_t i = 0; i < f->nnames; i++)
 		free(f->names[i].path);
 	free(f->names);
-	for (size_t i = 0; i < f->nmarks; i++)
-		free(f->marks[i].text);
-	free(f->marks);
+	marker_set_free(&f->marks);
 	cmdlines_free(f->cmdlines);
 	/* an instance handle holds a reference on the top-level one */
 	for (int i = 1; i < f->nbuffers; i++)

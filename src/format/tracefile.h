@@ -11,6 +11,7 @@
 #include "base/source.h"
 #include "base/tracehost.h"
 #include "format/decode.h"
+#include "format/markers.h"
 #include "track/merge.h"
 
 struct tracefile;
@@ -150,17 +151,6 @@ struct tracefile_name {
  * carries, NULL (and *@n 0) when none
  */
 const struct tracefile_name *tracefile_file_names(const struct tracefile *f, size_t *n);
-
-/**
- * struct tracefile_marker - a print event of the workload's (a write to
- * trace_marker), blkstack's own markers left out
- * @ts: when, ns of the trace clock
- * @text: what it said, without its trailing newline (cut at 200 bytes)
- */
-struct tracefile_marker {
-	uint64_t ts;
-	char *text;
-};
 
 /**
  * tracefile_markers - the workload's markers in time order, NULL (and *@n

@@ -382,7 +382,7 @@ static void markers_list(struct html_page *pg)
 		return;
 	if (!t->nmarkers) {
 		fprintf(fp, "<p class=\"markers note\">Markers: %s</p>\n", t->markers_note ?
-			t->markers_note : "none in this recording (a workload marks its phases by "
+			t->markers_note : "none in this trace (a workload marks its phases by "
 			"writing to tracefs's trace_marker).");
 		return;
 	}

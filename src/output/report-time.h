@@ -38,8 +38,8 @@ typedef const char *(*report_file_fn)(int32_t owner, char *buf, size_t len, void
  * @markers: the workload's markers (print events) in time order, HTML
  *	     only; NULL: none
  * @nmarkers: how many
- * @markers_note: why there are none, when the source cannot carry them
- *		  (live tracing); NULL otherwise
+ * @markers_note: why there are none, when the source could not see them
+ *		  (live tracing on a kernel that cannot copy them); NULL otherwise
  * @wall_known: @wall_offset_ns is known (base/tracehost.h)
  * @wall_offset_ns: CLOCK_REALTIME minus the trace clock, ns
  * @wall_from: how the wall clock is known, or why it is not (static text)
