@@ -541,6 +541,7 @@ check_stack() {
 	check_btt_times
 	check_app "$RES"
 	check_pagecache "$RES"
+	check_markers "$RES"
 	known_unseen
 }
 
@@ -798,6 +799,50 @@ PY
 # layer. It also leaves btt's input from the guest's blktrace
 # ($STACK.dump, $STACK.btt.avg) for check_blktrace_records and
 # check_btt_times.
+# What blkstack record knows on this kernel, read back here: the guest's
+# release, and the workload's markers: on a kernel before 6.17 (no
+# copy_trace_marker) the one written to $BLKSTACK_TRACE_MARKER, said once,
+# and not the one written to the top level's trace_marker.
+check_markers() {
+	local RES=$1
+	if [[ ! -s $RES/markers.dat ]]; then
+		[[ -e $RES/blkstack.skipped ]] && return
+		fail "no markers.dat: $(tail -n 3 "$RES/markers.log" 2>/dev/null || echo 'the markers were not recorded')"
+		return
+	fi
+	if ! "$BLKSTACK" report -i "$RES/markers.dat" --json -o "$TMP/$STACK.mk.json" ||
+		! "$BLKSTACK" report -i "$RES/markers.dat" --html "$TMP/$STACK.mk.html" -o /dev/null; then
+		fail "report -i of the guest's markers.dat failed"
+		return
+	fi
+	if python3 - "$STACK_KVER" "$TMP/$STACK.mk.json" "$TMP/$STACK.mk.html" "$RES/markers.log" \
+		>"$TMP/$STACK.mk" <<'PY'; then
+import json, re, sys
+kver, doc, page, log = sys.argv[1], json.load(open(sys.argv[2])), open(sys.argv[3]).read(), open(sys.argv[4]).read()
+major, minor = (int(x) for x in kver.split(".")[:2])
+copies = (major, minor) >= (6, 17)
+data = json.loads(re.search(r'id="bs-data">(.*?)</script>', page, re.S).group(1))
+marks = [m[1] for m in data["markers"]]
+want = ["bsk-marker-top", "bsk-marker-own"] if copies else ["bsk-marker-own"]
+errs = []
+if doc["host"]["release"] != kver:
+    errs.append("the recording says kernel %r, the guest ran %r" % (doc["host"]["release"], kver))
+if marks != want:
+    errs.append("markers %s on the page, want %s" % (marks, want))
+said = log.count("cannot copy trace_marker writes")
+if said != (0 if copies else 1):
+    errs.append("record said %d times that the kernel cannot copy markers" % said)
+print("markers %s, kernel %s" % (marks, doc["host"]["release"]))
+for e in errs:
+    print("error " + e)
+sys.exit(1 if errs else 0)
+PY
+		pass "record: $(cat "$TMP/$STACK.mk")"
+	else
+		fail_lines "$TMP/$STACK.mk" "record's markers and kernel: "
+	fi
+}
+
 check_report() {
 	local RES=$1
 	if [[ ! -s $RES/report.json ]]; then
