@@ -116,6 +116,19 @@ else
 	fail "no overview page man/blkstack.8"
 fi
 
+# Every library configure.ac asks pkg-config for (but check, the unit
+# tests') is named in blkstack(8)'s requirements and in the README's.
+libraries=$(sed -nE 's/^PKG_CHECK_MODULES\(\[[A-Z_]+\], \[([a-z0-9-]+).*/\1/p' \
+		"$top_srcdir/configure.ac" | grep -vx check |
+	    sed -E '/^(lib|zlib$|json-c$)/!s/^/lib/')
+[ -n "$libraries" ] || fail "no PKG_CHECK_MODULES found in configure.ac"
+for lib in $libraries; do
+	grep -qF -- "${lib//-/\\-}" "$man/blkstack.8" ||
+		fail "man/blkstack.8 does not name the library $lib that configure.ac needs"
+	grep -qF -- "$lib" "$top_srcdir/README.md" ||
+		fail "README.md does not name the library $lib that configure.ac needs"
+done
+
 if [ "$failed" -eq 0 ]; then
 	echo "PASS: check-manpages: $(wc -w <<<"$commands") commands, every long option documented, under --help's metavariables"
 fi
