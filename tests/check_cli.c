@@ -378,7 +378,7 @@ START_TEST(topology_options)
 	ck_assert_ptr_nonnull(strstr(err, "unexpected argument"));
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_topology, &p, "topology", "-x"), CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_topology, &p, "topology", "-h"), CLI_HELP);
-	ck_assert_ptr_nonnull(strstr(cli_usage_topology(), "--topology STACK"));
+	ck_assert_ptr_nonnull(strstr(cli_usage_topology(), "--topology FILE"));
 }
 END_TEST
 

@@ -203,9 +203,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
 			break;
 		case OPT_TOPOLOGY:
-			if (!*optarg)
-				return opt_error(err, errlen, "--topology needs a file name");
-			p->topology = optarg;
+			r = opt_topology(optarg, &p->topology, err, errlen);
 			break;
 		case OPT_PAGE_CACHE:
 			page_cache_opt = true;
@@ -334,9 +332,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->has_duration && p->command)
 		return opt_error(err, errlen, "-w and a command are mutually exclusive");
 	if (p->topology && !p->input)
-		return opt_error(err, errlen,
-				 "--topology describes a recording's stack: it goes with -i "
-				 "(live, the stack comes from sysfs)");
+		return opt_error(err, errlen, OPT_TOPOLOGY_LIVE);
 	return CLI_RUN;
 }
 
@@ -584,7 +580,7 @@ int cmd_report(int argc, char **argv)
 	struct tracefile *file = NULL;
 	struct outfile of = { 0 }, html = { 0 };
 	struct live l = { 0 };
-	struct topo_record topology = { 0 };
+	struct topo_record topology = { 0 }, live_stack = { 0 };
 	const struct topo_record *stack = NULL;
 	struct report_time rtime, htime;
 	struct collectors c = { 0 };
@@ -632,12 +628,16 @@ int cmd_report(int argc, char **argv)
 	tracker_finish(c.t);
 	if (c.run.pc && pc_run_finish(&c.run) < 0)
 		goto out;
+	/* live, sysfs names the layers as a recorded stack does (a device gone since: MAJ:MIN) */
+	if (!p.input && topo_record_from_sysfs("", l.sel.devs, l.sel.n, &live_stack) < 0)
+		debug_msg("the traced devices could not all be described from sysfs");
 
 	r = (struct report){
 		.st = c.st, .tk = tracker_counters(c.t), .src = src,
 		.source = p.input ? p.input : "live tracing",
 		.name = stack ? topo_record_name : p.input ? NULL : live_dev_name,
 		.name_ctx = (void *)stack,
+		.names = stack ? stack : live_stack.n ? &live_stack : NULL,
 		.topology = stack,
 		/* live, sysfs knows the stack: drawn as lsblk -s would, with dm targets */
 		.sysfs = !p.input,
@@ -668,7 +668,7 @@ int cmd_report(int argc, char **argv)
 	} else {
 		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
 		if (!ret && !p.json && p.amplification)
-			ret = out_amp_text(of.fp, &c.amp, r.name, r.name_ctx);
+			ret = out_amp_text(of.fp, &r);
 		if (!ret && c.run.pc)
 			ret = report_files_output(of.fp, &fopts, &c.run, r.source, src, !p.json);
 	}
@@ -703,5 +703,6 @@ out:
 	tracefile_close(file);
 	live_close(&l);
 	topo_record_free(&topology);
+	topo_record_free(&live_stack);
 	return rc;
 }

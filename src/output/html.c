@@ -118,14 +118,17 @@ static void stack_box(FILE *fp, const struct report *r, const struct placed *p, 
 	char name[64], mm[32], p50[32], p99[32];
 	struct hist total;
 	uint64_t ios, bytes;
+	const char *kname;
 
-	label(r, l->dev, name, sizeof(name));
 	snprintf(mm, sizeof(mm), "%u:%u", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
+	kname = report_dev_kname(r, l->dev, name, sizeof(name));
 	layer_sum(l, &total, &ios, &bytes);
 	fmt_lat(p50, sizeof(p50), hist_percentile(&total, 50));
 	fmt_lat(p99, sizeof(p99), hist_percentile(&total, 99));
+	/* the JSON's name (the kernel's); the box shows the label */
 	fprintf(fp, "<g class=\"layer\" data-dev=\"%s\" data-name=\"", mm);
-	svg_text(fp, name);
+	svg_text(fp, kname ? kname : mm);
+	label(r, l->dev, name, sizeof(name));
 	fprintf(fp, "\" data-ios=\"%" PRIu64 "\" data-bytes=\"%" PRIu64 "\"", ios, bytes);
 	for (int op = 0; op < ST_OPS; op++) {
 		const struct st_layer_op *o = &l->op[op];
@@ -144,7 +147,10 @@ static void stack_box(FILE *fp, const struct report *r, const struct placed *p, 
 		    "fill=\"#eef4fa\" stroke=\"%s\"/>", p->x, p->y, BOX_W, BOX_H, SVG_BLUE);
 	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" class=\"title\">", p->x + 8, p->y + 16);
 	svg_text(fp, name);
-	fprintf(fp, " <tspan class=\"tick\">%s</tspan></text>", mm);
+	/* a layer nothing names is its MAJ:MIN: not twice */
+	if (strcmp(name, mm))
+		fprintf(fp, " <tspan class=\"tick\">%s</tspan>", mm);
+	fprintf(fp, "</text>");
 	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">%" PRIu64 " I/Os, %.2f MiB/s</text>",
 		p->x + 8, p->y + 34, ios, span_s > 0 ? bytes / 1048576.0 / span_s : 0.0);
 	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">p50 %s</text>", p->x + 8, p->y + 51, p50);

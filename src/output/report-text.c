@@ -22,17 +22,6 @@ uint64_t report_lost(const struct source_stats *src)
 	return src ? source_lost_total(src) : 0;
 }
 
-const char *report_dev_label(const struct report *r, uint32_t dev, char *buf, size_t len)
-{
-	const char *name = r->name ? r->name(dev, buf, len, r->name_ctx) : NULL;
-
-	if (!name) {
-		snprintf(buf, len, "%u:%u", KDEV_MAJOR(dev), KDEV_MINOR(dev));
-		name = buf;
-	}
-	return name;
-}
-
 static const char *kind_name(uint8_t kind)
 {
 	switch (kind) {
@@ -126,10 +115,13 @@ static bool other_parent(const struct st_layer *l, uint32_t dev)
 /*
  * The layers as a tree: each under the layer that sent it the most I/O,
  * and marked with a "*" under any other layer that sent it I/O too (a stack
- * is a graph: a dm-snapshot origin is below two targets). Returns whether
- * a mark was drawn.
+ * is a graph: a dm-snapshot origin is below two targets), in the stack's
+ * order (@order). @named: the first column is the NAME, else the MAJ:MIN
+ * alone (no layer has a name: no column twice). Returns whether a mark was
+ * drawn.
  */
-static bool add_tree_line(struct libscols_table *tb, const struct report *r, size_t idx,
+static bool add_tree_line(struct libscols_table *tb, const struct report *r,
+			  const size_t *order, bool named, size_t idx,
 			  struct libscols_line *parent, int depth, bool mark)
 {
 	const struct st_layer *l = &r->st->layers[idx];
@@ -137,6 +129,7 @@ static bool add_tree_line(struct libscols_table *tb, const struct report *r, siz
 	char name[64], label[72], buf[32];
 	uint64_t ios = 0, issued = 0;
 	bool marked = mark;
+	size_t col = 0;
 
 	if (!ln)
 		return marked;
@@ -144,23 +137,30 @@ static bool add_tree_line(struct libscols_table *tb, const struct report *r, siz
 		ios += l->op[o].ios;
 		issued += l->op[o].issued;
 	}
-	snprintf(label, sizeof(label), "%s%s", report_dev_label(r, l->dev, name, sizeof(name)),
-		 mark ? " *" : "");
-	scols_line_set_data(ln, 0, label);
 	snprintf(buf, sizeof(buf), "%u:%u", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
-	scols_line_set_data(ln, 1, buf);
-	scols_line_set_data(ln, 2, kind_name(l->kind));
-	set_u64(ln, 3, ios);
-	set_u64(ln, 4, issued);
+	snprintf(label, sizeof(label), "%s%s",
+		 named ? report_dev_named(r, l->dev) ? report_dev_label(r, l->dev, name,
+									  sizeof(name))
+						      : "-"
+		       : buf,
+		 mark ? " *" : "");
+	scols_line_set_data(ln, col++, label);
+	if (named)
+		scols_line_set_data(ln, col++, buf);
+	scols_line_set_data(ln, col++, kind_name(l->kind));
+	set_u64(ln, col++, ios);
+	set_u64(ln, col, issued);
 	if (mark || depth > 16)
 		return marked;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		size_t i = order[k];
+
 		if (i == idx)
 			continue;
 		if (r->st->layers[i].parent == l->dev)
-			marked |= add_tree_line(tb, r, i, ln, depth + 1, false);
+			marked |= add_tree_line(tb, r, order, named, i, ln, depth + 1, false);
 		else if (other_parent(&r->st->layers[i], l->dev))
-			marked |= add_tree_line(tb, r, i, ln, depth + 1, true);
+			marked |= add_tree_line(tb, r, order, named, i, ln, depth + 1, true);
 	}
 	return marked;
 }
@@ -216,20 +216,23 @@ static int print_sysfs_stack(FILE *fp, const struct report *r)
 	return 0;
 }
 
-static int print_devices(FILE *fp, const struct report *r)
+static int print_devices(FILE *fp, const struct report *r, const size_t *order)
 {
 	static const char *const cols[] = { "NAME", "MAJ:MIN", "KIND", "BIOS", "ISSUED" };
-	struct libscols_table *tb = new_table(fp, cols, 5, 0);
-	bool marked = false;
+	bool marked = false, named = false;
+	struct libscols_table *tb;
 
+	for (size_t i = 0; i < r->st->nlayers && !named; i++)
+		named = report_dev_named(r, r->st->layers[i].dev);
+	tb = named ? new_table(fp, cols, 5, 0) : new_table(fp, cols + 1, 4, 0);
 	if (!tb)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		/* roots: layers nothing above sent I/O to */
 		if (!l->parent || !stats_layer(r->st, l->parent))
-			marked |= add_tree_line(tb, r, i, NULL, 0, false);
+			marked |= add_tree_line(tb, r, order, named, order[k], NULL, 0, false);
 	}
 	fprintf(fp, "Layers (each under the layer that sent it I/O):\n");
 	scols_print_table(tb);
@@ -240,7 +243,7 @@ static int print_devices(FILE *fp, const struct report *r)
 	return 0;
 }
 
-static int print_layers(FILE *fp, const struct report *r)
+static int print_layers(FILE *fp, const struct report *r, const size_t *order)
 {
 	static const char *const cols[] = {
 		"LAYER", "OP", "IOS", "MiB", "MiB/s", "KiB_AVG", "KiB_P50", "KiB_P99",
@@ -251,8 +254,8 @@ static int print_layers(FILE *fp, const struct report *r)
 
 	if (!tb)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -310,14 +313,14 @@ static const char *const latency_cols[] = {
 };
 #define LATENCY_NCOLS (sizeof(latency_cols) / sizeof(latency_cols[0]))
 
-static int print_latency(FILE *fp, const struct report *r)
+static int print_latency(FILE *fp, const struct report *r, const size_t *order)
 {
 	struct libscols_table *tb = new_table(fp, latency_cols, LATENCY_NCOLS, -1);
 
 	if (!tb)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -339,7 +342,7 @@ static int print_latency(FILE *fp, const struct report *r)
 	return 0;
 }
 
-static int print_btt(FILE *fp, const struct report *r)
+static int print_btt(FILE *fp, const struct report *r, const size_t *order)
 {
 	struct libscols_table *tb = new_table(fp, latency_cols, LATENCY_NCOLS, -1);
 	int rows = 0;
@@ -347,8 +350,8 @@ static int print_btt(FILE *fp, const struct report *r)
 	if (!tb)
 		return -ENOMEM;
 	scols_column_set_name(scols_table_get_column(tb, 2), "PHASE");
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -554,13 +557,16 @@ int out_report_text(FILE *fp, const struct report *r)
 	if (!ret && !r->st->nlayers)
 		fprintf(fp, "No I/O completed.\n");
 	if (!ret && r->st->nlayers) {
-		ret = print_devices(fp, r);
+		size_t *order = report_layer_order(r);
+
+		ret = order ? print_devices(fp, r, order) : -ENOMEM;
 		if (!ret)
-			ret = print_layers(fp, r);
+			ret = print_layers(fp, r, order);
 		if (!ret)
-			ret = print_latency(fp, r);
+			ret = print_latency(fp, r, order);
 		if (!ret)
-			ret = print_btt(fp, r);
+			ret = print_btt(fp, r, order);
+		free(order);
 		if (!ret)
 			ret = print_e2e(fp, r);
 		if (!ret)
@@ -610,20 +616,26 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 	};
 	double secs = iv->len_ns / 1e9;
 	struct libscols_table *tb;
+	size_t *order;
 	int rows = 0;
 
 	tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
-	if (!tb)
+	order = report_layer_order(r);
+	if (!tb || !order) {
+		scols_unref_table(tb);
+		free(order);
 		return -ENOMEM;
+	}
 	if (iv->access && (!scols_table_new_column(tb, "INFLT", 0, SCOLS_FL_RIGHT) ||
 			   !scols_table_new_column(tb, "SEQ%", 0, SCOLS_FL_RIGHT))) {
 		scols_unref_table(tb);
+		free(order);
 		return -ENOMEM;
 	}
 	if (secs <= 0)
 		secs = 1;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -669,5 +681,6 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 		fprintf(fp, "no I/O completed\n");
 	fputc('\n', fp);
 	scols_unref_table(tb);
+	free(order);
 	return ferror(fp) ? -EIO : 0;
 }

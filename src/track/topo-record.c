@@ -50,6 +50,44 @@ const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx)
 	return buf;
 }
 
+const char *topo_record_label(uint32_t dev, char *buf, size_t len, void *ctx)
+{
+	const struct topo_dev_info *d = topo_record_find(ctx, dev);
+	const char *name, *what;
+
+	if (!d || !d->name[0])
+		return NULL;
+	name = d->kind == TOPO_DM && d->dm_name[0] ? d->dm_name : d->name;
+	what = d->kind == TOPO_DM ? d->target : d->kind == TOPO_MD ? d->md_level : "";
+	if (what[0])
+		snprintf(buf, len, "%s(%s)", name, what);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
+int topo_record_from_sysfs(const char *root, const uint32_t *devs, size_t n,
+			   struct topo_record *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->devs = calloc(n ? n : 1, sizeof(*out->devs));
+	if (!out->devs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		int ret = topo_dev_info(root, devs[i], &out->devs[out->n]);
+
+		if (ret == -ENOENT)
+			continue;	/* gone since it was traced */
+		if (ret) {
+			topo_record_free(out);
+			return ret;
+		}
+		out->n++;
+	}
+	qsort(out->devs, out->n, sizeof(*out->devs), cmp_dev);
+	return 0;
+}
+
 unsigned int topo_roles_of(const struct topo_dev_info *d)
 {
 	unsigned int roles = 0;

@@ -75,6 +75,26 @@ const struct topo_dev_info *topo_record_find(const struct topo_record *r, uint32
 const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx);
 
 /**
+ * topo_record_label - @dev as every output names a layer (a report_name_fn:
+ * @ctx is the struct topo_record): a dm device by its dm name with its
+ * target type, "bsk-crypt(crypt)", an md device by its name with its
+ * level, "md0(raid5)", any other by its kernel name; NULL when not
+ * recorded (the outputs write MAJ:MIN then)
+ */
+const char *topo_record_label(uint32_t dev, char *buf, size_t len, void *ctx);
+
+/**
+ * topo_record_from_sysfs - describe devices of this machine as a recorded
+ * stack, for naming a live report's layers as a recording's are named
+ * @root: as for topo_resolve() ("" for this machine)
+ * @devs: the devices, @n of them (a device gone since is left out)
+ * @out: filled; release with topo_record_free()
+ * Returns 0, -ENOMEM, or a negative errno from sysfs.
+ */
+int topo_record_from_sysfs(const char *root, const uint32_t *devs, size_t n,
+			   struct topo_record *out);
+
+/**
  * topo_roles_of - what a device is in its stack, as the tracker's enum
  * tk_role: holders make it lower (I/O rooted there is its holder's own:
  * dm-thin's metadata, md's superblock), slaves upper, a partition only
