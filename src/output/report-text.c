@@ -378,9 +378,13 @@ static int print_btt(FILE *fp, const struct report *r, const size_t *order)
 }
 
 
-/* The waterfall's rows under @parent, depth first: each path's layers in order. */
+/*
+ * The waterfall's rows under @parent, depth first: each path's layers in
+ * order, their figures aligned past the longest label (@width, with its
+ * indentation).
+ */
 static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *e, int parent,
-			 int depth)
+			 int depth, int width)
 {
 	for (size_t i = 0; i < e->nshares; i++) {
 		const struct st_share *s = &e->shares[i];
@@ -388,15 +392,31 @@ static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *
 
 		if (s->parent != parent)
 			continue;
-		fprintf(fp, "  %*s%-12s down %5.1f%%", 2 * depth, "",
+		fprintf(fp, "  %*s%-*s down %5.1f%%", 2 * depth, "", width - 2 * depth,
 			report_dev_label(r, s->dev, name, sizeof(name)), 100.0 * s->sub_ns / e->total_ns);
 		if (s->dev_ns)
 			fprintf(fp, "  device %5.1f%%", 100.0 * s->dev_ns / e->total_ns);
 		if (s->comp_ns)
 			fprintf(fp, "  up %5.1f%%", 100.0 * s->comp_ns / e->total_ns);
 		fputc('\n', fp);
-		print_shares(fp, r, e, (int)i, depth + 1);
+		print_shares(fp, r, e, (int)i, depth + 1, width);
 	}
+}
+
+/* The width of the waterfall's first column: its longest label, indented. */
+static int shares_width(const struct report *r, const struct st_e2e *e)
+{
+	int width = 12;
+
+	for (size_t i = 0; i < e->nshares; i++) {
+		char name[64];
+		int w = 2 * e->shares[i].depth +
+			(int)strlen(report_dev_label(r, e->shares[i].dev, name, sizeof(name)));
+
+		if (w > width)
+			width = w;
+	}
+	return width;
 }
 static int print_e2e(FILE *fp, const struct report *r)
 {
@@ -446,7 +466,7 @@ static int print_e2e(FILE *fp, const struct report *r)
 		report_fmt_us(avg, sizeof(avg), (double)e->total_ns / e->ios);
 		fprintf(fp, "\nWhere %s time goes, along the path each I/O waited for "
 			    "(share of %s us on average):\n", st_op_name(op), avg);
-		print_shares(fp, r, e, -1, 0);
+		print_shares(fp, r, e, -1, 0, shares_width(r, e));
 	}
 	return 0;
 }
@@ -501,7 +521,7 @@ static void print_tracking(FILE *fp, const struct report *r)
 {
 	const struct tk_counters *tk = r->tk;
 
-	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %" PRIu64
+	fprintf(fp, "\nTracking: %" PRIu64 " block events taken; match rate %.1f%% (%" PRIu64 " of %" PRIu64
 		    " top-level I/Os followed through every layer)\n",
 		tk->events, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0,
 		tk->ios_top_matched, tk->ios_top);
@@ -515,11 +535,14 @@ static void print_tracking(FILE *fp, const struct report *r)
 		    "\n  not tracked (in-flight cap) %" PRIu64 ", most in flight %" PRIu64 "\n",
 		tk->unmatched_complete, tk->unmatched_remap, tk->unmatched_rq,
 		tk->dropped_cap, tk->inflight_peak);
+	/* not the tracker's: every event decoded, page-cache events too */
+	if (r->src && r->src->ncpu)
+		fprintf(fp, "  events read (block and page cache) and lost, per CPU:\n");
 	if (r->src)
 		for (int c = 0; c < r->src->ncpu; c++) {
 			const struct source_cpu_stats *cs = &r->src->cpu[c];
 
-			fprintf(fp, "  cpu%d: %" PRIu64 " events, %" PRIu64 " lost\n", c, cs->events,
+			fprintf(fp, "  cpu%d: %" PRIu64 " read, %" PRIu64 " lost\n", c, cs->events,
 				cs->missed + cs->overrun + cs->dropped);
 		}
 }
