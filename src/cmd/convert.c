@@ -272,6 +272,8 @@ static int run_blktrace(const struct convert_params *p, struct tracefile *f,
 	}
 	bt_out_set_names(bt, recorded_name, f);
 	ret = tracefile_read(f, bt_out_event, bt);
+	if (ret >= 0 && tracefile_no_block_said(p->input, f))
+		goto out;	/* said; no file is left */
 	damaged = input_damaged(p->input, f, ret);
 	/* the CPU count of a file is known once it is read: a file for each */
 	if (ret == 0 || ret == -EBADMSG)
@@ -426,6 +428,8 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f,
 	if (roles_of_recording(p->input, f, stack, tr.t, 1) < 0)
 		goto out;
 	ret = tracefile_read(f, tracked_event, &tr);
+	if (ret >= 0 && tracefile_no_block_said(p->input, f))
+		goto out;	/* said; no file is left */
 	damaged = input_damaged(p->input, f, ret);
 	if (ret == 0 || ret == -EBADMSG)
 		tracker_finish(tr.t);

@@ -167,7 +167,8 @@ static int side_read(struct side *s, const char *path)
 	ret = roles_read(path, s->f, tracefile_topology(s->f), s->t, 1, &reader);
 	if (ret == -ECANCELED)
 		return -1;	/* said */
-	if (tracefile_damage_said(path, s->f, ret, NULL) || ret < 0)
+	if (tracefile_damage_said(path, s->f, ret, NULL) || ret < 0 ||
+	    tracefile_no_block_said(path, s->f))
 		return -1;
 	tracker_finish(s->t);
 	return 0;

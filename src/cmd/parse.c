@@ -194,6 +194,8 @@ int cmd_parse(int argc, char **argv)
 			p.input);
 		goto out;
 	}
+	if (ret == 0 && tracefile_no_block_said(p.input, f))
+		goto out;	/* no line to print, no summary to give */
 	if (ret == 0)
 		ret = blkparse_out_finish(out);
 	if (ret == -EPIPE) {

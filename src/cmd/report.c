@@ -570,6 +570,8 @@ static int run_file(const struct report_params *p, struct collectors *c,
 	*src = tracefile_stats(*fp);
 	if (tracefile_damage_said(p->input, *fp, ret, NULL))
 		return -1;
+	if (ret >= 0 && tracefile_no_block_said(p->input, *fp))
+		return -1;
 	return ret < 0 ? -1 : 0;
 }
 

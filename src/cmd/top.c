@@ -364,7 +364,7 @@ static int run_file(struct top *tp)
 		return 0;	/* count intervals shown: the rest is not wanted */
 	if (tracefile_damage_said(p->input, tp->file, ret, "shown"))
 		return -1;
-	if (ret < 0)
+	if (ret < 0 || tracefile_no_block_said(p->input, tp->file))
 		return -1;
 	/* the last, partial interval: up to the last completion in it */
 	tracker_finish(tp->t);
