@@ -490,8 +490,9 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	if (p->command) {
 		if (live_command_start(&w->cmd, p->command) < 0)
 			return -1;
-	} else if (isatty(STDERR_FILENO)) {
-		fprintf(stderr, PROGRAM_NAME ": tracing; Ctrl-C to stop and report\n");
+	} else if (!p->has_duration) {
+		/* said whatever stderr is: nothing else says the command waits for a signal */
+		live_say_tracing(l, "report");
 	}
 	ret = live_loop(l, p->has_duration ? p->duration_ns : 0, fn, ctx, after_pass, w);
 	if (ret == 0)
@@ -631,7 +632,7 @@ int cmd_report(int argc, char **argv)
 	if (c.run.pc && pc_run_finish(&c.run) < 0)
 		goto out;
 	/* live, sysfs names the layers as a recorded stack does (a device gone since: MAJ:MIN) */
-	if (!p.input && topo_record_from_sysfs("", l.sel.devs, l.sel.n, &live_stack) < 0)
+	if (!p.input && live_stack_record(&l, &live_stack) < 0)
 		debug_msg("the traced devices could not all be described from sysfs");
 
 	r = (struct report){

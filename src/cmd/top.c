@@ -403,7 +403,7 @@ static int run_live(struct top *tp, struct live *l)
 		return -1;
 	live_mark_roles(l, tp->t);
 	/* sysfs names the layers as a recorded stack does */
-	if (topo_record_from_sysfs("", l->sel.devs, l->sel.n, &tp->stack) == 0)
+	if (live_stack_record(l, &tp->stack) == 0)
 		tp->r.names = &tp->stack;
 	if (live_start(l) < 0)
 		return -1;
