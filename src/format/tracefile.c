@@ -1451,6 +1451,8 @@ static void feeds_stop(struct feeds *fs, struct page_stream *ps)
 			cs->bytes += fd->st.bytes;
 			cs->time_back += fd->st.time_back;
 			cs->time_jumps += fd->st.time_jumps;
+			if (fd->st.last_ts > cs->last_ts)
+				cs->last_ts = fd->st.last_ts;
 		}
 		if (fd->ps.pages.corrupt)
 			f->corrupt = true;

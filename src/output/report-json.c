@@ -178,6 +178,19 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
 	json_object_object_add(doc, "last_ns", json_object_new_uint64(r->st->last_ts));
 	json_object_object_add(doc, "events_lost", json_object_new_uint64(report_lost(r->src)));
+	/* a truncated recording: where it is reported up to, null when whole */
+	if (r->truncated) {
+		json_object *cut = json_object_new_object();
+
+		json_object_object_add(cut, "cpu", r->cut_ns ? json_object_new_int(r->cut_cpu) : NULL);
+		json_object_object_add(cut, "until_ns", r->cut_ns ?
+				       json_object_new_uint64(r->cut_ns) : NULL);
+		json_object_object_add(cut, "missing_cpus", r->cut_missing ?
+				       json_object_new_string(r->cut_missing) : NULL);
+		json_object_object_add(doc, "truncated", cut);
+	} else {
+		json_object_object_add(doc, "truncated", NULL);
+	}
 	/* null, not left out: no command, no stack known (a recording without one) */
 	json_object_object_add(doc, "command", r->command ? jcommand(r) : NULL);
 	if (r->sysfs || r->topology) {

@@ -571,6 +571,15 @@ int out_report_text(FILE *fp, const struct report *r)
 	if (lost)
 		fprintf(fp, "WARNING: %" PRIu64 " events were lost: figures below are incomplete "
 			    "(see Tracking)\n\n", lost);
+	if (r->cut_ns)
+		fprintf(fp, "WARNING: %s is truncated: reported up to %.6f s (trace clock), where "
+			    "the data of cpu%d ends; the I/Os in flight there are counted as expired, "
+			    "in no latency (see Tracking), and later events of the other CPUs are "
+			    "left out\n\n", r->source, r->cut_ns / 1e9, r->cut_cpu);
+	if (r->cut_missing)
+		fprintf(fp, "WARNING: %s is truncated before any data of %s: the I/O traced there "
+			    "is missing from this whole report, and the I/O shared with other CPUs "
+			    "partly followed\n\n", r->source, r->cut_missing);
 	fprintf(fp, "blkstack report of %s: %.3f s of completed I/O\n\n", r->source,
 		(r->st->last_ts - r->st->first_ts) / 1e9);
 	if (r->topology)

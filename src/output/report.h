@@ -45,6 +45,14 @@ typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void 
  * @time: the slowest I/Os, the flag split and the series (output/report-time.h);
  *	  NULL if none was asked for
  * @amp: amplification per layer (report --amplification), NULL if not asked
+ * @truncated: the recording is truncated (then @cut_ns and @cut_missing
+ *	       say what became of it)
+ * @cut_ns: a truncated recording: the time it is reported up to, where the
+ *	    data of CPU @cut_cpu ends (trace clock); 0 when not cut (no cut
+ *	    CPU has a record left)
+ * @cut_cpu: that CPU
+ * @cut_missing: a truncated recording's CPUs with no data left ("cpu1,
+ *		 cpu3"), NULL when none
  */
 struct report {
 	const struct stats *st;
@@ -64,6 +72,10 @@ struct report {
 	int command_status;
 	const struct report_time *time;
 	const struct amp *amp;
+	bool truncated;
+	uint64_t cut_ns;
+	int cut_cpu;
+	const char *cut_missing;
 };
 
 /**
