@@ -29,13 +29,27 @@
 struct tracker;
 
 /**
+ * struct topo_mount - a filesystem mounted on a recorded device
+ * @dev: the device
+ * @dir: where it was mounted
+ */
+struct topo_mount {
+	uint32_t dev;
+	char *dir;
+};
+
+/**
  * struct topo_record - the devices of a recorded stack
  * @devs: their descriptions, in dev_t order
  * @n: how many
+ * @mounts: the filesystems mounted on them ("mount SRC DIR ..." lines),
+ *	    @nmounts of them
  */
 struct topo_record {
 	struct topo_dev_info *devs;
 	size_t n;
+	struct topo_mount *mounts;
+	size_t nmounts;
 };
 
 /**
@@ -64,6 +78,19 @@ int topo_record_parse(const char *text, size_t len, struct topo_record *out, uns
 
 /** topo_record_free - release; a zeroed record is accepted */
 void topo_record_free(struct topo_record *r);
+
+/**
+ * topo_record_resolve - what a user names as a device, in a recorded stack
+ * rather than this machine's: MAJ:MIN, a kernel name (dm-0), a dm name,
+ * /dev/NAME, /dev/mapper/NAME, or a directory a filesystem of the stack
+ * was mounted on (a "mount" line; a path below it names it too)
+ * @r: the stack
+ * @arg: the name
+ * @dev: set to the device
+ * Returns 0, or -ENOENT when @r has no such device (a MAJ:MIN not
+ * described is taken as it is: 0).
+ */
+int topo_record_resolve(const struct topo_record *r, const char *arg, uint32_t *dev);
 
 /** topo_record_find - the description of @dev, or NULL */
 const struct topo_dev_info *topo_record_find(const struct topo_record *r, uint32_t dev);
