@@ -85,6 +85,31 @@ size_t *report_layer_order(const struct report *r)
 	return order;
 }
 
+int report_layer_depths(const struct report *r, const size_t *order, int *depth)
+{
+	size_t n = r->st->nlayers ? r->st->nlayers : 1;
+	uint32_t *devs = malloc(n * sizeof(*devs)), *parents = malloc(n * sizeof(*parents));
+
+	if (!devs || !parents) {
+		free(devs);
+		free(parents);
+		return -ENOMEM;
+	}
+	layer_parents(r, devs, parents);
+	/* a layer comes after the one it is placed under: its depth is known by then */
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		depth[k] = 0;
+		for (size_t j = 0; j < k; j++)
+			if (devs[order[j]] == parents[order[k]]) {
+				depth[k] = depth[j] + 1;
+				break;
+			}
+	}
+	free(devs);
+	free(parents);
+	return 0;
+}
+
 int report_devs_order(const struct report *r, const uint32_t *devs, size_t n, size_t *order)
 {
 	size_t *layers = report_layer_order(r);

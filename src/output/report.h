@@ -166,6 +166,15 @@ bool report_dev_named(const struct report *r, uint32_t dev);
 size_t *report_layer_order(const struct report *r);
 
 /**
+ * report_layer_depths - the depth of each layer of @order (as
+ * report_layer_order() gave it) in the stack's tree: 0 for a top, one
+ * more than the layer it is placed under; @depth has @r->st->nlayers
+ * entries, in @order's order
+ * Returns 0 or -ENOMEM.
+ */
+int report_layer_depths(const struct report *r, const size_t *order, int *depth);
+
+/**
  * report_devs_order - rows of devices of their own (amplification, btt,
  * iostat) in the stack's order of @r->st's layers: @order is set to the
  * @n indexes into @devs; a device @r->st lacks comes after the others
