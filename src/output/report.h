@@ -159,7 +159,8 @@ bool report_dev_named(const struct report *r, uint32_t dev);
 
 /**
  * report_layer_order - the layers of @r->st in the stack's order, top
- * first (stats_stack_order()): every table and the JSON list them so
+ * first (stack_order(), each layer under the one that sent it the most,
+ * else under its holder in @r->names): every table and the JSON list them so
  * Returns the @r->st->nlayers indexes (free() them), or NULL when out of
  * memory.
  */
@@ -175,8 +176,8 @@ size_t *report_layer_order(const struct report *r);
 int report_layer_depths(const struct report *r, const size_t *order, int *depth);
 
 /**
- * report_devs_order - rows of devices of their own (amplification, btt,
- * iostat) in the stack's order of @r->st's layers: @order is set to the
+ * report_devs_order - rows of devices of their own (amplification) in the
+ * stack's order of @r->st's layers: @order is set to the
  * @n indexes into @devs; a device @r->st lacks comes after the others
  * Returns 0, or -ENOMEM (then @order is @devs as given).
  */

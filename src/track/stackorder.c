@@ -83,25 +83,3 @@ int stack_order(const uint32_t *devs, const uint32_t *parents, size_t n, size_t 
 	free(w.placed);
 	return 0;
 }
-
-int stats_stack_order(const struct stats *st, size_t *order)
-{
-	size_t n = st->nlayers;
-	uint32_t *devs = malloc((n ? n : 1) * sizeof(*devs));
-	uint32_t *parents = malloc((n ? n : 1) * sizeof(*parents));
-	int ret = -ENOMEM;
-
-	if (devs && parents) {
-		for (size_t i = 0; i < n; i++) {
-			devs[i] = st->layers[i].dev;
-			parents[i] = st->layers[i].parent;
-		}
-		ret = stack_order(devs, parents, n, order);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			order[i] = i;
-	}
-	free(devs);
-	free(parents);
-	return ret;
-}

@@ -9,8 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "track/stats.h"
-
 /**
  * stack_order - devices in the stack's order, top first
  * @devs: the devices, @n of them, without duplicates
@@ -27,13 +25,5 @@
  * Returns 0, or -ENOMEM (then @order is the devices as given).
  */
 int stack_order(const uint32_t *devs, const uint32_t *parents, size_t n, size_t *order);
-
-/**
- * stats_stack_order - the layers of @st in the stack's order
- * @st: the statistics
- * @order: set to @st->nlayers indexes into @st->layers
- * Returns 0, or -ENOMEM (then @order is the layers as @st has them).
- */
-int stats_stack_order(const struct stats *st, size_t *order);
 
 #endif /* BLKSTACK_STACKORDER_H */
