@@ -216,17 +216,22 @@ trace-cmd report "$TMPD/arch32.dat" >/dev/null 2>&1 || fail "trace-cmd report ca
 note "a 32-bit machine's recording (4-byte longs in its headers and pages): read as the original by report, parse, top, convert: ok"
 
 # header_page says 4-byte longs but the pages have 8-byte ones: what does
-# not parse is skipped with a warning naming the file, nothing read out of bounds
+# not parse is skipped with a warning naming the file, nothing read out of
+# bounds; when no block event is left, that is said (exit 1), as damage
 cp "$TMPD/good.dat" "$TMPD/long4.dat"
 python3 "$TMPD/patch.py" "$TMPD/long4.dat" long4 || fail "cannot patch header_page"
 for cmd in report parse top; do
-	bs_run 0 "$cmd" "$cmd" -i "$TMPD/long4.dat"
+	want=0
+	"$BS" report -i "$TMPD/long4.dat" >/dev/null 2>"$TMPD/probe.err" || want=1
+	bs_run "$want" "$cmd" "$cmd" -i "$TMPD/long4.dat"
 	[ ! -s "$TMPD/$cmd.err" ] || grep -qF "'$TMPD/long4.dat': " "$TMPD/$cmd.err" ||
 		{ cat "$TMPD/$cmd.err" >&2; fail "$cmd -i of pages unlike their header_page: a message without the file"; }
+	[ "$want" -eq 0 ] || grep -q "no block event could be read, and [0-9]* records did not parse" "$TMPD/$cmd.err" ||
+		{ cat "$TMPD/$cmd.err" >&2; fail "$cmd -i of pages unlike their header_page: exit 1, not said to be damaged"; }
 done
 grep -q "malformed records skipped" "$TMPD/report.err" ||
 	note "(the pages unlike their header_page happened to parse: no warning)"
-note "pages unlike their header_page's long size: exit 0, what does not parse skipped and said, naming the file: ok"
+note "pages unlike their header_page's long size: what does not parse skipped and said, naming the file (exit 1 when nothing is left): ok"
 
 # a damaged event format in the headers (libtraceevent's parser crashes on
 # this one): exit 1, the file named as corrupt

@@ -834,17 +834,24 @@ static void hint_record_block(void)
 bool tracefile_no_block_said(const char *path, struct tracefile *f)
 {
 	const struct source_stats *st = tracefile_stats(f);
-	uint64_t events = 0, other = 0, block = 0;
+	uint64_t events = 0, other = 0, block = 0, malformed = 0;
 
 	for (int c = 0; c < st->ncpu; c++) {
 		events += st->cpu[c].events;
 		other += st->cpu[c].other;
+		malformed += st->cpu[c].malformed;
 	}
 	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
 		block |= 1ULL << k;
 	/* the events read were page-cache events alone? (no file: cannot tell, so no) */
 	if (events && !(tracefile_has_pagecache(f) && tracefile_holds(f, block, 1) == 0))
 		return false;
+	/* records that did not parse (said already) may be the block events */
+	if (malformed) {
+		err_msg("'%s': no block event could be read, and %" PRIu64 " records did not parse: "
+			"the file is damaged", path, malformed);
+		return true;
+	}
 	err_msg("'%s' holds no block events: there is no I/O to show", path);
 	say_census(path, other);
 	hint_record_block();
