@@ -138,12 +138,13 @@ static bool add_tree_line(struct libscols_table *tb, const struct report *r,
 		issued += l->op[o].issued;
 	}
 	snprintf(buf, sizeof(buf), "%u:%u", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
-	snprintf(label, sizeof(label), "%s%s",
-		 named ? report_dev_named(r, l->dev) ? report_dev_label(r, l->dev, name,
-									  sizeof(name))
-						      : "-"
-		       : buf,
-		 mark ? " *" : "");
+	if (!named)
+		snprintf(name, sizeof(name), "%s", buf);
+	else if (!report_dev_named(r, l->dev))
+		snprintf(name, sizeof(name), "-");
+	else
+		report_dev_label(r, l->dev, name, sizeof(name));
+	snprintf(label, sizeof(label), "%s%s", name, mark ? " *" : "");
 	scols_line_set_data(ln, col++, label);
 	if (named)
 		scols_line_set_data(ln, col++, buf);
