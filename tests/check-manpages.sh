@@ -118,14 +118,17 @@ fi
 
 # Every library configure.ac asks pkg-config for (but check, the unit
 # tests') is named in blkstack(8)'s requirements and in the README's.
-libraries=$(sed -nE 's/^PKG_CHECK_MODULES\(\[[A-Z_]+\], \[([a-z0-9-]+).*/\1/p' \
+# A module's name as the documents name the library: its version suffix
+# off (yaml-0.1), "lib" in front but where the project names it otherwise
+# (zlib, json-c, GnuTLS); matched as a word, in any case.
+libraries=$(sed -nE 's/^PKG_CHECK_MODULES\(\[[A-Z_]+\], \[([a-z0-9.-]+).*/\1/p' \
 		"$top_srcdir/configure.ac" | grep -vx check |
-	    sed -E '/^(lib|zlib$|json-c$)/!s/^/lib/')
+	    sed -E -e 's/-[0-9.]+$//' -e '/^(lib|zlib$|json-c$|gnutls$)/!s/^/lib/')
 [ -n "$libraries" ] || fail "no PKG_CHECK_MODULES found in configure.ac"
 for lib in $libraries; do
-	grep -qF -- "${lib//-/\\-}" "$man/blkstack.8" ||
+	grep -qiwF -- "${lib//-/\\-}" "$man/blkstack.8" ||
 		fail "man/blkstack.8 does not name the library $lib that configure.ac needs"
-	grep -qF -- "$lib" "$top_srcdir/README.md" ||
+	grep -qiwF -- "$lib" "$top_srcdir/README.md" ||
 		fail "README.md does not name the library $lib that configure.ac needs"
 done
 
