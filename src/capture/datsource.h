@@ -36,7 +36,7 @@ struct dat_formats {
 	struct dat_text print_format;
 	struct dat_text clock;
 	struct dat_text cmdlines;
-	char uname[4 * 65 + 4];
+	char uname[4 * 65 + 4];		/* uname's four fields and their spaces */
 	struct dat_system systems[2 + PC_NKINDS];
 	size_t nsystems;
 };

@@ -7,8 +7,6 @@
 #ifndef BLKSTACK_CMD_HOST_H
 #define BLKSTACK_CMD_HOST_H
 
-#include <stddef.h>
-
 #include "base/tracehost.h"
 #include "format/host-marker.h"
 
