@@ -92,6 +92,8 @@ struct node {
 	int32_t pid;
 	char comm[16];
 	uint32_t issuer;	/* the layer that issued it, when not its own device */
+	uint32_t cause_dev;	/* TK_IO_CAUSED: the root of the I/O it was issued for */
+	uint64_t cause_q;
 	uint32_t nnodes;
 	uint64_t expired_at;
 	struct node *tree_next, *tree_prev;	/* list of live trees, oldest first */
@@ -119,6 +121,15 @@ struct tdev {
 	int nnodes, nodes_cap;
 	struct rq **rqs;
 	int nrqs, rqs_cap;
+	/*
+	 * A FUA or preflush write whose data completed, while the flush
+	 * machinery may still send its post-flush (then completes the request
+	 * once more with + 0 at @seq_start): the I/O that flush is for.
+	 */
+	bool seq_open;
+	uint64_t seq_start;
+	uint32_t seq_cause_dev;
+	uint64_t seq_cause_q;
 };
 
 struct tracker {
@@ -445,6 +456,8 @@ root_new_at(struct tracker *t, struct tdev *d, const struct blk_event *ev, uint6
 	n->pid = ev->pid;
 	memcpy(n->comm, ev->comm, sizeof(n->comm));
 	n->issuer = 0;
+	n->cause_dev = 0;
+	n->cause_q = 0;
 	n->nnodes = 1;
 	tree_link(&t->trees, n);
 	sweep_by(t, n->r.q + t->p.timeout_ns);
@@ -479,6 +492,14 @@ static struct node *child_new(struct tracker *t, struct tdev *d, struct node *pa
 	parent->last_child = n;
 	parent->pending++;
 	return n;
+}
+
+/* Root @n was issued by a layer for @cause (any bio of the I/O it serves). */
+static void set_cause(struct node *n, const struct node *cause)
+{
+	n->cls = TK_IO_CAUSED;
+	n->cause_dev = cause->root->r.dev;
+	n->cause_q = cause->root->r.q;
 }
 
 static int grow_recs(struct tracker *t, size_t need)
@@ -665,6 +686,8 @@ tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 	io.cls = tree_class(root, d);
 	io.top = io.cls == TK_IO_TOP;
 	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->r.dev;
+	io.cause_dev = io.cls == TK_IO_CAUSED ? root->cause_dev : 0;
+	io.cause_q = io.cls == TK_IO_CAUSED ? root->cause_q : 0;
 	io.matched = matched;
 	io.root = io.recs;
 	io.nrecs = n;
@@ -938,20 +961,25 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
  * chunk a held write covers (dm-snapshot's read), or a flush or FUA write
  * (md's superblock) while a bio above waits to be sent down.
  */
-static inline bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+static inline struct node *held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
+	struct node *held;
+
 	if (!d->nuppers)
-		return false;
-	if (ev->nr_sector && find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_OVERLAP))
-		return true;
-	return (ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
-	       find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
+		return NULL;
+	if (ev->nr_sector &&
+	    (held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_OVERLAP)))
+		return held;
+	if (!(ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)))
+		return NULL;
+	return find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
 }
 
 static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	/* only a remap into @d (which tells it receives) brings a bio awaiting its Q */
 	struct node *n = d->receives ? find_awaiting(d, ev->sector, ev->nr_sector, ev->op) : NULL;
+	struct node *held;
 
 	d->queues = true;
 	if (n) {
@@ -963,8 +991,7 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 		return;
 	}
 	if (d->nuppers && ev->nr_sector) {
-		struct node *held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_EXACT);
-
+		held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_EXACT);
 		if (held) {
 			/* the release of a held bio: its layer's way down ends here */
 			n = child_new(t, d, held, ev, ev->sector, ev->nr_sector);
@@ -981,8 +1008,9 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 	if (!n)
 		return;
 	n->r.qev = ev->ts;
-	if (held_for(t, d, ev))
-		n->cls = TK_IO_CAUSED;
+	held = held_for(t, d, ev);
+	if (held)
+		set_cause(n, held);
 }
 
 /*
@@ -1067,7 +1095,9 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		child = root_new(t, d, ev, ev->sector, ev->nr_sector);
 		if (!child)
 			return;
-		child->cls = cause ? TK_IO_CAUSED : TK_IO_LAYER;
+		child->cls = TK_IO_LAYER;
+		if (cause)
+			set_cause(child, cause);
 		child->issuer = src_dev->dev;
 		child->await_q = true;
 		/* a parity RAID's stripe I/O has no source bio by design */
@@ -1080,13 +1110,16 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		 * I/O submitted to a partition enters the trace at its remap
 		 * to the disk: a new tree, rooted at a remap-only layer.
 		 */
+		struct node *held;
+
 		src = root_new(t, src_dev, ev, ev->aux_sector, ev->nr_sector);
 		if (!src)
 			return;
 		src->r.kind = TK_LAYER_REMAP;
-		if (held_for(t, src_dev, ev)) {
+		held = held_for(t, src_dev, ev);
+		if (held) {
 			/* md writes its superblock to each leg while the write waits */
-			src->cls = TK_IO_CAUSED;
+			set_cause(src, held);
 		} else if (dev_lower(src_dev) && !(src_dev->roles & TK_ROLE_REMAP_ONLY)) {
 			/* a partition under a layer: its source was lost */
 			t->cnt.unmatched_remap++;
@@ -1284,11 +1317,21 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 		 * for a preflush bio, or a driver command. It is I/O of this
 		 * layer: track it as a tree of its own.
 		 */
-		struct node *n = root_new(t, d, ev, ev->sector, ev->nr_sector);
+		struct node *flushing = find_flushing(d);
+		struct node *n;
 
+		n = root_new(t, d, ev, ev->sector, ev->nr_sector);
 		if (!n)
 			return;
-		n->cls = find_flushing(d) ? TK_IO_CAUSED : TK_IO_LAYER;
+		n->cls = TK_IO_LAYER;
+		if (flushing) {
+			set_cause(n, flushing);
+		} else if (ev->op == BLK_OP_FLUSH && d->seq_open) {
+			/* the post-flush of a FUA write whose data completed */
+			n->cls = TK_IO_CAUSED;
+			n->cause_dev = d->seq_cause_dev;
+			n->cause_q = d->seq_cause_q;
+		}
 		r = rq_new(t, d, ev);
 		if (!r)
 			return;
@@ -1335,6 +1378,8 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		 */
 		if (ev->nr_sector)
 			t->cnt.unmatched_complete++;
+		else if (d->seq_open && d->seq_start == ev->sector)
+			d->seq_open = false;
 		return;
 	}
 	/* complete the bios the completed part covers, front to back */
@@ -1343,6 +1388,12 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		b->rq = NULL;
 		b->rq_next = NULL;
 		b->r.up = ev->ts;
+		if (ev->nr_sector && (b->r.flags & (BLK_F_PREFLUSH | BLK_F_FUA))) {
+			d->seq_open = true;
+			d->seq_start = r->start;
+			d->seq_cause_dev = b->root->r.dev;
+			d->seq_cause_q = b->root->r.q;
+		}
 		complete_node_at(t, b, d, ev->ts, ev->error);
 	}
 	if (ev->nr_sector && done_end < r->end) {
