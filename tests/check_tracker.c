@@ -89,6 +89,20 @@ static void remap(uint32_t to, uint64_t sector, uint32_t n, uint32_t from, uint6
 	tracker_event(&ev, t);
 }
 
+/* block_rq_remap: request-based dm clones its request at @old onto path @to. */
+static void rq_remap(uint32_t to, uint64_t sector, uint32_t n, uint32_t from, uint64_t old,
+		     const char *rwbs)
+{
+	struct blk_event ev = {
+		.kind = BLK_EV_RQ_REMAP, .dev = to, .sector = sector, .nr_sector = n,
+		.old_dev = from, .aux_sector = old, .ts = (now += 10), .pid = 200,
+	};
+
+	strcpy(ev.comm, "kworker");
+	blk_rwbs_parse(rwbs, strlen(rwbs), &ev.op, &ev.flags);
+	tracker_event(&ev, t);
+}
+
 /* Feed a request's life at a request-based leaf: Q, G, D, C. */
 static void leaf_io(uint32_t dev, uint64_t sector, uint32_t n, const char *rwbs)
 {
@@ -1029,6 +1043,154 @@ START_TEST(md_superblock_for_held_write)
 }
 END_TEST
 
+/* The multipath roles of the 6.12 recording: dm-1 (linear) -> dm-0 -> sda, sdb. */
+static void multipath_roles(void)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER | TK_ROLE_LOWER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+}
+
+/*
+ * 6.12 tests/vm multipath, raw-read: the bio on dm-1 becomes a dm-0
+ * request, cloned onto sda (block_rq_remap, then issued there with no
+ * insert); sda completes, dm-0 completes with the full size, dm-1's bio
+ * completes, and dm-0 completes once more with + 0.
+ */
+START_TEST(multipath_clone_reaches_path)
+{
+	multipath_roles();
+	feed(BLK_EV_BIO_QUEUE, DM(1), 127056, 192, "RS");
+	remap(DM(0), 129104, 192, DM(1), 127056, "RS");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 129104, 192, "RS");
+	feed(BLK_EV_GETRQ, DM(0), 129104, 192, "RS");
+	feed(BLK_EV_RQ_INSERT, DM(0), 129104, 192, "RS");
+	feed(BLK_EV_RQ_ISSUE, DM(0), 129104, 192, "RS");
+	rq_remap(SDA, 129104, 192, DM(0), 129104, "RS");
+	feed(BLK_EV_IO_START, SDA, 129104, 192, "RS");
+	feed(BLK_EV_RQ_ISSUE, SDA, 129104, 192, "RS");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 129104, 192, "RS");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 129104, 192, "RS");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 127056, 192, "RS");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 129104, 0, "RS");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_TOP);
+	ck_assert(trees[0].io.matched);
+	ck_assert_int_eq(trees[0].io.nrecs, 3);
+	ck_assert_ptr_nonnull(rec_of(&trees[0], SDA));
+	ck_assert_uint_eq(rec_of(&trees[0], SDA)->parent_dev, DM(0));
+	ck_assert_int_eq(rec_of(&trees[0], SDA)->kind, TK_LAYER_REQUEST);
+	check_tree_shape(&trees[0]);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
+/*
+ * 6.12 path-offline: sda is offline; the clone it rejects gets only
+ * block_io_start and block_io_done there. dm-0 requeues its request,
+ * kblockd inserts and issues it again, and it is cloned onto sdb, which
+ * serves it. The I/O reached sdb, once, and was requeued once at dm-0.
+ */
+START_TEST(multipath_rejected_clone_goes_to_other_path)
+{
+	multipath_roles();
+	feed(BLK_EV_BIO_QUEUE, DM(1), 32, 32, "RS");
+	remap(DM(0), 2080, 32, DM(1), 32, "RS");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_GETRQ, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_RQ_INSERT, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_RQ_ISSUE, DM(0), 2080, 32, "RS");
+	rq_remap(SDA, 2080, 32, DM(0), 2080, "RS");
+	feed(BLK_EV_IO_START, SDA, 2080, 32, "RS");
+	feed(BLK_EV_IO_DONE, SDA, 2080, 32, "RS");
+	feed(BLK_EV_RQ_REQUEUE, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_RQ_INSERT, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_RQ_ISSUE, DM(0), 2080, 32, "RS");
+	rq_remap(SDB, 2080, 32, DM(0), 2080, "RS");
+	feed(BLK_EV_IO_START, SDB, 2080, 32, "RS");
+	feed(BLK_EV_RQ_ISSUE, SDB, 2080, 32, "RS");
+	feed(BLK_EV_RQ_COMPLETE, SDB, 2080, 32, "RS");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 32, 32, "RS");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 2080, 0, "RS");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert(trees[0].io.matched);
+	ck_assert_int_eq(trees[0].io.nrecs, 3);
+	ck_assert_ptr_null(rec_of(&trees[0], SDA));
+	ck_assert_ptr_nonnull(rec_of(&trees[0], SDB));
+	ck_assert_uint_eq(rec_of(&trees[0], DM(0))->requeues, 1);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+}
+END_TEST
+
+/*
+ * 6.12 flush: dm-1's empty preflush becomes a dm-0 request that the flush
+ * machinery serves with a flush request (FF, no bio); that one is cloned
+ * onto sdb at sector 2^64-1 with no bio. The flush request is I/O dm-0
+ * issued for the preflush, and reached sdb.
+ */
+START_TEST(multipath_flush_clone_at_minus_one)
+{
+	multipath_roles();
+	feed(BLK_EV_BIO_QUEUE, DM(1), 0, 0, "FWS");
+	remap(DM(0), 0, 0, DM(1), 0, "FWS");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 0, 0, "FWS");
+	feed(BLK_EV_GETRQ, DM(0), 0, 0, "FWS");
+	feed(BLK_EV_RQ_ISSUE, DM(0), 0, 0, "FF");
+	rq_remap(SDB, UINT64_MAX, 0, DM(0), UINT64_MAX, "FF");
+	feed(BLK_EV_RQ_ISSUE, SDB, 0, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, SDB, UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 0, 0, "WS");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 0, 0, "FWS");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_uint_eq(trees[0].io.cause_dev, DM(1));
+	ck_assert_uint_eq(trees[0].io.root->dev, DM(0));
+	ck_assert_ptr_nonnull(rec_of(&trees[0], SDB));
+	ck_assert(trees[0].io.matched);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
+/*
+ * 6.12 md-raid1: md's superblock write (FUA, preflush) through vdb1; vdb
+ * emulates FUA: the data completes, then the post-flush (FF, no bio) is
+ * issued, then the request completes once more with + 0. That flush is
+ * for the superblock write, not for itself nor for nothing.
+ */
+START_TEST(post_flush_of_fua_write)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER);
+	tracker_set_role(t, SDB1, TK_ROLE_LOWER | TK_ROLE_REMAP_ONLY);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(9), SDB1);
+	remap(SDB, 4104, 1, SDB1, 8, "FWFSM");
+	feed(BLK_EV_BIO_QUEUE, SDB, 4104, 1, "FWFSM");
+	feed(BLK_EV_GETRQ, SDB, 4104, 1, "FWFSM");
+	feed(BLK_EV_RQ_ISSUE, SDB, 0, 0, "FF");		/* the preflush */
+	feed(BLK_EV_RQ_COMPLETE, SDB, UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_INSERT, SDB, 4104, 1, "WSM");
+	feed(BLK_EV_RQ_ISSUE, SDB, 4104, 1, "WSM");
+	feed(BLK_EV_RQ_COMPLETE, SDB, 4104, 1, "WSM");
+	feed(BLK_EV_RQ_ISSUE, SDB, 0, 0, "FF");		/* the post-flush */
+	feed(BLK_EV_RQ_COMPLETE, SDB, UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, SDB, 4104, 0, "WSM");
+	ck_assert_int_eq(ntrees, 3);
+	for (int i = 0; i < 3; i++)
+		if (trees[i].io.root->op == BLK_OP_FLUSH) {
+			ck_assert_int_eq(trees[i].io.cls, TK_IO_CAUSED);
+			ck_assert_uint_eq(trees[i].io.cause_dev, SDB1);
+		}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tracker");
@@ -1059,6 +1221,10 @@ int main(void)
 	tcase_add_test(tc, md_chunk_split_stays_one_io);
 	tcase_add_test(tc, snapshot_held_write_linked);
 	tcase_add_test(tc, md_superblock_for_held_write);
+	tcase_add_test(tc, multipath_clone_reaches_path);
+	tcase_add_test(tc, multipath_rejected_clone_goes_to_other_path);
+	tcase_add_test(tc, multipath_flush_clone_at_minus_one);
+	tcase_add_test(tc, post_flush_of_fua_write);
 	tcase_add_test(tc, reset_forgets_everything);
 	tcase_add_test(tc, stop_at_remap_until_reset);
 	tcase_add_test(tc, expiry_after_oldest_completes);

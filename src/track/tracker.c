@@ -107,6 +107,9 @@ struct rq {
 	uint64_t g, i, d;
 	uint16_t requeues;
 	struct node *bios;	/* bios in it, in order of arrival */
+	/* request-based dm: the clone of this request on a path, and the
+	 * request a clone was made from, while both are in flight */
+	struct rq *clone, *origin;
 };
 
 struct tdev {
@@ -411,6 +414,10 @@ static inline void rq_release(struct tracker *t, struct tdev *d, struct rq *r)
 {
 	for (struct node *b = r->bios; b; b = b->rq_next)
 		b->rq = NULL;
+	if (r->clone)
+		r->clone->origin = NULL;
+	if (r->origin)
+		r->origin->clone = NULL;
 	dev_del_rq(d, r);
 	r->bios = (struct node *)t->free_rqs;
 	t->free_rqs = r;
@@ -1133,6 +1140,102 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		child->await_q = true;
 }
 
+static void place_bio(struct node *b, struct rq *r, enum tk_merge how, uint64_t ts);
+
+/*
+ * Request-based dm (multipath) clones a request it issued onto a path:
+ * block_rq_remap names the path and the request's start at the dm device
+ * (a flush request's, at sector -1 on both). The clone is issued on the
+ * path with no getrq and no insert; each bio of the dm request gets a
+ * child there, in one request.
+ */
+static void on_rq_remap(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct tdev *src_dev = get_dev(t, ev->old_dev);
+	uint64_t from = ev->aux_sector == UINT64_MAX ? 0 : ev->aux_sector;
+	struct rq *r = NULL, *clone;
+
+	if (!src_dev)
+		return;
+	d->receives = true;
+	src_dev->sends = true;
+	add_upper(d, src_dev->dev);
+	for (int i = 0; i < src_dev->nrqs; i++) {
+		struct rq *x = src_dev->rqs[i];
+
+		if (x->issued && !x->clone && x->start == from && same_op(x->op, ev->op)) {
+			r = x;
+			break;
+		}
+	}
+	if (!r || !r->bios) {
+		t->cnt.unmatched_rq++;
+		return;
+	}
+	clone = rq_new(t, d, ev);
+	if (!clone)
+		return;
+	clone->origin = r;
+	r->clone = clone;
+	for (struct node *b = r->bios; b; b = b->rq_next) {
+		struct node *c = child_new(t, d, b, ev, ev->sector + (b->r.sector - r->start),
+					   b->r.sectors);
+
+		if (!c)
+			continue;
+		place_bio(c, clone, TK_MERGE_NONE, ev->ts);
+		c->r.g = 0;
+	}
+}
+
+/* Take @n, a leaf, out of its tree: a clone its path never took. */
+static void node_drop(struct tracker *t, struct node *n)
+{
+	struct node *p = n->parent, **pp = &p->first_child;
+	struct tdev *d = get_dev(t, n->r.dev);
+
+	while (*pp && *pp != n)
+		pp = &(*pp)->next_sibling;
+	if (*pp)
+		*pp = n->next_sibling;
+	p->last_child = NULL;
+	for (struct node *c = p->first_child; c; c = c->next_sibling)
+		p->last_child = c;
+	if (p->pending)
+		p->pending--;
+	n->root->nnodes--;
+	if (d)
+		dev_del_node(d, n);
+	if (!n->done)
+		t->cnt.inflight--;
+	node_release(t, n);
+}
+
+/*
+ * A dm request was requeued: a clone its path rejected before issuing it
+ * (an offline device: only block_io_start and block_io_done there) is
+ * gone; the request is issued again and cloned onto a path anew.
+ */
+static void drop_clone(struct tracker *t, struct rq *r)
+{
+	struct rq *clone = r->clone;
+	struct tdev *cd;
+	struct node *b, *next;
+
+	if (!clone || clone->issued)
+		return;
+	cd = get_dev(t, clone->dev);
+	b = clone->bios;
+	clone->bios = NULL;
+	if (cd)
+		rq_release(t, cd, clone);
+	for (; b; b = next) {
+		next = b->rq_next;
+		b->rq = NULL;
+		node_drop(t, b);
+	}
+}
+
 /*
  * A split. dm names the remainder (sector == new_sector): the pieces come
  * from the remaps that follow, nothing to do but count. The block layer,
@@ -1359,6 +1462,7 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 	r->requeues++;
 	for (struct node *b = r->bios; b; b = b->rq_next)
 		b->r.requeues++;
+	drop_clone(t, r);
 }
 
 static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1509,6 +1613,13 @@ RULE(take_issue, on_issue)
 RULE(take_requeue, on_requeue)
 RULE(take_rq_complete, on_rq_complete)
 
+static __attribute__((noinline)) int take_rq_remap(struct tracker *t, const struct blk_event *ev)
+{
+	if (t->stop_at_remap)
+		return -ERESTART;
+	return take(t, ev, on_rq_remap);
+}
+
 /* A remap, unless the read is to start again at the first one (tracker_stop_at_remap()). */
 static __attribute__((noinline)) int take_remap(struct tracker *t, const struct blk_event *ev)
 {
@@ -1525,6 +1636,7 @@ static const rule_fn rules[256] = {
 	[BLK_EV_BIO_FRONTMERGE] = take_frontmerge, [BLK_EV_RQ_MERGE] = take_rq_merge,
 	[BLK_EV_RQ_INSERT] = take_insert, [BLK_EV_RQ_ISSUE] = take_issue,
 	[BLK_EV_RQ_REQUEUE] = take_requeue, [BLK_EV_RQ_COMPLETE] = take_rq_complete,
+	[BLK_EV_RQ_REMAP] = take_rq_remap,
 };
 
 /*
@@ -1599,7 +1711,7 @@ static __attribute__((noinline)) void learn(struct tracker *t, const struct blk_
 {
 	struct tdev *d;
 
-	if (ev->kind == BLK_EV_BIO_REMAP) {
+	if (ev->kind == BLK_EV_BIO_REMAP || ev->kind == BLK_EV_RQ_REMAP) {
 		if ((d = get_dev(t, ev->dev))) {
 			d->receives = true;
 			add_upper(d, ev->old_dev);
@@ -1614,7 +1726,8 @@ static __attribute__((noinline)) void learn(struct tracker *t, const struct blk_
 int tracker_learn_event(const struct blk_event *ev, void *ctx)
 {
 	/* most events tell nothing: they return before any register is saved */
-	if (ev->kind == BLK_EV_BIO_REMAP || ev->kind == BLK_EV_BIO_QUEUE)
+	if (ev->kind == BLK_EV_BIO_REMAP || ev->kind == BLK_EV_RQ_REMAP ||
+	    ev->kind == BLK_EV_BIO_QUEUE)
 		learn(ctx, ev);
 	return 0;
 }
