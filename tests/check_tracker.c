@@ -1191,6 +1191,67 @@ START_TEST(post_flush_of_fua_write)
 }
 END_TEST
 
+/*
+ * 6.12 tests/vm md-raid5 (4 disks, 64 KiB chunks: 384-sector stripes of 3
+ * data chunks), raw-write: a 96 KiB write at array sector 36944 covers the
+ * end of chunk 0, chunk 1 and the start of chunk 2 of stripe row 96. md
+ * reads the blocks of those stripes it does not write (array sector 36864,
+ * which the write does not cover) and the old parity (named 0), then
+ * writes. With the geometry, every such read is the write's.
+ */
+START_TEST(raid5_stripe_reads_caused_by_write)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER | TK_ROLE_PARITY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	tracker_set_stripe(t, DM(9), 128, 3);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 36944, 192, "WS");
+	remap(SDA, 14336, 8, DM(9), 36864, "R");	/* chunk 0's first page: not written */
+	remap(SDB, 14352, 8, DM(9), 0, "R");		/* the parity of the third page */
+	leaf_io(SDA, 14336, 8, "R");
+	leaf_io(SDB, 14352, 8, "R");
+	ck_assert_int_eq(ntrees, 2);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(trees[i].io.cls, TK_IO_CAUSED);
+		ck_assert_uint_eq(trees[i].io.cause_dev, DM(9));
+		ck_assert_uint_eq(trees[i].io.issuer, DM(9));
+	}
+	ck_assert_uint_eq(trees[0].io.cause_q, trees[1].io.cause_q);
+	/* without a write on that stripe, a read there is md's own */
+	tracker_set_stripe(t, DM(9), 128, 3);
+	remap(SDA, 14336 + 128 * 10, 8, DM(9), 36864 + 384 * 10, "R");
+	leaf_io(SDA, 14336 + 128 * 10, 8, "R");
+	ck_assert_int_eq(ntrees, 3);
+	ck_assert_int_eq(trees[2].io.cls, TK_IO_LAYER);
+}
+END_TEST
+
+/*
+ * 6.12 dm-cache: sync's empty preflush at the cache, and a kworker's 4 KiB
+ * metadata write at sector 0 of the cache device in flight beside it: the
+ * flush remap (sector 0, no data) is the preflush's, never the write's.
+ */
+START_TEST(flush_remap_never_owned_by_data_write)
+{
+	tracker_set_role(t, DM(2), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(2), 0, 8, "WS");	/* the data write at 0 */
+	feed(BLK_EV_BIO_QUEUE, DM(2), 0, 0, "FWS");	/* the preflush */
+	remap(SDA, 0, 0, DM(2), 0, "FWS");
+	leaf_io(SDA, 0, 0, "FWS");
+	feed(BLK_EV_BIO_COMPLETE, DM(2), 0, 0, "FWS");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].io.root->sectors, 0);
+	ck_assert_int_eq(trees[0].io.nrecs, 2);
+	remap(SDA, 0, 8, DM(2), 0, "WS");
+	leaf_io(SDA, 0, 8, "WS");
+	feed(BLK_EV_BIO_COMPLETE, DM(2), 0, 8, "WS");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[1].io.nrecs, 2);
+	ck_assert(trees[1].io.matched);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tracker");
@@ -1225,6 +1286,8 @@ int main(void)
 	tcase_add_test(tc, multipath_rejected_clone_goes_to_other_path);
 	tcase_add_test(tc, multipath_flush_clone_at_minus_one);
 	tcase_add_test(tc, post_flush_of_fua_write);
+	tcase_add_test(tc, raid5_stripe_reads_caused_by_write);
+	tcase_add_test(tc, flush_remap_never_owned_by_data_write);
 	tcase_add_test(tc, reset_forgets_everything);
 	tcase_add_test(tc, stop_at_remap_until_reset);
 	tcase_add_test(tc, expiry_after_oldest_completes);

@@ -131,6 +131,11 @@ struct tdev {
 	 */
 	bool seq_open;
 	uint64_t seq_start;
+	/* parity RAID: chunk and data blocks a stripe (tracker_set_stripe()),
+	 * and where the members' data starts, once a remap told */
+	uint32_t stripe_chunk, stripe_data;
+	bool stripe_off_known;
+	uint64_t stripe_off;
 	uint32_t seq_cause_dev;
 	uint64_t seq_cause_q;
 };
@@ -1020,18 +1025,71 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 		set_cause(n, held);
 }
 
+/* The oldest bio in flight with @op whose range meets [start, start + sectors). */
+static struct node *find_overlapping(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+{
+	struct node *best = NULL;
+
+	for (int i = 0; i < d->nnodes; i++) {
+		struct node *n = d->nodes[i];
+
+		if (!n->await_q && n->r.sector < start + sectors && start < n->end &&
+		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
 /*
- * The bio a remap out of @src comes from, or NULL. A parity RAID names the
- * array sector of a data block (a read of it may be the read-modify-write
- * of a pending write: *@cause), or 0 for parity, which names no bio.
+ * The write (or discard) in flight at parity RAID @src that stripe I/O md
+ * sends to member sector @msec serves: one that covers a data block of
+ * that stripe (md's stripes take a page of every member at one sector).
+ * Needs the geometry (tracker_set_stripe()) and the members' data offset,
+ * which a remap of a data block teaches.
  */
-static struct node *remap_source(struct tdev *src, const struct blk_event *ev,
-				 struct node **cause)
+static struct node *stripe_cause(struct tdev *src, const struct blk_event *ev)
+{
+	uint64_t chunk = src->stripe_chunk, row, off, width = chunk * src->stripe_data;
+	uint8_t op = ev->op == BLK_OP_DISCARD ? BLK_OP_DISCARD : BLK_OP_WRITE;
+	struct node *best = NULL;
+
+	if (!chunk || !src->stripe_off_known || ev->sector < src->stripe_off)
+		return NULL;
+	row = (ev->sector - src->stripe_off) / chunk;
+	off = (ev->sector - src->stripe_off) % chunk;
+	for (uint32_t k = 0; k < src->stripe_data; k++) {
+		struct node *n = find_overlapping(src, row * width + k * chunk + off,
+						  ev->nr_sector, op);
+
+		if (n && (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
+/*
+ * The bio a remap out of parity RAID @src comes from, or NULL. md names the
+ * array sector of a data block, or 0 for parity, which names no bio; stripe
+ * I/O of its own (the reads of a read-modify-write, parity) serves a write
+ * in flight: *@cause.
+ */
+static struct node *parity_source(struct tdev *src, const struct blk_event *ev,
+				  struct node **cause)
 {
 	struct node *n;
 
-	*cause = NULL;
-	if ((src->roles & TK_ROLE_PARITY) && !ev->aux_sector && ev->nr_sector) {
+	if (ev->aux_sector && src->stripe_chunk) {
+		/* a data block: where the members' data starts */
+		uint64_t width = (uint64_t)src->stripe_chunk * src->stripe_data;
+		uint64_t at = ev->aux_sector / width * src->stripe_chunk +
+			      ev->aux_sector % src->stripe_chunk;
+
+		if (ev->sector >= at) {
+			src->stripe_off = ev->sector - at;
+			src->stripe_off_known = true;
+		}
+	}
+	if (!ev->aux_sector) {
 		/*
 		 * Sector 0 names the array's first block and every stripe's
 		 * parity. A stripe's blocks lie at one member sector: a bio at
@@ -1039,25 +1097,42 @@ static struct node *remap_source(struct tdev *src, const struct blk_event *ev,
 		 * the first one it gets telling which member sector that is.
 		 */
 		n = find_containing(src, 0, ev->nr_sector, ev->op);
-		if (!n || (n->stripe0 && n->stripe0 != ev->sector + 1))
-			return NULL;
-		n->stripe0 = ev->sector + 1;
-		return n;
+		if (n && (!n->stripe0 || n->stripe0 == ev->sector + 1)) {
+			n->stripe0 = ev->sector + 1;
+			return n;
+		}
+	} else {
+		n = find_containing(src, ev->aux_sector, ev->nr_sector, ev->op);
+		if (n)
+			return n;
 	}
-	n = find_containing(src, ev->aux_sector, ev->nr_sector, ev->op);
-	if (n)
-		return n;
+	*cause = stripe_cause(src, ev);
+	if (!*cause && ev->aux_sector && ev->op == BLK_OP_READ)
+		*cause = find_containing(src, ev->aux_sector, ev->nr_sector, BLK_OP_WRITE);
+	return NULL;
+}
+
+/*
+ * The bio a remap out of @src comes from, or NULL. An empty flush (dm's
+ * names sector 0, whatever the bio it serves) comes from an empty bio, else
+ * from a bio that asked for a preflush: never from a data write that
+ * happens to hold its sector.
+ */
+static struct node *remap_source(struct tdev *src, const struct blk_event *ev,
+				 struct node **cause)
+{
+	struct node *n;
+
+	*cause = NULL;
 	if (!ev->nr_sector) {
-		/* dm's empty flush names sector 0: an empty bio, else a preflush write */
 		n = find_empty(src, ev->op);
 		if (!n)
 			n = find_flushing(src);
 		return n;
 	}
 	if (src->roles & TK_ROLE_PARITY)
-		*cause = find_containing(src, ev->aux_sector, ev->nr_sector,
-					 ev->op == BLK_OP_READ ? BLK_OP_WRITE : ev->op);
-	return NULL;
+		return parity_source(src, ev, cause);
+	return find_containing(src, ev->aux_sector, ev->nr_sector, ev->op);
 }
 
 static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1738,6 +1813,16 @@ void tracker_set_edge(struct tracker *t, uint32_t upper, uint32_t lower)
 
 	if (d)
 		add_upper(d, upper);
+}
+
+void tracker_set_stripe(struct tracker *t, uint32_t dev, uint32_t chunk, uint32_t data_disks)
+{
+	struct tdev *d = get_dev(t, dev);
+
+	if (d && chunk && data_disks) {
+		d->stripe_chunk = chunk;
+		d->stripe_data = data_disks;
+	}
 }
 
 unsigned int tracker_roles(const struct tracker *t, uint32_t dev)

@@ -300,6 +300,16 @@ int tracker_learn_event(const struct blk_event *ev, void *ctx);
  */
 void tracker_set_edge(struct tracker *t, uint32_t upper, uint32_t lower);
 
+/**
+ * tracker_set_stripe - the geometry of parity RAID @dev (md raid4/5/6):
+ * @chunk sectors per member and @data_disks data blocks per stripe. With
+ * it, the stripe I/O md does itself (the reads of a read-modify-write or
+ * reconstruct-write, parity writes) is tied to the write in flight on the
+ * same stripe, which caused it; without it, only a read of a block a
+ * pending write covers is.
+ */
+void tracker_set_stripe(struct tracker *t, uint32_t dev, uint32_t chunk, uint32_t data_disks);
+
 /** tracker_roles - the enum tk_role bits known or learnt for @dev */
 unsigned int tracker_roles(const struct tracker *t, uint32_t dev);
 
