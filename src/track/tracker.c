@@ -1096,7 +1096,10 @@ static struct node *parity_source(struct tdev *src, const struct blk_event *ev,
 		 * the array's start takes the remaps of its own stripe only,
 		 * the first one it gets telling which member sector that is.
 		 */
-		n = find_containing(src, 0, ev->nr_sector, ev->op);
+		n = NULL;
+		/* the first block is at the members' first data sector */
+		if (!src->stripe_off_known || ev->sector == src->stripe_off)
+			n = find_containing(src, 0, ev->nr_sector, ev->op);
 		if (n && (!n->stripe0 || n->stripe0 == ev->sector + 1)) {
 			n->stripe0 = ev->sector + 1;
 			return n;

@@ -221,6 +221,14 @@ class Oracle:
             n.cls = 'top'
             return
         n.issuer = self.uppers(dev)[0] if self.uppers(dev) else dev
+        if nr == 0 and ev['pre'] and any(self.devs[u].md_level for u in self.uppers(dev)):
+            # md's flush of each member for a preflush at the array (a
+            # flush dm sends is remapped): for the oldest such bio above
+            # that ends after it
+            n.candidates = [u for up in self.uppers(dev) for u in self.inflight(up)
+                            if not u.await_q and u.pre]
+            n.flush_for = True
+            return
         n.candidates = self.held_candidates(dev, s, nr, ev)
 
     def held_candidates(self, dev, s, nr, ev):
