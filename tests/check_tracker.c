@@ -1019,6 +1019,43 @@ START_TEST(snapshot_held_write_linked)
 }
 END_TEST
 
+/*
+ * 6.12 nvme-snap, fsync-write: jbd2's preflush FUA write at the origin; dm
+ * sends its flush down at once (an empty remap at its sector), holds the
+ * data until the chunk is copied, then submits it to the base with no
+ * remap, without the preflush. The data is the write's, linked.
+ */
+START_TEST(snapshot_held_preflush_write_linked)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER | TK_ROLE_LOWER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(1), DM(0));
+	feed(BLK_EV_BIO_QUEUE, DM(1), 248, 8, "FWFSM");
+	remap(DM(0), 248, 0, DM(1), 248, "FWFSM");		/* the flush, ahead */
+	feed(BLK_EV_BIO_QUEUE, DM(0), 248, 0, "FWFSM");
+	remap(SDA, 248, 0, DM(0), 248, "FWFSM");
+	leaf_io(SDA, 248, 0, "FWFSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 248, 0, "FWFSM");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 248, 8, "R");		/* the chunk's copy */
+	remap(SDA, 248, 8, DM(0), 248, "R");
+	leaf_io(SDA, 248, 8, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 248, 8, "R");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 248, 8, "WFSM");		/* the data, released */
+	remap(SDA, 248, 8, DM(0), 248, "WFSM");
+	leaf_io(SDA, 248, 8, "WFSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 248, 8, "WFSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 248, 8, "WFSM");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	/* the origin, the flush and the data at the base, each at the disk */
+	ck_assert_int_eq(trees[1].io.nrecs, 5);
+	ck_assert(trees[1].io.matched);
+	ck_assert_uint_eq(tracker_counters(t)->ios_layer, 0);
+}
+END_TEST
+
 /* md holds a write until its superblock marks the array dirty: the FUA
  * superblock write it sends to each leg's partition is issued for the
  * held write (6.12 md raid1; issue 17, item 2). */
@@ -1282,6 +1319,7 @@ int main(void)
 	tcase_add_test(tc, md_chunk_split_stays_one_io);
 	tcase_add_test(tc, snapshot_held_write_linked);
 	tcase_add_test(tc, md_superblock_for_held_write);
+	tcase_add_test(tc, snapshot_held_preflush_write_linked);
 	tcase_add_test(tc, multipath_clone_reaches_path);
 	tcase_add_test(tc, multipath_rejected_clone_goes_to_other_path);
 	tcase_add_test(tc, multipath_flush_clone_at_minus_one);

@@ -926,6 +926,21 @@ enum held_match {
 };
 
 /*
+ * Whether all that went down of @n is its flush: a preflush write whose dm
+ * sent the flush ahead and holds the data (dm-snapshot's origin, until the
+ * chunk is copied).
+ */
+static bool flush_sent_only(const struct node *n)
+{
+	if (!n->first_child || !(n->r.flags & BLK_F_PREFLUSH))
+		return false;
+	for (const struct node *c = n->first_child; c; c = c->next_sibling)
+		if (c->r.sectors)
+			return false;
+	return true;
+}
+
+/*
  * A bio a layer above @d holds, not sent down yet: at @start/@sectors with
  * @op (or, split by dm into pieces, containing them), one it overlaps, or
  * any. dm-snapshot's origin holds a write until the chunk it covers is
@@ -949,7 +964,8 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 				if (n->r.down || n->first_child)
 					continue;
 			} else if (how == HELD_OVERLAP) {
-				if (n->r.down || n->end <= start || start + sectors <= n->r.sector)
+				if ((n->r.down && !flush_sent_only(n)) || n->end <= start ||
+				    start + sectors <= n->r.sector)
 					continue;
 			} else if (!same_op(n->r.op, op)) {
 				continue;
@@ -957,7 +973,7 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 				/* split by dm into pieces, each held and released */
 				if (start < n->r.sector || n->end < start + sectors)
 					continue;
-			} else if (n->r.down || n->first_child || n->r.sector != start ||
+			} else if ((n->r.down && !flush_sent_only(n)) || n->r.sector != start ||
 				   n->r.sectors != sectors) {
 				continue;
 			}

@@ -94,7 +94,7 @@ class Node:
     """One bio (or request clone) at one device."""
     __slots__ = ('id', 'dev', 'sector', 'nr', 'op', 'pre', 'fua', 'q', 'c', 'parent', 'children',
                  'root', 'await_q', 'done', 'rq', 'sent', 'cls', 'cause', 'issuer', 'pid', 'comm',
-                 'candidates', 'flush_for', 'whole')
+                 'candidates', 'flush_for', 'whole', 'split')
 
     def __init__(self, nid, dev, sector, nr, op, pre, fua, ts, parent=None):
         self.id = nid
@@ -121,6 +121,7 @@ class Node:
         self.candidates = None  # held bios it may have been issued for
         self.flush_for = False  # a flush request: for a bio of its device
         self.whole = False      # split at the top: stays whole, pieces absorbed
+        self.split = False      # dm split it into pieces
         if parent:
             parent.children.append(self)
             if parent.sent is None:
@@ -164,8 +165,14 @@ class Oracle:
         return d is not None and not d.holders and (d.slaves or d.md_level or d.dm)
 
     def uppers(self, dev):
+        """The devices above @dev: its holders, and its partitions' (I/O
+        with no sectors to a partition is not remapped: it shows at the
+        disk)."""
         d = self.devs.get(dev)
-        return d.holders if d else []
+        if d is None:
+            return []
+        return d.holders + [h for p in self.devs.values() if p.partition and p.parent == dev
+                            for h in p.holders]
 
     def raid5(self, dev):
         d = self.devs.get(dev)
@@ -203,14 +210,15 @@ class Oracle:
             if n.await_q and n.sector == s and n.nr == nr and n.op == op:
                 n.await_q = False
                 return
-        # a bio held above and released here with no remap (dm-snapshot's origin)
+        # a bio held above and released here with no remap (dm-snapshot's
+        # origin holds each piece of a write until its chunk is copied, then
+        # submits it to the device below as it is)
         if nr:
             held = [n for u in self.uppers(dev) for n in self.inflight(u)
-                    if not n.await_q and not n.children and n.rq is None and n.op == op and
-                    ((n.sector == s and n.nr == nr and n.sent is None) or
-                     (n.sector <= s and s + nr <= n.end and n.sent is not None and
-                      all(c.dev == dev for c in n.children)))]
-            held = [n for n in held if n.sent is None] or held
+                    if not n.await_q and n.rq is None and n.op == op and
+                    ((n.sector == s and n.nr == nr) or (n.split and n.sector <= s and s + nr <= n.end))
+                    and all(c.dev == dev and c.q is not None and not (c.sector < s + nr and s < c.end)
+                            for c in n.children)]
             if held:
                 src = min(held, key=lambda n: n.id)
                 self.new_node(dev, s, nr, op, ev['pre'], ev['fua'], ev['ts'], src)
@@ -237,7 +245,7 @@ class Oracle:
         flush or FUA write (a superblock update); decided at the end, for the
         one sent down only after it completed (look-ahead)."""
         return [u for up in self.uppers(dev) for u in self.inflight(up)
-                if not u.await_q and u.rq is None and not u.children and
+                if not u.await_q and u.rq is None and all(c.nr == 0 for c in u.children) and
                 ((nr and u.sector < s + nr and s < u.end) or
                  ((ev['pre'] or ev['fua']) and (u.op == 'W' or u.pre)))]
 
@@ -381,7 +389,12 @@ class Oracle:
     def on_split(self, ev):
         dev, s, cut = ev['dev'], ev['sector'], ev['cut']
         if cut == s:
-            return      # dm names the remainder: the pieces come as remaps
+            # dm names the remainder: the pieces come as remaps (or, held,
+            # are submitted below as they are)
+            for n in self.inflight(dev):
+                if n.sector <= s < n.end and n.op == ev['op']:
+                    n.split = True
+            return
         cand = [n for n in self.inflight(dev) if not n.await_q and n.rq is None and n.op == ev['op']
                 and n.sector == s and cut < n.end]
         if not cand:
@@ -618,9 +631,10 @@ class Oracle:
             if n.flush_for:
                 c = [u for u in n.candidates if n.c is not None and u.c is not None and u.c >= n.c]
             else:
+                # its data went down (a preflush's flush may go first) after
                 c = [u for u in n.candidates if n.c is not None and
-                     ((u.sent is not None and u.sent >= n.c) or
-                      (u.sent is None and u.c is not None and u.c >= n.c))]
+                     ((data_sent(u) is not None and data_sent(u) >= n.c) or
+                      (data_sent(u) is None and u.c is not None and u.c >= n.c))]
             if c:
                 n.cls = 'caused'
                 n.cause = min(c, key=lambda u: u.id).root
@@ -635,6 +649,14 @@ class Oracle:
             out.append(n)
             todo.extend(n.children)
         return out
+
+
+def data_sent(n):
+    """When the first piece of @n's data went down, None if none did."""
+    t = [c.q for c in n.children if c.nr]
+    if n.rq is not None and n.sent is not None:
+        t.append(n.sent)
+    return min(t) if t else None
 
 
 def dev_text(dev):
