@@ -1289,6 +1289,56 @@ START_TEST(flush_remap_never_owned_by_data_write)
 }
 END_TEST
 
+/*
+ * Completion pairing: a 64 KiB and a 4 KiB read in flight at one layer,
+ * both ending at sector 65752; the 4 KiB one completes first. Its exact
+ * start and size name it, though the older one ends there too.
+ */
+START_TEST(completion_exact_before_end)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(1), 65624, 128, "R");
+	remap(SDA, 65624, 128, DM(1), 65624, "R");
+	feed(BLK_EV_BIO_QUEUE, SDA, 65624, 128, "R");
+	feed(BLK_EV_GETRQ, SDA, 65624, 128, "R");
+	feed(BLK_EV_RQ_ISSUE, SDA, 65624, 128, "R");
+	feed(BLK_EV_BIO_QUEUE, DM(1), 65744, 8, "R");
+	remap(SDA, 65744, 8, DM(1), 65744, "R");
+	leaf_io(SDA, 65744, 8, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 65744, 8, "R");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].io.root->sectors, 8);
+	ck_assert(trees[0].io.matched);
+	feed(BLK_EV_RQ_COMPLETE, SDA, 65624, 128, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 65624, 128, "R");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_uint_eq(trees[1].io.root->sectors, 128);
+	ck_assert(trees[1].io.matched);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+}
+END_TEST
+
+/* Two requests at one start, the shorter issued last, completes first. */
+START_TEST(request_completion_exact_size)
+{
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, SDA, 1000, 64, "W");
+	feed(BLK_EV_GETRQ, SDA, 1000, 64, "W");
+	feed(BLK_EV_RQ_ISSUE, SDA, 1000, 64, "W");
+	feed(BLK_EV_BIO_QUEUE, SDA, 1000, 8, "W");
+	feed(BLK_EV_GETRQ, SDA, 1000, 8, "W");
+	feed(BLK_EV_RQ_ISSUE, SDA, 1000, 8, "W");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 1000, 8, "W");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].io.root->sectors, 8);
+	feed(BLK_EV_RQ_COMPLETE, SDA, 1000, 64, "W");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_uint_eq(trees[1].io.root->sectors, 64);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tracker");
@@ -1320,6 +1370,8 @@ int main(void)
 	tcase_add_test(tc, snapshot_held_write_linked);
 	tcase_add_test(tc, md_superblock_for_held_write);
 	tcase_add_test(tc, snapshot_held_preflush_write_linked);
+	tcase_add_test(tc, completion_exact_before_end);
+	tcase_add_test(tc, request_completion_exact_size);
 	tcase_add_test(tc, multipath_clone_reaches_path);
 	tcase_add_test(tc, multipath_rejected_clone_goes_to_other_path);
 	tcase_add_test(tc, multipath_flush_clone_at_minus_one);

@@ -118,6 +118,7 @@ struct tdev {
 	bool queues;		/* queue events were seen here: not a partition */
 	bool receives;		/* remaps into it were seen: a lower device */
 	bool sends;		/* remaps out of it were seen: an upper device */
+	bool clones;		/* request remaps out of it were seen: request-based dm */
 	uint32_t uppers[TK_MAX_UPPERS];	/* devices that send I/O to this one */
 	int nuppers;
 	struct node **nodes;
@@ -787,19 +788,28 @@ find_awaiting(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 	return best;
 }
 
-/* The oldest bio in flight whose range holds [start, start + sectors). */
+/*
+ * The oldest bio in flight whose range holds [start, start + sectors); one
+ * of exactly that range that sent nothing down yet first: a 4 KiB read
+ * inside an older 64 KiB one in flight is remapped as itself.
+ */
 static struct node *find_containing(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 {
-	struct node *best = NULL;
+	struct node *best = NULL, *exact = NULL;
 
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->await_q && n->r.sector <= start && start + sectors <= n->end &&
-		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
+		if (n->await_q || n->r.sector > start || start + sectors > n->end ||
+		    !same_op(n->r.op, op))
+			continue;
+		if (n->r.sector == start && n->r.sectors == sectors && !n->first_child &&
+		    (!exact || n->seq < exact->seq))
+			exact = n;
+		if (!best || n->seq < best->seq)
 			best = n;
 	}
-	return best;
+	return exact ? exact : best;
 }
 
 /*
@@ -838,18 +848,29 @@ static struct node *find_flushing(struct tdev *d)
 	return best;
 }
 
-/* The oldest bio in flight ending at @end (completions name the remainder). */
-static struct node *find_by_end(struct tdev *d, uint64_t end, uint8_t op)
+/*
+ * The bio a completion of [start, start + sectors) names: the oldest in
+ * flight of exactly that start and size, else the oldest ending there (a
+ * completion names the remainder of a split bio). A 4 KiB and a 64 KiB
+ * read ending at one sector are both in flight at times: the exact one is
+ * the one completed.
+ */
+static struct node *find_completed(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 {
-	struct node *best = NULL;
+	struct node *exact = NULL, *best = NULL;
 
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (n->end == end && !n->rq && same_op(n->r.op, op) && (!best || n->seq < best->seq))
+		if (n->end != start + sectors || n->rq || !same_op(n->r.op, op))
+			continue;
+		if (n->r.sector == start && n->r.sectors == sectors &&
+		    (!exact || n->seq < exact->seq))
+			exact = n;
+		if (!best || n->seq < best->seq)
 			best = n;
 	}
-	return best;
+	return exact ? exact : best;
 }
 
 /* The oldest queued bio at start/size not yet in a request. */
@@ -904,6 +925,28 @@ find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op, int issued
 		return r;
 	}
 	return NULL;
+}
+
+/*
+ * The issued request a completion of [start, start + sectors) names: the
+ * oldest of exactly that start and size, else the oldest at that start (a
+ * completion may cover only the front of a request).
+ */
+static struct rq *find_rq_exact(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+{
+	struct rq *first = NULL;
+
+	for (int i = 0; i < d->nrqs; i++) {
+		struct rq *r = d->rqs[i];
+
+		if (!r->issued || r->start != start || !same_op(r->op, op))
+			continue;
+		if (r->end - r->start == sectors)
+			return r;
+		if (!first)
+			first = r;
+	}
+	return first;
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -1253,6 +1296,7 @@ static void on_rq_remap(struct tracker *t, struct tdev *d, const struct blk_even
 		return;
 	d->receives = true;
 	src_dev->sends = true;
+	src_dev->clones = true;
 	add_upper(d, src_dev->dev);
 	for (int i = 0; i < src_dev->nrqs; i++) {
 		struct rq *x = src_dev->rqs[i];
@@ -1384,7 +1428,7 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 
 static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
-	struct node *n = find_by_end(d, ev->sector + ev->nr_sector, ev->op);
+	struct node *n = find_completed(d, ev->sector, ev->nr_sector, ev->op);
 
 	if (!n) {
 		/*
@@ -1562,9 +1606,16 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	uint64_t done_end = ev->sector + ev->nr_sector;
-	struct rq *r = find_rq(d, RQ_START, ev->sector, ev->op, 1);
+	struct rq *r = find_rq_exact(d, ev->sector, ev->nr_sector, ev->op);
 	struct node *b;
 
+	/*
+	 * Request-based dm completes a request twice: with its size, then
+	 * with + 0. The second names a request already gone, or another one
+	 * at the same start, which it must not complete.
+	 */
+	if (!ev->nr_sector && d->clones && r && r->end > r->start)
+		return;
 	/* the request of an empty preflush bio completes without an issue */
 	if (!r)
 		r = find_rq(d, RQ_START, ev->sector, ev->op, 0);

@@ -259,8 +259,12 @@ class Oracle:
         return min(cand, key=lambda n: n.id) if cand else None
 
     def containing(self, dev, s, nr, op):
+        """The bio a piece [s, s + nr) comes from: one of exactly that range
+        that sent nothing down yet, else the oldest holding it."""
         cand = [n for n in self.inflight(dev)
                 if not n.await_q and n.op == op and n.sector <= s and s + nr <= n.end and n.nr]
+        exact = [n for n in cand if n.sector == s and n.nr == nr and not n.children]
+        cand = exact or cand
         return min(cand, key=lambda n: n.id) if cand else None
 
     def on_remap(self, ev):
