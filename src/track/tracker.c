@@ -1004,7 +1004,7 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 			if (n->done || n->await_q || n->rq)
 				continue;
 			if (how == HELD_ANY) {
-				if (n->r.down || n->first_child)
+				if (n->r.down && !flush_sent_only(n))
 					continue;
 			} else if (how == HELD_OVERLAP) {
 				if ((n->r.down && !flush_sent_only(n)) || n->end <= start ||
