@@ -302,7 +302,12 @@ static int emit(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 
 	if (o->err)
 		return o->err;
-	if (!btrec_action(ev, timer)) {
+	/*
+	 * blktrace logs a request remap at the request's position, -1 for the
+	 * clone of a flush request (request-based dm), and drops it as beyond
+	 * the device's end: so does its record here
+	 */
+	if (!btrec_action(ev, timer) || (ev->kind == BLK_EV_RQ_REMAP && ev->sector == UINT64_MAX)) {
 		o->st.no_action++;
 		return 0;
 	}

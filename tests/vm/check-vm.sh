@@ -823,6 +823,7 @@ import json, sys
 from collections import defaultdict
 report = json.load(open(sys.argv[1]))
 queued, remapped_out, remapped_in = defaultdict(int), defaultdict(int), defaultdict(int)
+clone = {}
 for line in open(sys.argv[2]):
     f = line.split()
     if len(f) < 10 or not f[0][0].isdigit():
@@ -832,7 +833,11 @@ for line in open(sys.argv[2]):
         queued[dev] += int(f[9]) * 512
     elif f[5] == "A" and f[8] == "+":
         remapped_out[f[11].strip("()").replace(",", ":")] += int(f[9]) * 512
-        remapped_in[dev] += int(f[9]) * 512
+        # a request clone counts once its path issues it: one an offline
+        # path rejects (no issue) is remapped again, onto another path
+        clone[(dev, f[7])] = int(f[9]) * 512
+    elif f[5] == "D" and (dev, f[7]) in clone:
+        remapped_in[dev] += clone.pop((dev, f[7]))
 stack = [l.split()[1].replace(",", ":") for l in open(sys.argv[3]) if l.startswith("layer ")]
 layers = {l["dev"]: l for l in report["layers"]}
 errors = []

@@ -30,8 +30,7 @@
 #   path-fail              multipath ($MPATH, paths $MPATH_PATHS): O_DIRECT
 #                          reads and writes while a path is failed and
 #                          reinstated with dmsetup message
-#   path-offline           the same while a path's SCSI device is offline,
-#                          then the path rescanned and reinstated
+#   path-offline           the same while a path's SCSI device is offline
 #   path-none              O_DIRECT reads while every path is failed for 1 s
 #                          (queue_if_no_path: the requests wait)
 #   reread                 the seq-write file read 3 times O_DIRECT (dm-cache:
@@ -266,9 +265,7 @@ for p in $PHASES; do
 		sleep 0.3
 		echo running >"/sys/block/$p0/device/state"
 		wait
-		# back: SCSI commands of the rescan (passthrough requests, no bio),
-		# and multipath, which failed the path on its error, uses it again
-		echo 1 >"/sys/block/$p0/device/rescan"
+		# multipath failed the path on its error: back in use
 		mpath_msg reinstate_path "/dev/$p0" ;;
 	path-none)
 		read -r p0 p1 <<<"${MPATH_PATHS:?}"
