@@ -1079,6 +1079,10 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 	if (!n)
 		return;
 	n->r.qev = ev->ts;
+	/* I/O a device under one layer gets with no remap is that layer's
+	 * (dm-cache's and dm-thin's metadata, md's superblock) */
+	if (d->nuppers == 1)
+		n->issuer = d->uppers[0];
 	held = held_for(t, d, ev);
 	if (held)
 		set_cause(n, held);
