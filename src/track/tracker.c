@@ -132,13 +132,13 @@ struct tdev {
 	 */
 	bool seq_open;
 	uint64_t seq_start;
+	uint32_t seq_cause_dev;
+	uint64_t seq_cause_q;
 	/* parity RAID: chunk and data blocks a stripe (tracker_set_stripe()),
 	 * and where the members' data starts, once a remap told */
 	uint32_t stripe_chunk, stripe_data;
 	bool stripe_off_known;
 	uint64_t stripe_off;
-	uint32_t seq_cause_dev;
-	uint64_t seq_cause_q;
 };
 
 struct tracker {
