@@ -20,7 +20,13 @@
  *    the disk at that relative sector was really at the partition; it is
  *    moved there and becomes a remap-only layer.
  *  - A bio completion names the trimmed remainder of a split bio: it is
- *    matched on device and end sector.
+ *    matched on device and end sector, after an exact start and size
+ *    match (a request completion likewise, on its start).
+ *  - Request-based dm (multipath) clones an issued request onto a path
+ *    (block_rq_remap, at -1 for a flush): each bio of the request gets a
+ *    child there; a clone the path rejects unissued is dropped when dm
+ *    requeues the request, and dm's second completion (+ 0) completes
+ *    nothing.
  *  - At request-based devices bios start (G) or join (M, F) requests, and
  *    request events (I, D, C, requeue, scheduler merges) are matched on the
  *    request's start; a completion may cover only the front of a request.
@@ -29,13 +35,16 @@
  *  - Among identical keys in flight, the oldest matches first.
  *  - An empty flush dm sends down names sector 0, whatever the bio it
  *    serves: it belongs to the oldest empty or preflush bio in flight at
- *    the layer (a preflush write's flush is part of that write).
+ *    the layer (a preflush write's flush is part of that write), never to
+ *    a data write that holds the sector.
  *  - A remap whose source is not in flight at a layer that queues its own
  *    bios is I/O that layer issued (md's stripe I/O, dm's own flushes):
  *    never a new top-level I/O. A parity RAID names the array sector of a
  *    block, or 0 for parity: a read of a block a pending write covers is
  *    that write's read-modify-write; sector 0 is matched to a bio at the
- *    array's start only for the member sector of that bio's stripe.
+ *    array's start only for the member sector of that bio's stripe. With the
+ *    array's geometry (tracker_set_stripe()), any other stripe I/O is
+ *    caused by the oldest write in flight on its stripe.
  *  - The class of a tree (top-level, or issued by a layer) comes from the
  *    roles of its root's device (tracker_set_role()), so it never depends
  *    on which event came first.
