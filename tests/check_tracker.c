@@ -1159,6 +1159,8 @@ START_TEST(multipath_rejected_clone_goes_to_other_path)
 	ck_assert_ptr_null(rec_of(&trees[0], SDA));
 	ck_assert_ptr_nonnull(rec_of(&trees[0], SDB));
 	ck_assert_uint_eq(rec_of(&trees[0], DM(0))->requeues, 1);
+	/* the wait for a path is dm-0's: it went down at the second issue */
+	ck_assert_uint_eq(rec_of(&trees[0], DM(0))->down, rec_of(&trees[0], SDB)->q - 10);
 	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
 	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
 }

@@ -18,7 +18,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failed=0
 n=0
-for dat in "$FIXTURES"/vm/*.dat; do
+# vm/next: recordings other fixture tests do not pass yet (tests/vm/README.md)
+for dat in "$FIXTURES"/vm/*.dat "$FIXTURES"/vm/next/*.dat; do
 	name=$(basename "$dat" .dat)
 	topo=${dat%.dat}.topo
 	[ -r "$topo" ] || { echo "FAIL $name: no ${topo##*/} beside it"; failed=1; continue; }
@@ -37,5 +38,5 @@ for dat in "$FIXTURES"/vm/*.dat; do
 		failed=1
 	fi
 done
-[ "$n" -ge 16 ] || { echo "FAIL: only $n recordings in $FIXTURES/vm"; failed=1; }
+[ "$n" -ge 22 ] || { echo "FAIL: only $n recordings in $FIXTURES/vm and vm/next"; failed=1; }
 exit $failed

@@ -1089,9 +1089,14 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 		return;
 	n->r.qev = ev->ts;
 	/* I/O a device under one layer gets with no remap is that layer's
-	 * (dm-cache's and dm-thin's metadata, md's superblock) */
-	if (d->nuppers == 1)
-		n->issuer = d->uppers[0];
+	 * (dm-cache's and dm-thin's metadata), a partition's aside: it
+	 * issues nothing, I/O to the disk is the disk's */
+	if (d->nuppers == 1) {
+		struct tdev *u = get_dev(t, d->uppers[0]);
+
+		if (u && !remap_only(u))
+			n->issuer = u->dev;
+	}
 	held = held_for(t, d, ev);
 	if (held)
 		set_cause(n, held);
@@ -1611,8 +1616,13 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 	}
 	r->issued = false;
 	r->requeues++;
-	for (struct node *b = r->bios; b; b = b->rq_next)
+	for (struct node *b = r->bios; b; b = b->rq_next) {
 		b->r.requeues++;
+		/* request-based dm: waiting for a path is the layer's own time,
+		 * until the issue that goes down a path */
+		if (d->clones)
+			b->r.down = 0;
+	}
 	drop_clone(t, r);
 }
 
