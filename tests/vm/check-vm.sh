@@ -1016,7 +1016,7 @@ check_blktrace_records() {
 import collections, re, struct, sys
 theirs_dump, ours_dump, topo = sys.argv[1:]
 NOTIFY = 1 << (10 + 16)          # BLK_TC_NOTIFY: process names, not I/O
-UNPLUG_IO, UNPLUG_TIMER, SPLIT = 10, 11, 13
+UNPLUG_IO, UNPLUG_TIMER, SPLIT, REMAP = 10, 11, 13, 15
 size = {}
 for line in open(topo):
     if line.startswith("blk "):
@@ -1030,9 +1030,14 @@ def events(path):
     while o + 48 <= len(data):
         _, _, _, sector, nbytes, action, pid, dev, _, _, pdu = \
             struct.unpack_from("<IIQQIIIIIHH", data, o)
+        from_sector = struct.unpack_from(">Q", data, o + 56)[0] if action & 0xffff == REMAP and pdu >= 16 else 0
         o += 48 + pdu
         d = "%d,%d" % (dev >> 20, dev & 0xfffff)
         if action & NOTIFY or (d in size and sector > size[d]):
+            continue
+        # a flush request's clone (request-based dm) is remapped from -1:
+        # blktrace logs it at -1 too, beyond the device, and drops it
+        if from_sector == 2**64 - 1:
             continue
         if action & 0xffff == UNPLUG_TIMER:
             action = (action & ~0xffff) | UNPLUG_IO

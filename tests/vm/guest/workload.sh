@@ -125,6 +125,27 @@ app() { # DEVICE OP COUNT BYTES COMMAND...
 	return "$rc"
 }
 
+# Programs of a phase that run at once: started from this shell (a program
+# started from a subshell of it was once named "bash" by blktrace, not by
+# its own name), waited for together, each with its app.txt line
+BG=()
+app_start() { # DEVICE OP COUNT BYTES COMMAND...
+	local dev=$1 op=$2 count=$3 bytes=$4
+	shift 4
+	"$@" &
+	BG+=("$! $dev ${1##*/} $op $count $bytes")
+}
+app_wait() {
+	local b pid dev comm op count bytes rc=0
+	for b in "${BG[@]}"; do
+		read -r pid dev comm op count bytes <<<"$b"
+		wait "$pid" || rc=$?
+		echo "app $CUR $dev $comm $pid $op $count $bytes" >>"$APP"
+	done
+	BG=()
+	return "$rc"
+}
+
 BEFORE=
 phase() {
 	local now
@@ -159,11 +180,11 @@ stripes_cold() {
 # O_DIRECT reads of the top device and O_DIRECT writes into a file, at once,
 # in the background: the I/O a path change happens under
 path_load() {
-	app "$TOPDEV" R $((PATH_READ_KIB / PATH_BS_KIB)) $((PATH_READ_KIB * 1024)) \
-		dd if="$TOP" of=/dev/null bs=${PATH_BS_KIB}k count=$((PATH_READ_KIB / PATH_BS_KIB)) iflag=direct &
 	mapfile -t cmds <<<"$(pwrites $((PATH_WRITE_KIB / PATH_BS_KIB)) $PATH_BS_KIB $PATH_BS_KIB 0)"
-	app "$TOPDEV" W $((PATH_WRITE_KIB / PATH_BS_KIB)) $((PATH_WRITE_KIB * 1024)) \
-		xfs_io -d -f "${cmds[@]}" "$MNT/path" &
+	app_start "$TOPDEV" R $((PATH_READ_KIB / PATH_BS_KIB)) $((PATH_READ_KIB * 1024)) \
+		dd if="$TOP" of=/dev/null bs=${PATH_BS_KIB}k count=$((PATH_READ_KIB / PATH_BS_KIB)) iflag=direct
+	app_start "$TOPDEV" W $((PATH_WRITE_KIB / PATH_BS_KIB)) $((PATH_WRITE_KIB * 1024)) \
+		xfs_io -d -f "${cmds[@]}" "$MNT/path"
 }
 
 mpath_msg() { dmsetup message "${MPATH:?}" 0 "$@"; }
@@ -248,9 +269,9 @@ for p in $PHASES; do
 		stripes_cold
 		for pass in 1 2; do
 			for ((i = 0; i < MULTI_WRITERS; i++)); do
-				app "$TOPDEV" W 1 4096 xfs_io -d -c "pwrite -q -b 4k $((8 + i * 12))k 4k" "$MNT/seq" &
+				app_start "$TOPDEV" W 1 4096 xfs_io -d -c "pwrite -q -b 4k $((8 + i * 12))k 4k" "$MNT/seq"
 			done
-			wait
+			app_wait
 		done ;;
 	path-fail)
 		path_load
@@ -259,7 +280,7 @@ for p in $PHASES; do
 		mpath_msg fail_path "/dev/$p1"
 		sleep 0.5
 		mpath_msg reinstate_path "/dev/$p1"
-		wait ;;
+		app_wait ;;
 	path-offline)
 		read -r p0 p1 <<<"${MPATH_PATHS:?}"
 		# the first requests sent to it are rejected, and go to the other path
@@ -267,19 +288,19 @@ for p in $PHASES; do
 		path_load
 		sleep 0.3
 		echo running >"/sys/block/$p0/device/state"
-		wait
+		app_wait
 		# multipath failed the path on its error: back in use
 		mpath_msg reinstate_path "/dev/$p0" ;;
 	path-none)
 		read -r p0 p1 <<<"${MPATH_PATHS:?}"
 		mpath_msg fail_path "/dev/$p0"
 		mpath_msg fail_path "/dev/$p1"
-		app "$TOPDEV" R $((NOPATH_READ_KIB / 64)) $((NOPATH_READ_KIB * 1024)) \
-			dd if="$TOP" of=/dev/null bs=64k count=$((NOPATH_READ_KIB / 64)) iflag=direct &
+		app_start "$TOPDEV" R $((NOPATH_READ_KIB / 64)) $((NOPATH_READ_KIB * 1024)) \
+			dd if="$TOP" of=/dev/null bs=64k count=$((NOPATH_READ_KIB / 64)) iflag=direct
 		sleep 1
 		mpath_msg reinstate_path "/dev/$p0"
 		mpath_msg reinstate_path "/dev/$p1"
-		wait ;;
+		app_wait ;;
 	reread)
 		for ((i = 0; i < REREAD_COUNT; i++)); do
 			app "$TOPDEV" R $((SEQ_KIB / 64)) $((SEQ_KIB * 1024)) \
