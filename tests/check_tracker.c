@@ -1341,6 +1341,73 @@ START_TEST(request_completion_exact_size)
 }
 END_TEST
 
+/*
+ * 6.12 multipath, path-offline: setting sda back to running rescans it:
+ * passthrough requests with no bio, issued at 0, completed at -1. They are
+ * sda's own I/O, not an application's and not a request left unmatched.
+ */
+START_TEST(multipath_rescan_passthrough_is_paths_own)
+{
+	multipath_roles();
+	tracker_set_edge(t, DM(0), SDA);
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 0, "N");
+	feed(BLK_EV_RQ_COMPLETE, SDA, UINT64_MAX, 0, "N");
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 0, "N");
+	feed(BLK_EV_RQ_COMPLETE, SDA, UINT64_MAX, 1, "N");
+	ck_assert_int_eq(ntrees, 2);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(trees[i].io.cls, TK_IO_LAYER);
+		ck_assert(!trees[i].io.top);
+	}
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
+/*
+ * 6.12 md-raid5, fsync-write: jbd2's preflush FUA write at md0; md sends
+ * an empty flush to each member itself (queued there, no remap). Each is
+ * caused by that write.
+ */
+START_TEST(md_member_flushes_caused_by_preflush)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER | TK_ROLE_PARITY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(9), SDA);
+	tracker_set_edge(t, DM(9), SDB);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 2352, 8, "FWFSM");
+	leaf_io(SDA, 0, 0, "FW");
+	leaf_io(SDB, 0, 0, "FW");
+	ck_assert_int_eq(ntrees, 2);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(trees[i].io.cls, TK_IO_CAUSED);
+		ck_assert_uint_eq(trees[i].io.cause_dev, DM(9));
+		ck_assert_uint_eq(trees[i].io.issuer, DM(9));
+	}
+}
+END_TEST
+
+/*
+ * 6.12 dm-cache: its metadata device gets the cache's own writes (a
+ * kworker's, dmsetup status's commit), queued there with no remap. They
+ * are I/O of the cache, not of the metadata device, nor top-level.
+ */
+START_TEST(cache_metadata_is_the_caches)
+{
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(0), SDA);
+	tracker_set_edge(t, DM(0), SDB);
+	leaf_io(SDB, 216, 8, "W");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_LAYER);
+	ck_assert_uint_eq(trees[0].io.issuer, DM(0));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tracker");
@@ -1373,6 +1440,9 @@ int main(void)
 	tcase_add_test(tc, md_superblock_for_held_write);
 	tcase_add_test(tc, snapshot_held_preflush_write_linked);
 	tcase_add_test(tc, completion_exact_before_end);
+	tcase_add_test(tc, multipath_rescan_passthrough_is_paths_own);
+	tcase_add_test(tc, md_member_flushes_caused_by_preflush);
+	tcase_add_test(tc, cache_metadata_is_the_caches);
 	tcase_add_test(tc, request_completion_exact_size);
 	tcase_add_test(tc, multipath_clone_reaches_path);
 	tcase_add_test(tc, multipath_rejected_clone_goes_to_other_path);
