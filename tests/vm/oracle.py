@@ -55,7 +55,6 @@ class Dev:
         self.parent = None
         self.md_level = None
         self.dm = False
-        self.requests = False   # has a scheduler: request-based
 
 
 def load_topo(path):
@@ -73,7 +72,6 @@ def load_topo(path):
             d.parent = f['parent'] if f['parent'] != '-' else None
             d.md_level = f.get('md_level', '-') if f.get('md_level', '-') != '-' else None
             d.dm = f.get('dm_name', '-') != '-'
-            d.requests = f.get('scheduler', '-') != '-'
             devs[d.dev] = d
             by_name[d.name] = d
         elif w[0] == 'md':
