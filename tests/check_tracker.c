@@ -1408,6 +1408,38 @@ START_TEST(cache_metadata_is_the_caches)
 }
 END_TEST
 
+/*
+ * 6.12 multipath, fsync-write: jbd2's FUA write through a layer to a
+ * device that emulates FUA. Its data completes, the post-flush runs, then
+ * the request completes once more with + 0, and only then the layer's bio:
+ * the write ended at the disk with the + 0 completion.
+ */
+START_TEST(fua_write_ends_after_post_flush)
+{
+	uint64_t zero;
+
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(1), 2176, 56, "WFSM");
+	remap(SDA, 2176, 56, DM(1), 2176, "WFSM");
+	feed(BLK_EV_BIO_QUEUE, SDA, 2176, 56, "WFSM");
+	feed(BLK_EV_GETRQ, SDA, 2176, 56, "WFSM");
+	feed(BLK_EV_RQ_ISSUE, SDA, 2176, 56, "WSM");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 2176, 56, "WSM");	/* the data */
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 0, "FF");			/* the post-flush */
+	feed(BLK_EV_RQ_COMPLETE, SDA, UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 2176, 0, "WSM");
+	zero = now;
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 2176, 56, "WFSM");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert_uint_eq(rec_of(&trees[1], SDA)->c, zero);
+	ck_assert_uint_eq(rec_of(&trees[1], DM(1))->up, zero);
+	ck_assert(trees[1].io.matched);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);	/* the post-flush */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tracker");
@@ -1443,6 +1475,7 @@ int main(void)
 	tcase_add_test(tc, multipath_rescan_passthrough_is_paths_own);
 	tcase_add_test(tc, md_member_flushes_caused_by_preflush);
 	tcase_add_test(tc, cache_metadata_is_the_caches);
+	tcase_add_test(tc, fua_write_ends_after_post_flush);
 	tcase_add_test(tc, request_completion_exact_size);
 	tcase_add_test(tc, multipath_clone_reaches_path);
 	tcase_add_test(tc, multipath_rejected_clone_goes_to_other_path);

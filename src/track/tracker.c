@@ -143,6 +143,10 @@ struct tdev {
 	uint64_t seq_start;
 	uint32_t seq_cause_dev;
 	uint64_t seq_cause_q;
+	/* that write's bio here and its parent, with their arrival numbers:
+	 * the bio really ends at the + 0 completion, while its parent waits */
+	struct node *seq_bio;
+	uint64_t seq_bio_seq, seq_parent_seq;
 	/* parity RAID: chunk and data blocks a stripe (tracker_set_stripe()),
 	 * and where the members' data starts, once a remap told */
 	uint32_t stripe_chunk, stripe_data;
@@ -1626,6 +1630,28 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 	drop_clone(t, r);
 }
 
+/*
+ * The flush machinery completed a FUA (or preflush) write once more, with
+ * + 0, after its post-flush: the write's bio ends now, not at its data's
+ * completion. A bio whose parent still waits for it (dm, md above) takes
+ * that time; one at the root of its tree was handed out already. Nodes
+ * are kept on a free list and numbered anew when reused: the numbers
+ * tell whether both are still the ones noted.
+ */
+static void post_flush_done(struct tdev *d, uint64_t ts)
+{
+	struct node *b = d->seq_bio;
+
+	d->seq_open = false;
+	d->seq_bio = NULL;
+	if (!b || b->seq != d->seq_bio_seq || !b->parent || b->parent->seq != d->seq_parent_seq ||
+	    b->parent->done)
+		return;
+	b->r.c = ts;
+	if (ts > b->parent->r.up)
+		b->parent->r.up = ts;
+}
+
 static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	uint64_t done_end = ev->sector + ev->nr_sector;
@@ -1651,7 +1677,7 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		if (ev->nr_sector)
 			t->cnt.unmatched_complete++;
 		else if (d->seq_open && d->seq_start == ev->sector)
-			d->seq_open = false;
+			post_flush_done(d, ev->ts);
 		return;
 	}
 	/* complete the bios the completed part covers, front to back */
@@ -1665,6 +1691,9 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 			d->seq_start = r->start;
 			d->seq_cause_dev = b->root->r.dev;
 			d->seq_cause_q = b->root->r.q;
+			d->seq_bio = b->parent ? b : NULL;
+			d->seq_bio_seq = b->seq;
+			d->seq_parent_seq = b->parent ? b->parent->seq : 0;
 		}
 		complete_node_at(t, b, d, ev->ts, ev->error);
 	}
