@@ -143,10 +143,11 @@ struct tdev {
 	uint64_t seq_start;
 	uint32_t seq_cause_dev;
 	uint64_t seq_cause_q;
-	/* that write's bio here and its parent, with their arrival numbers:
-	 * the bio really ends at the + 0 completion, while its parent waits */
+	/* that write's bio here, its parent and grandparent, with their
+	 * arrival numbers: the bio really ends at the + 0 completion, while a
+	 * layer above waits for it */
 	struct node *seq_bio;
-	uint64_t seq_bio_seq, seq_parent_seq;
+	uint64_t seq_seq[3];
 	/* parity RAID: chunk and data blocks a stripe (tracker_set_stripe()),
 	 * and where the members' data starts, once a remap told */
 	uint32_t stripe_chunk, stripe_data;
@@ -1633,23 +1634,37 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 /*
  * The flush machinery completed a FUA (or preflush) write once more, with
  * + 0, after its post-flush: the write's bio ends now, not at its data's
- * completion. A bio whose parent still waits for it (dm, md above) takes
- * that time; one at the root of its tree was handed out already. Nodes
- * are kept on a free list and numbered anew when reused: the numbers
- * tell whether both are still the ones noted.
+ * completion. It takes that time where a layer above still waits for it
+ * (dm, md; through a partition, which ended with it); a bio at the root of
+ * its tree was handed out already. Nodes are kept on a free list and
+ * numbered anew when reused: the numbers tell whether they are still the
+ * ones noted.
  */
 static void post_flush_done(struct tdev *d, uint64_t ts)
 {
-	struct node *b = d->seq_bio;
+	struct node *b = d->seq_bio, *x = b, *p;
 
 	d->seq_open = false;
 	d->seq_bio = NULL;
-	if (!b || b->seq != d->seq_bio_seq || !b->parent || b->parent->seq != d->seq_parent_seq ||
-	    b->parent->done)
+	if (!x || x->seq != d->seq_seq[0])
 		return;
-	b->r.c = ts;
-	if (ts > b->parent->r.up)
-		b->parent->r.up = ts;
+	for (int i = 1; i < 3; i++) {
+		p = x->parent;
+		if (!p || p->seq != d->seq_seq[i])
+			return;
+		if (!p->done) {
+			/* the layer still waiting: its bio's path ends now */
+			for (struct node *n = b; n != p; n = n->parent)
+				n->r.c = ts;
+			if (ts > p->r.up)
+				p->r.up = ts;
+			return;
+		}
+		/* a partition ended with its bio: the layer above it waits */
+		if (p->r.kind != TK_LAYER_REMAP || !p->parent)
+			return;
+		x = p;
+	}
 }
 
 static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1692,8 +1707,9 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 			d->seq_cause_dev = b->root->r.dev;
 			d->seq_cause_q = b->root->r.q;
 			d->seq_bio = b->parent ? b : NULL;
-			d->seq_bio_seq = b->seq;
-			d->seq_parent_seq = b->parent ? b->parent->seq : 0;
+			d->seq_seq[0] = b->seq;
+			d->seq_seq[1] = b->parent ? b->parent->seq : 0;
+			d->seq_seq[2] = b->parent && b->parent->parent ? b->parent->parent->seq : 0;
 		}
 		complete_node_at(t, b, d, ev->ts, ev->error);
 	}
