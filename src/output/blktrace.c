@@ -20,6 +20,7 @@
 #include "format/btrec.h"
 #include "output/blktrace.h"
 #include "output/outfile.h"
+#include "track/passthru.h"
 #include "track/plugdev.h"
 
 #define FILE_BUF_SIZE	(64 * 1024)
@@ -70,13 +71,8 @@ struct bt_out {
 	size_t nedges, edges_cap;
 	uint32_t last_dev;
 
-	/* passthrough requests issued and not completed, oldest first: their
-	 * completion's tracepoint gives no bytes, blktrace's record does */
-	struct pc_pending {
-		uint32_t dev;
-		uint32_t bytes;
-	} *pcs;
-	size_t npcs, pcs_cap;
+	/* passthrough requests in flight: their completion's bytes */
+	struct passthru pcs;
 
 	/* the name of a task whose event carries none (NULL: unknown) */
 	const char *(*name_of)(void *ctx, int32_t pid);
@@ -188,7 +184,7 @@ void bt_out_free(struct bt_out *o)
 	free(o->procs);
 	free(o->devs);
 	free(o->edges);
-	free(o->pcs);
+	passthru_free(&o->pcs);
 	free(o->prefix);
 	free(o->failed_path);
 	free(o);
@@ -299,33 +295,6 @@ static int put(struct bt_out *o, struct bt_cpu *c, const uint8_t *buf, size_t le
 	return o->err;
 }
 
-/*
- * A passthrough request's bytes: noted at its issue, given to its
- * completion (the oldest in flight at the device: they run one by one).
- * Returns @ev, or @copy holding it with the bytes blktrace records.
- */
-static const struct blk_event *pc_bytes(struct bt_out *o, const struct blk_event *ev, uint32_t dev,
-					struct blk_event *copy)
-{
-	if (ev->kind == BLK_EV_RQ_ISSUE) {
-		if (ARRAY_ROOM(o->pcs, o->npcs, o->pcs_cap, 8) == 0)
-			o->pcs[o->npcs++] = (struct pc_pending){ .dev = dev, .bytes = ev->bytes };
-		return ev;
-	}
-	if (ev->kind != BLK_EV_RQ_COMPLETE)
-		return ev;
-	for (size_t i = 0; i < o->npcs; i++) {
-		if (o->pcs[i].dev != dev)
-			continue;
-		*copy = *ev;
-		copy->bytes = o->pcs[i].bytes;
-		memmove(&o->pcs[i], &o->pcs[i + 1], (o->npcs - i - 1) * sizeof(*o->pcs));
-		o->npcs--;
-		return copy;
-	}
-	return ev;
-}
-
 /* The plugdev consumer: one attributed event to its CPU's file. */
 static int emit(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 {
@@ -354,7 +323,7 @@ static int emit(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 	}
 	c = &o->cpu[ev->cpu];
 	if (blk_event_passthrough(ev))
-		ev = pc_bytes(o, ev, dev, &pc);
+		ev = passthru_bytes(&o->pcs, ev, dev, &pc);
 	/*
 	 * The kernel notes a task's name before its first event, whatever the
 	 * event; a completion names no task in tracefs: its name is the
