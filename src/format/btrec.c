@@ -54,7 +54,6 @@ static uint32_t categories(const struct blk_event *ev)
 	return ACT(c);
 }
 
-
 uint32_t btrec_action(const struct blk_event *ev, bool timer)
 {
 	/* request events carry the file-system category (a passthrough

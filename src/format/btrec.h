@@ -77,7 +77,6 @@ enum btrec_action {
  */
 uint32_t btrec_action(const struct blk_event *ev, bool timer);
 
-
 /**
  * btrec_encode_event - the record of one event
  * @ev: the event
