@@ -327,9 +327,7 @@ static void mark_roles(struct tracker *t, uint32_t dev)
 
 	if (topo_dev_info("", dev, &info))
 		return;
-	tracker_set_role(t, dev, topo_roles_of(&info));
-	for (size_t i = 0; i < info.nslaves; i++)
-		tracker_set_edge(t, dev, info.slaves[i]);
+	topo_mark_tracker(&info, t);
 	topo_dev_info_free(&info);
 }
 

@@ -280,6 +280,9 @@ account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r, en
 		l->depth = r->depth;
 	if (r->parent_dev)
 		add_parent(l, r->parent_dev, r->sectors != 0);
+	else if (!io->top && io->issuer && io->issuer != r->dev)
+		/* a layer's own I/O on a device it uses (its metadata) */
+		add_parent(l, io->issuer, r->sectors != 0);
 	return account_op(&l->op[op], r);
 }
 

@@ -133,6 +133,8 @@ enum tk_class {
  * @issuer: for I/O issued by a layer, that layer's device (md0 for its
  *	    stripe I/O on a member disk, which the tree is rooted at; the
  *	    root's own device for I/O queued there); 0 for top-level I/O
+ * @cause_dev, @cause_q: for TK_IO_CAUSED, the I/O it was issued for: the
+ *			  device and entry time of that I/O's root; else 0
  * @matched: every layer on the tree's paths was followed from queue to
  *	     completion, and every path reaches a device that completed it (a
  *	     request-based device, or a bio-based one with no lower device)
@@ -147,6 +149,8 @@ struct tk_io {
 	bool top;
 	uint8_t cls;
 	uint32_t issuer;
+	uint32_t cause_dev;
+	uint64_t cause_q;
 	bool matched;
 	const struct tk_rec *root;
 	const struct tk_rec *recs;
@@ -295,6 +299,16 @@ int tracker_learn_event(const struct blk_event *ev, void *ctx);
  * to it through this edge.
  */
 void tracker_set_edge(struct tracker *t, uint32_t upper, uint32_t lower);
+
+/**
+ * tracker_set_stripe - the geometry of parity RAID @dev (md raid4/5/6):
+ * @chunk sectors per member and @data_disks data blocks per stripe. With
+ * it, the stripe I/O md does itself (the reads of a read-modify-write or
+ * reconstruct-write, parity writes) is tied to the write in flight on the
+ * same stripe, which caused it; without it, only a read of a block a
+ * pending write covers is.
+ */
+void tracker_set_stripe(struct tracker *t, uint32_t dev, uint32_t chunk, uint32_t data_disks);
 
 /** tracker_roles - the enum tk_role bits known or learnt for @dev */
 unsigned int tracker_roles(const struct tracker *t, uint32_t dev);
