@@ -243,7 +243,7 @@ void live_report_losses(const struct source_stats *st)
 {
 	for (int c = 0; c < st->ncpu; c++) {
 		const struct source_cpu_stats *cs = &st->cpu[c];
-		uint64_t lost = cs->missed + cs->overrun + cs->dropped;
+		uint64_t lost = source_cpu_lost(cs);
 
 		if (lost)
 			warn_msg("%llu events lost on cpu%d (ring buffer full); a larger -b helps",

@@ -431,7 +431,7 @@ static void source_counters(const struct om_writer *w, const struct om_input *in
 	       "Trace events lost, per CPU: the ring buffer was full (missed, overrun, dropped)");
 	for (int c = 0; c < src->ncpu; c++)
 		fprintf(w->fp, "blkstack_events_lost_total{cpu=\"%d\"} %" PRIu64 "\n", c,
-			src->cpu[c].missed + src->cpu[c].overrun + src->cpu[c].dropped);
+			source_cpu_lost(&src->cpu[c]));
 	family(w, "blkstack_events_malformed", "counter", NULL,
 	       "Trace records too short for their format, skipped, per CPU");
 	for (int c = 0; c < src->ncpu; c++)

@@ -286,9 +286,7 @@ int out_report_json(FILE *fp, const struct report *r)
 
 			json_object_object_add(jc, "cpu", json_object_new_int(c));
 			json_object_object_add(jc, "events", json_object_new_uint64(cs->events));
-			json_object_object_add(jc, "lost", json_object_new_uint64(cs->missed +
-										   cs->overrun +
-										   cs->dropped));
+			json_object_object_add(jc, "lost", json_object_new_uint64(source_cpu_lost(cs)));
 			json_object_array_add(cpus, jc);
 		}
 	json_object_object_add(tracking, "cpus", cpus);

@@ -517,7 +517,7 @@ static void print_tracking(FILE *fp, const struct report *r)
 			const struct source_cpu_stats *cs = &r->src->cpu[c];
 
 			fprintf(fp, "  cpu%d: %" PRIu64 " events, %" PRIu64 " lost\n", c, cs->events,
-				cs->missed + cs->overrun + cs->dropped);
+				source_cpu_lost(cs));
 		}
 }
 
