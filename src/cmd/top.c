@@ -63,6 +63,9 @@ const char *cli_usage_top(void)
 	       " -i, --input FILE        replay a trace.dat by intervals of trace time\n"
 	       " -d, --device DEV        trace DEV's whole stack live (repeatable); default: all\n"
 	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       " -j, --jobs N            threads reading the per-CPU buffers (default: one per\n"
+	       "                         CPU, at most one per online CPU); with -i, threads\n"
+	       "                         reading the recording (default 1)\n"
 	       "\n"
 	       "Tracking:\n"
 	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
@@ -91,6 +94,7 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		{ "input",	  required_argument, NULL, 'i' },
 		{ "device",	  required_argument, NULL, 'd' },
 		{ "buffer-size",  required_argument, NULL, 'b' },
+		{ "jobs",	 required_argument, NULL, 'j' },
 		{ "output",	  required_argument, NULL, 'o' },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
@@ -109,7 +113,7 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 	p->interval_ns = 1000000000ULL;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:b:o:xDh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:b:j:o:xDh", opts, NULL)) != -1) {
 		r = CLI_RUN;
 		switch (c) {
 		case 'i':
@@ -120,6 +124,9 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 			break;
 		case 'b':
 			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'j':
+			r = opt_jobs(optarg, &p->jobs, err, errlen);
 			break;
 		case 'o':
 			r = opt_file(optarg, &p->output, 'o', err, errlen);
@@ -382,8 +389,8 @@ static int live_pass(void *ctx)
 static int run_live(struct top *tp, struct live *l)
 {
 	struct live_opts lo = {
-		.devs = tp->p->devs, .ndevs = tp->p->ndevs, .buffer_kb = tp->p->buffer_kb,
-		.diskstats = tp->ios != NULL,
+		.devs = tp->p->devs, .ndevs = tp->p->ndevs, .buffer_kb = tp->p->buffer_kb, .threads = tp->p->jobs,
+		.diskstats = tp->ios != NULL, .loss_marks = tp->ios == NULL,
 	};
 	int ret;
 
