@@ -164,6 +164,7 @@ static int side_read(struct side *s, const char *path)
 	}
 	/* as report -i: the recorded stack, or the remaps, tell each device's role */
 	tracefile_set_jobs(s->f, 1);
+	tracefile_loss_marks(s->f, true);
 	ret = roles_read(path, s->f, tracefile_topology(s->f), s->t, 1, &reader);
 	if (ret == -ECANCELED)
 		return -1;	/* said */

@@ -457,7 +457,8 @@ static int run(struct monitor *m)
 {
 	const struct monitor_params *p = m->p;
 	struct live_opts lo = {
-		.devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
+		.devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb, .threads = p->jobs,
+		.loss_marks = true,
 	};
 	struct utsname u;
 	const char *what;

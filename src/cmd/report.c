@@ -566,6 +566,8 @@ static int run_file(const struct report_params *p, struct collectors *c,
 		*stack = tracefile_topology(*fp);
 	/* decoding in threads changes nothing of what the tracker is given */
 	tracefile_set_jobs(*fp, jobs);
+	/* as live: the tracker leaves I/Os that lost events out */
+	tracefile_loss_marks(*fp, !p->btt && !p->iostat);
 	/* --btt and --iostat take the events themselves: no tracker needs roles */
 	if (c->feed)
 		ret = read_recording(*fp, c);

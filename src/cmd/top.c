@@ -184,6 +184,10 @@ struct top {
 	uint64_t start;			/* this interval's start (trace or mono clock) */
 	uint64_t origin;		/* the first interval's start, for labels */
 	uint64_t lost_before;		/* events lost before this interval */
+	uint64_t *cpu_lost_before;	/* the same per CPU, @ncpu_lost of them */
+	uint64_t *cpu_lost;		/* per CPU, in this interval */
+	int ncpu_lost;
+	uint64_t broken_before;		/* I/Os broken by lost events before it */
 	bool jumped;			/* replay: a jump of trace time was said */
 	struct live *live;		/* live: where the loss counters come from */
 	struct tracefile *file;		/* replay: likewise */
@@ -211,6 +215,35 @@ static uint64_t lost_now(struct top *tp)
 	return report_lost(src);
 }
 
+/* Where the interval's events were lost: per CPU, into @iv. */
+static void cpu_losses(struct top *tp, struct report_interval *iv)
+{
+	const struct source_stats *src = tp->r.src;
+	int n = src ? src->ncpu : 0;
+
+	if (n > tp->ncpu_lost) {
+		uint64_t *before = realloc(tp->cpu_lost_before, n * sizeof(*before));
+		uint64_t *now = before ? realloc(tp->cpu_lost, n * sizeof(*now)) : NULL;
+
+		if (before)
+			tp->cpu_lost_before = before;
+		if (!now)
+			return;	/* the total is said all the same */
+		tp->cpu_lost = now;
+		for (int c = tp->ncpu_lost; c < n; c++)
+			before[c] = 0;
+		tp->ncpu_lost = n;
+	}
+	for (int c = 0; c < n; c++) {
+		uint64_t lost = source_cpu_lost(&src->cpu[c]);
+
+		tp->cpu_lost[c] = lost - tp->cpu_lost_before[c];
+		tp->cpu_lost_before[c] = lost;
+	}
+	iv->lost_cpu = tp->cpu_lost;
+	iv->ncpu = n;
+}
+
 /*
  * Print the interval that ends at @end and start the next one.
  * Returns 1 when the count is reached, a negative errno on a write error.
@@ -234,6 +267,9 @@ static int close_interval(struct top *tp, uint64_t end)
 	iv.lost = lost - tp->lost_before;
 	iv.access = tp->access;
 	tp->lost_before = lost;
+	cpu_losses(tp, &iv);
+	iv.broken = tp->t ? tracker_counters(tp->t)->broken_lost - tp->broken_before : 0;
+	tp->broken_before += iv.broken;
 	if (tp->ios) {
 		/* iostat's layout: the time, the table, a blank line */
 		fprintf(tp->fp, "%s\n", label);
@@ -354,6 +390,9 @@ static int run_file(struct top *tp)
 	stack = tracefile_topology(tp->file);
 	if (roles_of_recording(p->input, tp->file, stack, tp->t, 1) < 0)
 		return -1;
+	/* decoding in threads changes nothing of what the tracker is given */
+	tracefile_set_jobs(tp->file, p->jobs ? p->jobs : 1);
+	tracefile_loss_marks(tp->file, !tp->ios);
 	banner(tp);
 	ret = tracefile_read(tp->file, replay_event, tp);
 	if (ret == -ECANCELED)
@@ -491,6 +530,8 @@ out:
 	if (of.fp)
 		outfile_abort(&of);
 	tracker_free(tp.t);
+	free(tp.cpu_lost_before);
+	free(tp.cpu_lost);
 	access_destroy(tp.access);
 	free(tp.access);
 	iostat_free(tp.ios);

@@ -35,6 +35,7 @@
 #include <trace-cmd.h>
 #include <unistd.h>
 
+#include "base/lostevent.h"
 #include "base/pcevent.h"
 #include "base/util.h"
 #include "format/chunkring.h"
@@ -72,6 +73,7 @@ struct tracefile {
 	int jobs;		/* threads that may decode the mapped streams */
 	uint64_t keep_kinds;	/* tracefile_keep_kinds(): 0 keeps all */
 	uint64_t bare_kinds;	/* tracefile_bare_kinds() */
+	bool loss_marks;	/* tracefile_loss_marks() */
 	struct blk_event batch[256];
 	unsigned int nbatch;
 	int ret;
@@ -904,6 +906,15 @@ fill_page(struct decoder *dec, struct merge *m, unsigned int idx, int cpu,
 }
 
 /*
+ * The mark of the events lost before the page in @w (lostevent.h): after
+ * @last, the stream's last record, and before the page's time stamp.
+ */
+static void loss_mark(struct blk_event *ev, int cpu, const struct pagewalk *w, uint64_t last)
+{
+	lost_mark_fill(ev, cpu, last, w->ts, w->missed > 0 ? w->missed : 0);
+}
+
+/*
  * Decode the next pages of @ps until one holds block events, or its end.
  * The page is walked on a copy of the walker: a local that no event store
  * can alias stays in registers.
@@ -930,6 +941,14 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 			break;
 		}
 		w = ps->walk;
+		if (w.missed && f->loss_marks) {
+			struct blk_event *ev = merge_slot(m, idx);
+
+			if (!ev)
+				return -ENOMEM;
+			loss_mark(ev, ds->cpu, &w, cs->last_ts);
+			merge_commit(m, idx);
+		}
 		if (pagewalk_le(&w))
 			ret = fill_page(f->decoder, m, idx, ds->cpu, cs, &w, &fl, true);
 		else
@@ -1068,6 +1087,8 @@ static void feed_decode(struct tracefile *f, struct decoder *dec, struct feed *f
 				break;
 			}
 			fd->in_page = true;
+			if (fd->ps.walk.missed && f->loss_marks)
+				loss_mark(&b->ev[b->n++], ds->cpu, &fd->ps.walk, last);
 		}
 		/* on a copy of the walker, as in stream_fill() */
 		w = fd->ps.walk;
@@ -1675,6 +1696,11 @@ void tracefile_keep_kinds(struct tracefile *f, uint64_t kinds)
 		return;
 	f->keep_kinds = kinds;
 	decoder_keep_kinds(f->decoder, kinds);
+}
+
+void tracefile_loss_marks(struct tracefile *f, bool on)
+{
+	f->loss_marks = on;
 }
 
 void tracefile_bare_kinds(struct tracefile *f, uint64_t kinds)

@@ -453,9 +453,9 @@ static void tracker_metrics(const struct om_writer *w, const struct om_input *in
 
 	family(w, "blkstack_match_ratio", "gauge", NULL,
 	       "Share of the top-level I/Os followed through every layer (NaN before the first)");
-	if (tk->ios_top)
+	if (tk_top_seen(tk))
 		fprintf(w->fp, "blkstack_match_ratio %.6f\n",
-			(double)tk->ios_top_matched / (double)tk->ios_top);
+			(double)tk->ios_top_matched / (double)tk_top_seen(tk));
 	else
 		fprintf(w->fp, "blkstack_match_ratio NaN\n");
 	family(w, "blkstack_tracked_inflight", "gauge", NULL,
@@ -473,6 +473,11 @@ static void tracker_metrics(const struct om_writer *w, const struct om_input *in
 		       "Of the expired I/Os, top-level ones", tk->expired_top);
 	single_counter(w, "blkstack_tracker_dropped",
 		       "Bios not followed because --max-inflight was reached", tk->dropped_cap);
+	single_counter(w, "blkstack_tracker_broken_by_lost_events",
+		       "I/Os whose life met a stretch of lost events, left out of every figure",
+		       tk->broken_lost);
+	single_counter(w, "blkstack_tracker_broken_by_lost_events_top",
+		       "Of the I/Os broken by lost events, top-level ones", tk->broken_lost_top);
 	family(w, "blkstack_tracker_unmatched", "counter", NULL,
 	       "Events that matched nothing in flight, event = complete | remap | request");
 	fprintf(w->fp, "blkstack_tracker_unmatched_total{event=\"complete\"} %" PRIu64 "\n",

@@ -262,8 +262,8 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(tracking, "top_level_matched",
 			       json_object_new_uint64(tk->ios_top_matched));
 	json_object_object_add(tracking, "match_rate",
-			       json_object_new_double(tk->ios_top ? (double)tk->ios_top_matched /
-								    tk->ios_top : 1.0));
+			       json_object_new_double(tk_top_seen(tk) ? (double)tk->ios_top_matched /
+									tk_top_seen(tk) : 1.0));
 	json_object_object_add(tracking, "top_level_partly_followed",
 			       json_object_new_uint64(tk->ios_top - tk->ios_top_matched));
 	json_object_object_add(tracking, "layer_caused_ios", json_object_new_uint64(tk->ios_caused));
@@ -279,6 +279,17 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(tracking, "dropped_inflight_cap",
 			       json_object_new_uint64(tk->dropped_cap));
 	json_object_object_add(tracking, "inflight_peak", json_object_new_uint64(tk->inflight_peak));
+	/* as the text's line: there when events were lost */
+	if (tk->lost_marks) {
+		json_object_object_add(tracking, "lost_stretches",
+				       json_object_new_uint64(tk->lost_marks));
+		json_object_object_add(tracking, "broken_by_lost_events",
+				       json_object_new_uint64(tk->broken_lost));
+		json_object_object_add(tracking, "broken_by_lost_events_top_level",
+				       json_object_new_uint64(tk->broken_lost_top));
+		json_object_object_add(tracking, "unmatched_completions_after_loss",
+				       json_object_new_uint64(tk->unmatched_after_loss));
+	}
 	if (r->src)
 		for (int c = 0; c < r->src->ncpu; c++) {
 			const struct source_cpu_stats *cs = &r->src->cpu[c];

@@ -498,10 +498,18 @@ static void print_tracking(FILE *fp, const struct report *r)
 {
 	const struct tk_counters *tk = r->tk;
 
+	uint64_t seen = tk_top_seen(tk);
+
 	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %" PRIu64
 		    " top-level I/Os followed through every layer)\n",
-		tk->events, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0,
-		tk->ios_top_matched, tk->ios_top);
+		tk->events, seen ? 100.0 * tk->ios_top_matched / seen : 100.0,
+		tk->ios_top_matched, seen);
+	if (tk->lost_marks)
+		fprintf(fp, "  events lost in %" PRIu64 " stretches: I/Os broken by them, left out of"
+			    " every figure, %" PRIu64 " (%" PRIu64 " top-level); completions whose"
+			    " start was lost %" PRIu64 "\n",
+			tk->lost_marks, tk->broken_lost, tk->broken_lost_top,
+			tk->unmatched_after_loss);
 	fprintf(fp, "  top-level I/Os partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
 		    " for an I/O in flight, %" PRIu64 " on its own; expired %" PRIu64
 		    " (%" PRIu64 " top-level)\n",
@@ -660,8 +668,22 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 		}
 	}
 	fprintf(fp, "%s  (%.3f s)", iv->label, iv->len_ns / 1e9);
-	if (iv->lost)
+	if (iv->lost) {
+		const char *sep = " (";
+
 		fprintf(fp, "  WARNING: %" PRIu64 " events lost", iv->lost);
+		for (int c = 0; iv->lost_cpu && c < iv->ncpu; c++) {
+			if (!iv->lost_cpu[c])
+				continue;
+			fprintf(fp, "%scpu%d %" PRIu64, sep, c, iv->lost_cpu[c]);
+			sep = ", ";
+		}
+		if (*sep == ',')
+			fputc(')', fp);
+	}
+	if (iv->broken)
+		fprintf(fp, "%s%" PRIu64 " I/Os broken by lost events left out", iv->lost ? "; " : "  ",
+			iv->broken);
 	fputc('\n', fp);
 	if (rows)
 		scols_print_table(tb);

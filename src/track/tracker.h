@@ -176,6 +176,13 @@ typedef void (*tk_io_fn)(const struct tk_io *io, void *ctx);
  * @unmatched_rq: request events that matched no request
  * @inflight: bios in flight now (expired ones included, until released)
  * @inflight_peak: the most bios in flight at once (never above the cap)
+ * @lost_marks: stretches of lost events the stream marked (lostevent.h)
+ * @broken_lost: I/O trees whose life met such a stretch: any of their
+ *		 events may be among the lost, so they are left out of every
+ *		 figure, counted here and never handed out
+ * @broken_lost_top: of those, top-level I/Os
+ * @unmatched_after_loss: of @unmatched_complete, those after a stretch of
+ *			  lost events: I/Os whose start was lost, as a rule
  */
 struct tk_counters {
 	uint64_t events;
@@ -191,7 +198,21 @@ struct tk_counters {
 	uint64_t unmatched_rq;
 	uint64_t inflight;
 	uint64_t inflight_peak;
+	uint64_t lost_marks;
+	uint64_t broken_lost;
+	uint64_t broken_lost_top;
+	uint64_t unmatched_after_loss;
 };
+
+/**
+ * tk_top_seen - the top-level I/Os the match rate is a share of: those
+ * completed, those broken by lost events, and the completions whose start
+ * was lost (a report that lost events cannot say it followed them all)
+ */
+static inline uint64_t tk_top_seen(const struct tk_counters *tk)
+{
+	return tk->ios_top + tk->broken_lost_top + tk->unmatched_after_loss;
+}
 
 /**
  * struct tk_params - limits
