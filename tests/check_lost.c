@@ -127,6 +127,25 @@ START_TEST(reset_forgets_the_stretches)
 }
 END_TEST
 
+/* The I/Os that lost every event: from the events lost, at the I/Os per event seen. */
+START_TEST(unseen_estimate)
+{
+	struct tk_counters tk = { .events = 200, .ios_top = 90, .broken_lost_top = 10 };
+
+	ck_assert_uint_eq(tk_top_seen(&tk), 100);
+	ck_assert_uint_eq(tk_top_unseen(&tk, 0), 0);
+	ck_assert_uint_eq(tk_top_all(&tk, 0), 100);
+	/* 2 events per I/O: 60 lost are 30 I/Os, rounded up */
+	ck_assert_uint_eq(tk_top_unseen(&tk, 60), 31);
+	ck_assert_uint_eq(tk_top_all(&tk, 60), 131);
+	/* one event lost: never 100% */
+	ck_assert_uint_ge(tk_top_unseen(&tk, 1), 1);
+	tk = (struct tk_counters){ 0 };
+	ck_assert_uint_eq(tk_top_unseen(&tk, 0), 0);
+	ck_assert_uint_eq(tk_top_unseen(&tk, 5), 1);
+}
+END_TEST
+
 static Suite *lost_suite(void)
 {
 	Suite *s = suite_create("lost");
@@ -138,6 +157,7 @@ static Suite *lost_suite(void)
 	tcase_add_test(tc, io_outside_the_stretches_counts);
 	tcase_add_test(tc, completion_whose_start_was_lost);
 	tcase_add_test(tc, reset_forgets_the_stretches);
+	tcase_add_test(tc, unseen_estimate);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -450,12 +450,13 @@ static void single_counter(const struct om_writer *w, const char *base, const ch
 static void tracker_metrics(const struct om_writer *w, const struct om_input *in)
 {
 	const struct tk_counters *tk = in->tk;
+	uint64_t all = tk_top_all(tk, in->src ? source_lost_total(in->src) : 0);
 
 	family(w, "blkstack_match_ratio", "gauge", NULL,
 	       "Share of the top-level I/Os followed through every layer (NaN before the first)");
-	if (tk_top_seen(tk))
+	if (all)
 		fprintf(w->fp, "blkstack_match_ratio %.6f\n",
-			(double)tk->ios_top_matched / (double)tk_top_seen(tk));
+			(double)tk->ios_top_matched / (double)all);
 	else
 		fprintf(w->fp, "blkstack_match_ratio NaN\n");
 	family(w, "blkstack_tracked_inflight", "gauge", NULL,

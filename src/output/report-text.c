@@ -498,18 +498,19 @@ static void print_tracking(FILE *fp, const struct report *r)
 {
 	const struct tk_counters *tk = r->tk;
 
-	uint64_t seen = tk_top_seen(tk);
+	uint64_t lost = report_lost(r->src), all = tk_top_all(tk, lost);
 
-	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %" PRIu64
+	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %s%" PRIu64
 		    " top-level I/Os followed through every layer)\n",
-		tk->events, seen ? 100.0 * tk->ios_top_matched / seen : 100.0,
-		tk->ios_top_matched, seen);
-	if (tk->lost_marks)
+		tk->events, all ? 100.0 * tk->ios_top_matched / all : 100.0,
+		tk->ios_top_matched, lost ? "about " : "", all);
+	if (lost)
 		fprintf(fp, "  events lost in %" PRIu64 " stretches: I/Os broken by them, left out of"
 			    " every figure, %" PRIu64 " (%" PRIu64 " top-level); completions whose"
-			    " start was lost %" PRIu64 "\n",
+			    " start was lost %" PRIu64 "; top-level I/Os that lost every event, about"
+			    " %" PRIu64 "\n",
 			tk->lost_marks, tk->broken_lost, tk->broken_lost_top,
-			tk->unmatched_after_loss);
+			tk->unmatched_after_loss, tk_top_unseen(tk, lost));
 	fprintf(fp, "  top-level I/Os partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
 		    " for an I/O in flight, %" PRIu64 " on its own; expired %" PRIu64
 		    " (%" PRIu64 " top-level)\n",

@@ -205,13 +205,38 @@ struct tk_counters {
 };
 
 /**
- * tk_top_seen - the top-level I/Os the match rate is a share of: those
- * completed, those broken by lost events, and the completions whose start
- * was lost (a report that lost events cannot say it followed them all)
+ * tk_top_seen - the top-level I/Os the tracker saw: those completed,
+ * those broken by lost events, and the completions whose start was lost
  */
 static inline uint64_t tk_top_seen(const struct tk_counters *tk)
 {
 	return tk->ios_top + tk->broken_lost_top + tk->unmatched_after_loss;
+}
+
+/**
+ * tk_top_unseen - about how many top-level I/Os lost every event, so that
+ * the tracker never saw them: @lost events, at the top-level I/Os per
+ * event of what it saw (rounded up: none only when nothing was lost)
+ */
+static inline uint64_t tk_top_unseen(const struct tk_counters *tk, uint64_t lost)
+{
+	uint64_t seen = tk_top_seen(tk);
+
+	if (!lost)
+		return 0;
+	if (!tk->events)
+		return 1;	/* nothing seen to tell the rate by: one at least */
+	return (uint64_t)((long double)lost * (seen ? seen : 1) / tk->events) + 1;
+}
+
+/**
+ * tk_top_all - what the match rate is a share of: the top-level I/Os seen
+ * and, when @lost events were lost, those estimated unseen (a report that
+ * lost events never says it followed every I/O)
+ */
+static inline uint64_t tk_top_all(const struct tk_counters *tk, uint64_t lost)
+{
+	return tk_top_seen(tk) + tk_top_unseen(tk, lost);
 }
 
 /**
