@@ -270,22 +270,16 @@ static int threads_wanted(const struct ring *r)
 	return n > 0 ? n : 1;
 }
 
-int ring_threads(const struct ring *r)
-{
-	return r->running || r->th ? r->nthreads : threads_wanted(r);
-}
-
 void ring_set_loss_marks(struct ring *r, bool on)
 {
 	r->loss_marks = on;
 }
 
-int ring_set_spill(struct ring *r, const int *fds)
+void ring_set_spill(struct ring *r, const int *fds)
 {
 	for (int c = 0; c < r->ncpu; c++)
 		r->cpu[c].spill_fd = fds[c];
 	r->spilling = true;
-	return 0;
 }
 
 void ring_set_page_tap(struct ring *r, ring_page_fn fn, void *ctx)
@@ -309,6 +303,9 @@ size_t ring_memory(const struct ring *r)
 		cpus += r->cpu[c].fd >= 0;
 	if (r->tap)
 		batch += (size_t)RING_TAP_PAGES * r->subbuf_size;
+	/* recording, the pages go through the pipes alone */
+	if (r->spilling)
+		batch = 0;
 	return (size_t)cpus * RING_BATCHES * batch +
 	       (size_t)threads_wanted(r) * RING_PIPE_PAGES * r->subbuf_size;
 }
@@ -319,9 +316,8 @@ static void fd_signal(int fd)
 {
 	uint64_t one = 1;
 
-	/* a full counter has a wakeup pending already */
-	if (write(fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		return;
+	/* it fails only when the counter is full: a wakeup is pending already */
+	(void)!write(fd, &one, sizeof(one));
 }
 
 /* Wait up to @timeout_ms for @fd to be signalled, and clear it; false on a signal. */
@@ -348,7 +344,7 @@ static void published(struct ring *r)
 }
 
 /* Under the lock: a batch of @rc came back; wake its thread if it waits for one. */
-static void batch_back(struct ring *r, struct ring_cpu *rc, struct ring_batch *b)
+static void batch_back(struct ring_cpu *rc, struct ring_batch *b)
 {
 	b->next = rc->free;
 	rc->free = b;
@@ -356,7 +352,6 @@ static void batch_back(struct ring *r, struct ring_cpu *rc, struct ring_batch *b
 		rc->th->want_wake = false;
 		fd_signal(rc->th->wake_fd);
 	}
-	(void)r;
 }
 
 /* ---- a thread's work ------------------------------------------------------ */
@@ -736,7 +731,7 @@ static int thread_pass(struct ring_thread *th, bool partial, bool draining, bool
 		if (rc->cur && !rc->cur->n && !rc->cur->npages) {
 			/* nothing decoded into it: back to the free ones */
 			pthread_mutex_lock(&r->lock);
-			batch_back(r, rc, rc->cur);
+			batch_back(rc, rc->cur);
 			pthread_mutex_unlock(&r->lock);
 			rc->cur = NULL;
 		}
@@ -960,6 +955,9 @@ static int threads_start(struct ring *r)
 		r->th[t].started = !ret;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!ret)
+		debug_msg("%d threads read the buffers of %d CPUs, in at most %zu KiB", n, r->ncpu,
+			  ring_memory(r) >> 10);
 	if (ret) {
 		pthread_mutex_lock(&r->lock);
 		r->stop = true;
@@ -1045,7 +1043,7 @@ static int take(struct ring *r, bool copy)
 		idle = !merge_stream_len(r->m, c);
 		pthread_mutex_lock(&r->lock);
 		if (rc->lent && idle) {
-			batch_back(r, rc, rc->lent);
+			batch_back(rc, rc->lent);
 			rc->lent = NULL;
 		}
 		while (rc->len && (copy || (idle && !rc->lent && !ngot))) {
@@ -1078,7 +1076,7 @@ static int take(struct ring *r, bool copy)
 				/* the merge copied a lent batch's events into its own ring */
 				if (!ret && rc->lent) {
 					pthread_mutex_lock(&r->lock);
-					batch_back(r, rc, rc->lent);
+					batch_back(rc, rc->lent);
 					pthread_mutex_unlock(&r->lock);
 					rc->lent = NULL;
 				}
@@ -1087,7 +1085,7 @@ static int take(struct ring *r, bool copy)
 		pthread_mutex_lock(&r->lock);
 		for (unsigned int i = 0; i < ngot; i++)
 			if (got[i])
-				batch_back(r, rc, got[i]);
+				batch_back(rc, got[i]);
 		pthread_mutex_unlock(&r->lock);
 		if (ret < 0)
 			return ret;

@@ -49,9 +49,6 @@ struct ring *ring_open(struct session *s, struct merge *m);
  */
 void ring_set_threads(struct ring *r, int n);
 
-/** ring_threads - the threads that read (or will read) the buffers */
-int ring_threads(const struct ring *r);
-
 /**
  * ring_set_loss_marks - put a mark (lostevent.h) in a CPU's stream where
  * the kernel says events were lost, for a consumer that follows I/Os
@@ -96,9 +93,8 @@ typedef int (*ring_page_fn)(void *ctx, int cpu, const void *page, size_t size);
  * space (whole sub-buffers while tracing, the partial ones, padded, after
  * ring_stop()); nothing is decoded or merged. The events are the
  * kernel's count of those read. @fds is copied.
- * Returns 0 or -ENOMEM.
  */
-int ring_set_spill(struct ring *r, const int *fds);
+void ring_set_spill(struct ring *r, const int *fds);
 
 /**
  * ring_spill_error - the first write error of a spill (a negative errno,

@@ -174,7 +174,6 @@ int live_open(struct live *l, const struct live_opts *o)
 	}
 	ring_set_threads(l->r, o->threads);
 	ring_set_loss_marks(l->r, o->loss_marks);
-	debug_msg("%d threads read the buffers of %d CPUs", ring_threads(l->r), l->s.ncpu);
 	return 0;
 }
 

@@ -387,10 +387,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	/* the pages go from the kernel to the spills, never through user space */
-	if (ring_set_spill(l.r, rec.fds) < 0) {
-		err_msg("out of memory");
-		goto out;
-	}
+	ring_set_spill(l.r, rec.fds);
 	if (live_start(&l) < 0)
 		goto out;
 	ret = record_topology_markers(&l);
