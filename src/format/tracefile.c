@@ -1106,7 +1106,6 @@ struct feed {
 	struct feed_batch *spare;	/* a batch handed back by the consumer */
 };
 
-
 struct feeds {
 	struct tracefile *f;
 	struct feed *feed;
@@ -1259,7 +1258,6 @@ static struct feed_batch *feed_decode_locked(struct feeds *fs, struct feed *fd,
 	}
 	return b;
 }
-
 
 /*
  * Under @fs->lock, which it drops meanwhile: decompress a chunk ahead of a
