@@ -34,6 +34,9 @@
  *	       selected devices (all without devices)
  * @fsmap: with @pagecache, this machine's filesystems
  * @diskstats: trace the kernel's disk accounting too (session_params), for iostat
+ * @threads: threads reading the per-CPU buffers (0: one per CPU, ring.h)
+ * @loss_marks: mark where events were lost in the stream (lostevent.h),
+ *		for a consumer that follows I/Os
  */
 struct live_opts {
 	const char *const *devs;
@@ -43,6 +46,8 @@ struct live_opts {
 	bool pagecache;
 	const struct fsmap *fsmap;
 	bool diskstats;
+	int threads;
+	bool loss_marks;
 };
 
 /**

@@ -794,14 +794,14 @@ void blkparse_out_summary(struct blkparse_out *o, FILE *fp, const struct source_
 		/* a recording carries no overrun/dropped counters: live only */
 		if (st->live)
 			fprintf(fp, " CPU%-3d %10llu lost (%llu missed, %llu overrun, %llu dropped)%s\n",
-				c, (unsigned long long)(cs->missed + cs->overrun + cs->dropped),
+				c, (unsigned long long)source_cpu_lost(cs),
 				(unsigned long long)cs->missed, (unsigned long long)cs->overrun,
 				(unsigned long long)cs->dropped,
 				cs->missed_unknown ? ", and pages with an unknown count" : "");
 		else
 			fprintf(fp, " CPU%-3d %10llu lost%s\n", c, (unsigned long long)cs->missed,
 				cs->missed_unknown ? ", and pages with an unknown count" : "");
-		lost += cs->missed + cs->overrun + cs->dropped;
+		lost += source_cpu_lost(cs);
 	}
 	fprintf(fp, "Total events lost: %llu%s\n", (unsigned long long)lost,
 		lost ? " (the log above is incomplete)" : "");

@@ -66,6 +66,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/lostevent.h"
 #include "track/tracker.h"
 
 /* Layers directly above one device that are remembered (a stack is a graph,
@@ -166,6 +167,9 @@ struct tracker {
 	 * than the first due time, never later): one compare per event */
 	uint64_t sweep_at;
 	bool stop_at_remap;	/* tracker_stop_at_remap() */
+	/* the latest end of a stretch of lost events (0: none): a tree that
+	 * entered the stack before it may have lost an event */
+	uint64_t lost_until;
 
 	struct tdev **devs;
 	int ndevs, devs_cap;
@@ -694,6 +698,17 @@ tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 		tree_detach(t, root);
 	tree_unlink(root);
 	if (root->expired) {
+		tree_release(t, root);
+		return;
+	}
+	if (__builtin_expect(root->r.q < t->lost_until, 0)) {
+		/*
+		 * every mark before its completion is in: its life met a
+		 * stretch (one that ends at its Q ended with the page it is on)
+		 */
+		t->cnt.broken_lost++;
+		if (tree_class(root, d) == TK_IO_TOP)
+			t->cnt.broken_lost_top++;
 		tree_release(t, root);
 		return;
 	}
@@ -1449,6 +1464,14 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 	n->r.sectors = cut - n->r.sector;
 }
 
+/* A completion that matched nothing in flight: after lost events, its start was lost. */
+static void unmatched_complete(struct tracker *t)
+{
+	t->cnt.unmatched_complete++;
+	if (t->lost_until)
+		t->cnt.unmatched_after_loss++;
+}
+
 static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	struct node *n = find_completed(d, ev->sector, ev->nr_sector, ev->op);
@@ -1463,7 +1486,7 @@ static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_
 		n = find_containing(d, ev->sector, ev->nr_sector, ev->op);
 		if (!n || !(n->r.splits || dev_upper(d)) || !ev->nr_sector ||
 		    n->end == ev->sector + ev->nr_sector)
-			t->cnt.unmatched_complete++;
+			unmatched_complete(t);
 		return;
 	}
 	if (n->r.kind == TK_LAYER_REMAP)
@@ -1690,7 +1713,7 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		 * bios already finished with the data.
 		 */
 		if (ev->nr_sector)
-			t->cnt.unmatched_complete++;
+			unmatched_complete(t);
 		else if (d->seq_open && d->seq_start == ev->sector)
 			post_flush_done(d, ev->ts);
 		return;
@@ -1841,8 +1864,23 @@ static __attribute__((noinline)) int take_remap(struct tracker *t, const struct 
 	return take(t, ev, on_remap);
 }
 
+/*
+ * A stretch of lost events (lostevent.h): a tree whose root entered the
+ * stack before its end, and that completes after its start (every tree
+ * completing from now on), may have lost an event. A mark is no event.
+ */
+static int take_lost(struct tracker *t, const struct blk_event *ev)
+{
+	t->cnt.events--;
+	t->cnt.lost_marks++;
+	if (lost_mark_until(ev) > t->lost_until)
+		t->lost_until = lost_mark_until(ev);
+	return 0;
+}
+
 /* The rule of each kind; none: the event only moves the clock (and may sweep). */
 static const rule_fn rules[256] = {
+	[LOST_EV_MARK] = take_lost,
 	[BLK_EV_BIO_QUEUE] = take_queue, [BLK_EV_BIO_REMAP] = take_remap,
 	[BLK_EV_SPLIT] = take_split, [BLK_EV_BIO_COMPLETE] = take_bio_complete,
 	[BLK_EV_GETRQ] = take_getrq, [BLK_EV_BIO_BACKMERGE] = take_backmerge,

@@ -180,6 +180,13 @@ typedef void (*tk_io_fn)(const struct tk_io *io, void *ctx);
  * @unmatched_rq: request events that matched no request
  * @inflight: bios in flight now (expired ones included, until released)
  * @inflight_peak: the most bios in flight at once (never above the cap)
+ * @lost_marks: stretches of lost events the stream marked (lostevent.h)
+ * @broken_lost: I/O trees whose life met such a stretch: any of their
+ *		 events may be among the lost, so they are left out of every
+ *		 figure, counted here and never handed out
+ * @broken_lost_top: of those, top-level I/Os
+ * @unmatched_after_loss: of @unmatched_complete, those after a stretch of
+ *			  lost events: I/Os whose start was lost, as a rule
  */
 struct tk_counters {
 	uint64_t events;
@@ -195,7 +202,46 @@ struct tk_counters {
 	uint64_t unmatched_rq;
 	uint64_t inflight;
 	uint64_t inflight_peak;
+	uint64_t lost_marks;
+	uint64_t broken_lost;
+	uint64_t broken_lost_top;
+	uint64_t unmatched_after_loss;
 };
+
+/**
+ * tk_top_seen - the top-level I/Os the tracker saw: those completed,
+ * those broken by lost events, and the completions whose start was lost
+ */
+static inline uint64_t tk_top_seen(const struct tk_counters *tk)
+{
+	return tk->ios_top + tk->broken_lost_top + tk->unmatched_after_loss;
+}
+
+/**
+ * tk_top_unseen - about how many top-level I/Os lost every event, so that
+ * the tracker never saw them: @lost events, at the top-level I/Os per
+ * event of what it saw (rounded up: none only when nothing was lost)
+ */
+static inline uint64_t tk_top_unseen(const struct tk_counters *tk, uint64_t lost)
+{
+	uint64_t seen = tk_top_seen(tk);
+
+	if (!lost)
+		return 0;
+	if (!tk->events)
+		return 1;	/* nothing seen to tell the rate by: one at least */
+	return (uint64_t)((long double)lost * (seen ? seen : 1) / tk->events) + 1;
+}
+
+/**
+ * tk_top_all - what the match rate is a share of: the top-level I/Os seen
+ * and, when @lost events were lost, those estimated unseen (a report that
+ * lost events never says it followed every I/O)
+ */
+static inline uint64_t tk_top_all(const struct tk_counters *tk, uint64_t lost)
+{
+	return tk_top_seen(tk) + tk_top_unseen(tk, lost);
+}
 
 /**
  * struct tk_params - limits
