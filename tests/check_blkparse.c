@@ -253,6 +253,47 @@ START_TEST(extents_and_times_as_printf)
 }
 END_TEST
 
+/*
+ * A SCSI rescan's passthrough requests (6.12 tests/vm multipath): issued
+ * with their bytes and no sectors, completed at -1 (the 512-byte one with
+ * one sector), one of them in error. blkparse prints blktrace's PC records:
+ * the bytes at issue, R (N with no bytes), and the error as its 16 bits.
+ */
+START_TEST(passthrough_lines)
+{
+	static const char want[] =
+		"  8,0    0        1     0.000000000   530  D   R 36 [bash]\n"
+		"  8,0    0        2     0.000000010     0  C   R [0]\n"
+		"  8,0    0        3     0.000000020   530  D   N 0 [bash]\n"
+		"  8,0    0        4     0.000000030     0  C   N [0]\n"
+		"  8,0    0        5     0.000000040   530  D   R 512 [bash]\n"
+		"  8,0    0        6     0.000000050     0  C   R [65415]\n";
+	struct blk_event e[6];
+	struct blkparse_out *o;
+	char *text = NULL;
+	size_t len;
+	FILE *fp;
+
+	e[0] = mk(BLK_EV_RQ_ISSUE, 8, 0, 0, 0, 530, "N", 0, 0, "bash");
+	e[0].bytes = 36;
+	e[1] = mk(BLK_EV_RQ_COMPLETE, 8, 0, 0, 10, 0, "N", UINT64_MAX, 0, NULL);
+	e[2] = mk(BLK_EV_RQ_ISSUE, 8, 0, 0, 20, 530, "N", 0, 0, "bash");
+	e[3] = mk(BLK_EV_RQ_COMPLETE, 8, 0, 0, 30, 0, "N", UINT64_MAX, 0, NULL);
+	e[4] = mk(BLK_EV_RQ_ISSUE, 8, 0, 0, 40, 530, "N", 0, 0, "bash");
+	e[4].bytes = 512;
+	e[5] = mk(BLK_EV_RQ_COMPLETE, 8, 0, 0, 50, 0, "N", UINT64_MAX, 1, NULL);
+	e[5].error = -121;
+	o = out_to_memory(&fp, &text, &len, NULL);
+	for (size_t i = 0; i < 6; i++)
+		ck_assert_int_eq(blkparse_out_event(&e[i], o), 0);
+	ck_assert_int_eq(blkparse_out_finish(o), 0);
+	blkparse_out_free(o);
+	fclose(fp);
+	ck_assert_str_eq(text, want);
+	free(text);
+}
+END_TEST
+
 START_TEST(filter_by_device)
 {
 	struct blkparse_filter f = { .has = only_dm };
@@ -406,6 +447,7 @@ int main(void)
 
 	tcase_add_test(tc, golden_lines);
 	tcase_add_test(tc, filter_by_device);
+	tcase_add_test(tc, passthrough_lines);
 	tcase_add_test(tc, summary_counts);
 	tcase_add_test(tc, write_error_reported);
 	tcase_add_test(tc, sequence_and_pid_as_printf);

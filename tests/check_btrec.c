@@ -555,8 +555,8 @@ END_TEST
 /* ---- the files ------------------------------------------------------------ */
 
 struct rec {
-	uint32_t seq, action, pid, dev, cpu;
-	uint64_t ts;
+	uint32_t seq, action, pid, dev, cpu, bytes;
+	uint64_t ts, sector;
 	uint16_t pdu_len;
 	char comm[17];
 };
@@ -576,6 +576,8 @@ static size_t read_records(const char *path, struct rec *r, size_t max)
 		ck_assert_uint_eq(magic, BTREC_MAGIC | BTREC_VERSION);
 		memcpy(&r[n].seq, h + 4, 4);
 		memcpy(&r[n].ts, h + 8, 8);
+		memcpy(&r[n].sector, h + 16, 8);
+		memcpy(&r[n].bytes, h + 24, 4);
 		memcpy(&r[n].action, h + 28, 4);
 		memcpy(&r[n].pid, h + 32, 4);
 		memcpy(&r[n].dev, h + 36, 4);
@@ -738,6 +740,52 @@ static const char *saved_name(void *ctx, int32_t pid)
  * named event needs no note. A task the recording does not name is noted
  * at its first named event.
  */
+/*
+ * The commands of a SCSI rescan (6.12 tests/vm multipath, a path set back
+ * to running): passthrough requests, 'N' with no sectors, issued at 0 with
+ * their bytes, completed at -1 (one of 512 bytes with 1 sector). blktrace
+ * records them as PC requests that read, with the bytes at completion too.
+ */
+START_TEST(passthrough_as_pc)
+{
+	struct blk_event e[4];
+	char prefix[128], path[160];
+	struct rec r[8];
+	struct bt_out *o;
+	size_t k;
+
+	e[0] = mk(BLK_EV_RQ_ISSUE, 8, 0, 0, 0, 530, "N", 0, 0, "bash");
+	e[0].bytes = 36;
+	e[1] = mk(BLK_EV_RQ_COMPLETE, 8, 0, 0, 10, 0, "N", UINT64_MAX, 0, NULL);
+	e[2] = mk(BLK_EV_RQ_ISSUE, 8, 0, 0, 20, 530, "N", 0, 0, "bash");
+	e[2].bytes = 512;
+	e[3] = mk(BLK_EV_RQ_COMPLETE, 8, 0, 0, 30, 0, "N", UINT64_MAX, 1, NULL);
+	snprintf(prefix, sizeof(prefix), "%s/pc", tmpdir);
+	o = bt_out_alloc(prefix);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(bt_out_open(o, 1), 0);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_int_eq(bt_out_event(&e[i], o), 0);
+	ck_assert_int_eq(bt_out_finish(o), 0);
+	ck_assert_int_eq(bt_out_commit(o), 0);
+	bt_out_free(o);
+	snprintf(path, sizeof(path), "%s.blktrace.0", prefix);
+	k = read_records(path, r, 8);
+	ck_assert_uint_eq(k, 5);	/* the note of bash, then the four */
+	for (size_t i = 1; i < k; i++) {
+		uint32_t cat = r[i].action >> BTREC_TC_SHIFT;
+
+		ck_assert_uint_eq(cat & BTREC_TC_PC, BTREC_TC_PC);
+		ck_assert_uint_eq(cat & (BTREC_TC_FS | BTREC_TC_WRITE), 0);
+		ck_assert_uint_eq(cat & BTREC_TC_READ, BTREC_TC_READ);
+		ck_assert_uint_eq(r[i].sector, 0);
+		ck_assert_uint_eq(r[i].bytes, i < 3 ? 36 : 512);
+	}
+	ck_assert_uint_eq(r[1].action & 0xffff, BTREC_TA_ISSUE);
+	ck_assert_uint_eq(r[2].action & 0xffff, BTREC_TA_COMPLETE);
+}
+END_TEST
+
 START_TEST(named_by_the_recording)
 {
 	struct blk_event e[4];
@@ -790,6 +838,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, tmp_setup, tmp_teardown);
 	tcase_add_test(tc, files_per_cpu);
 	tcase_add_test(tc, named_by_the_recording);
+	tcase_add_test(tc, passthrough_as_pc);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -259,7 +259,7 @@ START_TEST(report_errors)
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat",
 				    "--amplification", "--btt"), CLI_USAGE_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "--amplification adds to the per-layer report"));
-	/* -j: threads decoding a recording, 1 to 1024, only with -i */
+	/* -j: threads decoding a recording (or reading the live buffers), 1 to 1024 */
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat"), CLI_RUN);
 	ck_assert_int_eq(p.jobs, 0);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "-j", "2"),
@@ -272,8 +272,34 @@ START_TEST(report_errors)
 			 CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-i", "t.dat", "-j", "x"),
 			 CLI_USAGE_ERROR);
-	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &p, "report", "-j", "2"), CLI_USAGE_ERROR);
-	ck_assert_ptr_nonnull(strstr(err, "goes with -i"));
+}
+END_TEST
+
+/* -j of the live commands: the threads reading the per-CPU buffers */
+START_TEST(live_jobs)
+{
+	struct report_params rp;
+	struct record_params cp;
+	struct trace_params tp;
+	struct top_params op;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &rp, "report", "-j", "2"), CLI_RUN);
+	ck_assert_int_eq(rp.jobs, 2);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_report, &rp, "report", "-d", "sda"), CLI_RUN);
+	ck_assert_int_eq(rp.jobs, 0);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &cp, "record", "--jobs=3"), CLI_RUN);
+	ck_assert_int_eq(cp.jobs, 3);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_record, &cp, "record", "-j", "0"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "1 to 1024"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &tp, "trace", "-j4", "-w", "1"), CLI_RUN);
+	ck_assert_int_eq(tp.jobs, 4);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_trace, &tp, "trace", "--jobs", "x"), CLI_USAGE_ERROR);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &op, "top", "-j", "1", "2", "3"), CLI_RUN);
+	ck_assert_int_eq(op.jobs, 1);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &op, "top", "-i", "t.dat", "--jobs", "2"),
+			 CLI_RUN);
+	ck_assert_int_eq(op.jobs, 2);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &op, "top", "-j", "1025"), CLI_USAGE_ERROR);
 }
 END_TEST
 
@@ -611,6 +637,7 @@ int main(void)
 	TCase *tc = tcase_create("trace");
 
 	tcase_add_test(tc, trace_defaults);
+	tcase_add_test(tc, live_jobs);
 	tcase_add_test(tc, trace_short_long_equals);
 	tcase_add_loop_test(tc, trace_errors_exit_usage, 0,
 			    sizeof(trace_errors) / sizeof(trace_errors[0]));

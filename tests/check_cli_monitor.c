@@ -36,6 +36,22 @@ START_TEST(defaults)
 }
 END_TEST
 
+/* -j: the threads reading the per-CPU buffers */
+START_TEST(jobs)
+{
+	struct monitor_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--textfile", "/tmp"),
+			 CLI_RUN);
+	ck_assert_int_eq(p.jobs, 0);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--textfile", "/tmp", "-j",
+				    "8"), CLI_RUN);
+	ck_assert_int_eq(p.jobs, 8);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--textfile=/tmp",
+				    "--jobs=0"), CLI_USAGE_ERROR);
+}
+END_TEST
+
 START_TEST(export_options)
 {
 	struct monitor_params p;
@@ -267,6 +283,7 @@ static Suite *cli_monitor_suite(void)
 	TCase *tc = tcase_create("export");
 
 	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, jobs);
 	tcase_add_test(tc, export_options);
 	tcase_add_test(tc, bad_export_options);
 	suite_add_tcase(s, tc);

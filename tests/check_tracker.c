@@ -89,6 +89,20 @@ static void remap(uint32_t to, uint64_t sector, uint32_t n, uint32_t from, uint6
 	tracker_event(&ev, t);
 }
 
+/* block_rq_remap: request-based dm clones its request at @old onto path @to. */
+static void rq_remap(uint32_t to, uint64_t sector, uint32_t n, uint32_t from, uint64_t old,
+		     const char *rwbs)
+{
+	struct blk_event ev = {
+		.kind = BLK_EV_RQ_REMAP, .dev = to, .sector = sector, .nr_sector = n,
+		.old_dev = from, .aux_sector = old, .ts = (now += 10), .pid = 200,
+	};
+
+	strcpy(ev.comm, "kworker");
+	blk_rwbs_parse(rwbs, strlen(rwbs), &ev.op, &ev.flags);
+	tracker_event(&ev, t);
+}
+
 /* Feed a request's life at a request-based leaf: Q, G, D, C. */
 static void leaf_io(uint32_t dev, uint64_t sector, uint32_t n, const char *rwbs)
 {
@@ -1005,6 +1019,43 @@ START_TEST(snapshot_held_write_linked)
 }
 END_TEST
 
+/*
+ * 6.12 nvme-snap, fsync-write: jbd2's preflush FUA write at the origin; dm
+ * sends its flush down at once (an empty remap at its sector), holds the
+ * data until the chunk is copied, then submits it to the base with no
+ * remap, without the preflush. The data is the write's, linked.
+ */
+START_TEST(snapshot_held_preflush_write_linked)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER | TK_ROLE_LOWER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(1), DM(0));
+	feed(BLK_EV_BIO_QUEUE, DM(1), 248, 8, "FWFSM");
+	remap(DM(0), 248, 0, DM(1), 248, "FWFSM");		/* the flush, ahead */
+	feed(BLK_EV_BIO_QUEUE, DM(0), 248, 0, "FWFSM");
+	remap(SDA, 248, 0, DM(0), 248, "FWFSM");
+	leaf_io(SDA, 248, 0, "FWFSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 248, 0, "FWFSM");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 248, 8, "R");		/* the chunk's copy */
+	remap(SDA, 248, 8, DM(0), 248, "R");
+	leaf_io(SDA, 248, 8, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 248, 8, "R");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 248, 8, "WFSM");		/* the data, released */
+	remap(SDA, 248, 8, DM(0), 248, "WFSM");
+	leaf_io(SDA, 248, 8, "WFSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(0), 248, 8, "WFSM");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 248, 8, "WFSM");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	/* the origin, the flush and the data at the base, each at the disk */
+	ck_assert_int_eq(trees[1].io.nrecs, 5);
+	ck_assert(trees[1].io.matched);
+	ck_assert_uint_eq(tracker_counters(t)->ios_layer, 0);
+}
+END_TEST
+
 /* md holds a write until its superblock marks the array dirty: the FUA
  * superblock write it sends to each leg's partition is issued for the
  * held write (6.12 md raid1; issue 17, item 2). */
@@ -1026,6 +1077,366 @@ START_TEST(md_superblock_for_held_write)
 	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
 	ck_assert(trees[1].io.matched);
 	ck_assert_uint_eq(tracker_counters(t)->unmatched_remap, 0);
+}
+END_TEST
+
+/* The multipath roles of the 6.12 recording: dm-1 (linear) -> dm-0 -> sda, sdb. */
+static void multipath_roles(void)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER | TK_ROLE_LOWER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+}
+
+/*
+ * 6.12 tests/vm multipath, raw-read: the bio on dm-1 becomes a dm-0
+ * request, cloned onto sda (block_rq_remap, then issued there with no
+ * insert); sda completes, dm-0 completes with the full size, dm-1's bio
+ * completes, and dm-0 completes once more with + 0.
+ */
+START_TEST(multipath_clone_reaches_path)
+{
+	multipath_roles();
+	feed(BLK_EV_BIO_QUEUE, DM(1), 127056, 192, "RS");
+	remap(DM(0), 129104, 192, DM(1), 127056, "RS");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 129104, 192, "RS");
+	feed(BLK_EV_GETRQ, DM(0), 129104, 192, "RS");
+	feed(BLK_EV_RQ_INSERT, DM(0), 129104, 192, "RS");
+	feed(BLK_EV_RQ_ISSUE, DM(0), 129104, 192, "RS");
+	rq_remap(SDA, 129104, 192, DM(0), 129104, "RS");
+	feed(BLK_EV_IO_START, SDA, 129104, 192, "RS");
+	feed(BLK_EV_RQ_ISSUE, SDA, 129104, 192, "RS");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 129104, 192, "RS");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 129104, 192, "RS");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 127056, 192, "RS");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 129104, 0, "RS");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_TOP);
+	ck_assert(trees[0].io.matched);
+	ck_assert_int_eq(trees[0].io.nrecs, 3);
+	ck_assert_ptr_nonnull(rec_of(&trees[0], SDA));
+	ck_assert_uint_eq(rec_of(&trees[0], SDA)->parent_dev, DM(0));
+	ck_assert_int_eq(rec_of(&trees[0], SDA)->kind, TK_LAYER_REQUEST);
+	check_tree_shape(&trees[0]);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
+/*
+ * 6.12 path-offline: sda is offline; the clone it rejects gets only
+ * block_io_start and block_io_done there. dm-0 requeues its request,
+ * kblockd inserts and issues it again, and it is cloned onto sdb, which
+ * serves it. The I/O reached sdb, once, and was requeued once at dm-0.
+ */
+START_TEST(multipath_rejected_clone_goes_to_other_path)
+{
+	multipath_roles();
+	feed(BLK_EV_BIO_QUEUE, DM(1), 32, 32, "RS");
+	remap(DM(0), 2080, 32, DM(1), 32, "RS");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_GETRQ, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_RQ_INSERT, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_RQ_ISSUE, DM(0), 2080, 32, "RS");
+	rq_remap(SDA, 2080, 32, DM(0), 2080, "RS");
+	feed(BLK_EV_IO_START, SDA, 2080, 32, "RS");
+	feed(BLK_EV_IO_DONE, SDA, 2080, 32, "RS");
+	feed(BLK_EV_RQ_REQUEUE, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_RQ_INSERT, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_RQ_ISSUE, DM(0), 2080, 32, "RS");
+	rq_remap(SDB, 2080, 32, DM(0), 2080, "RS");
+	feed(BLK_EV_IO_START, SDB, 2080, 32, "RS");
+	feed(BLK_EV_RQ_ISSUE, SDB, 2080, 32, "RS");
+	feed(BLK_EV_RQ_COMPLETE, SDB, 2080, 32, "RS");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 2080, 32, "RS");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 32, 32, "RS");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 2080, 0, "RS");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert(trees[0].io.matched);
+	ck_assert_int_eq(trees[0].io.nrecs, 3);
+	ck_assert_ptr_null(rec_of(&trees[0], SDA));
+	ck_assert_ptr_nonnull(rec_of(&trees[0], SDB));
+	ck_assert_uint_eq(rec_of(&trees[0], DM(0))->requeues, 1);
+	/* the wait for a path is dm-0's: it went down at the second issue */
+	ck_assert_uint_eq(rec_of(&trees[0], DM(0))->down, rec_of(&trees[0], SDB)->q - 10);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+}
+END_TEST
+
+/*
+ * 6.12 flush: dm-1's empty preflush becomes a dm-0 request that the flush
+ * machinery serves with a flush request (FF, no bio); that one is cloned
+ * onto sdb at sector 2^64-1 with no bio. The flush request is I/O dm-0
+ * issued for the preflush, and reached sdb.
+ */
+START_TEST(multipath_flush_clone_at_minus_one)
+{
+	multipath_roles();
+	feed(BLK_EV_BIO_QUEUE, DM(1), 0, 0, "FWS");
+	remap(DM(0), 0, 0, DM(1), 0, "FWS");
+	feed(BLK_EV_BIO_QUEUE, DM(0), 0, 0, "FWS");
+	feed(BLK_EV_GETRQ, DM(0), 0, 0, "FWS");
+	feed(BLK_EV_RQ_ISSUE, DM(0), 0, 0, "FF");
+	rq_remap(SDB, UINT64_MAX, 0, DM(0), UINT64_MAX, "FF");
+	feed(BLK_EV_RQ_ISSUE, SDB, 0, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, SDB, UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, DM(0), 0, 0, "WS");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 0, 0, "FWS");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);
+	ck_assert_uint_eq(trees[0].io.cause_dev, DM(1));
+	ck_assert_uint_eq(trees[0].io.root->dev, DM(0));
+	ck_assert_ptr_nonnull(rec_of(&trees[0], SDB));
+	ck_assert(trees[0].io.matched);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
+/*
+ * 6.12 md-raid1: md's superblock write (FUA, preflush) through vdb1; vdb
+ * emulates FUA: the data completes, then the post-flush (FF, no bio) is
+ * issued, then the request completes once more with + 0. That flush is
+ * for the superblock write, not for itself nor for nothing.
+ */
+START_TEST(post_flush_of_fua_write)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER);
+	tracker_set_role(t, SDB1, TK_ROLE_LOWER | TK_ROLE_REMAP_ONLY);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(9), SDB1);
+	remap(SDB, 4104, 1, SDB1, 8, "FWFSM");
+	feed(BLK_EV_BIO_QUEUE, SDB, 4104, 1, "FWFSM");
+	feed(BLK_EV_GETRQ, SDB, 4104, 1, "FWFSM");
+	feed(BLK_EV_RQ_ISSUE, SDB, 0, 0, "FF");		/* the preflush */
+	feed(BLK_EV_RQ_COMPLETE, SDB, UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_INSERT, SDB, 4104, 1, "WSM");
+	feed(BLK_EV_RQ_ISSUE, SDB, 4104, 1, "WSM");
+	feed(BLK_EV_RQ_COMPLETE, SDB, 4104, 1, "WSM");
+	feed(BLK_EV_RQ_ISSUE, SDB, 0, 0, "FF");		/* the post-flush */
+	feed(BLK_EV_RQ_COMPLETE, SDB, UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, SDB, 4104, 0, "WSM");
+	ck_assert_int_eq(ntrees, 3);
+	for (int i = 0; i < 3; i++)
+		if (trees[i].io.root->op == BLK_OP_FLUSH) {
+			ck_assert_int_eq(trees[i].io.cls, TK_IO_CAUSED);
+			ck_assert_uint_eq(trees[i].io.cause_dev, SDB1);
+		}
+}
+END_TEST
+
+/*
+ * 6.12 tests/vm md-raid5 (4 disks, 64 KiB chunks: 384-sector stripes of 3
+ * data chunks), raw-write: a 96 KiB write at array sector 36944 covers the
+ * end of chunk 0, chunk 1 and the start of chunk 2 of stripe row 96. md
+ * reads the blocks of those stripes it does not write (array sector 36864,
+ * which the write does not cover) and the old parity (named 0), then
+ * writes. With the geometry, every such read is the write's.
+ */
+START_TEST(raid5_stripe_reads_caused_by_write)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER | TK_ROLE_PARITY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	tracker_set_stripe(t, DM(9), 128, 3);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 36944, 192, "WS");
+	remap(SDA, 14336, 8, DM(9), 36864, "R");	/* chunk 0's first page: not written */
+	remap(SDB, 14352, 8, DM(9), 0, "R");		/* the parity of the third page */
+	leaf_io(SDA, 14336, 8, "R");
+	leaf_io(SDB, 14352, 8, "R");
+	ck_assert_int_eq(ntrees, 2);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(trees[i].io.cls, TK_IO_CAUSED);
+		ck_assert_uint_eq(trees[i].io.cause_dev, DM(9));
+		ck_assert_uint_eq(trees[i].io.issuer, DM(9));
+	}
+	ck_assert_uint_eq(trees[0].io.cause_q, trees[1].io.cause_q);
+	/* without a write on that stripe, a read there is md's own */
+	tracker_set_stripe(t, DM(9), 128, 3);
+	remap(SDA, 14336 + 128 * 10, 8, DM(9), 36864 + 384 * 10, "R");
+	leaf_io(SDA, 14336 + 128 * 10, 8, "R");
+	ck_assert_int_eq(ntrees, 3);
+	ck_assert_int_eq(trees[2].io.cls, TK_IO_LAYER);
+}
+END_TEST
+
+/*
+ * 6.12 dm-cache: sync's empty preflush at the cache, and a kworker's 4 KiB
+ * metadata write at sector 0 of the cache device in flight beside it: the
+ * flush remap (sector 0, no data) is the preflush's, never the write's.
+ */
+START_TEST(flush_remap_never_owned_by_data_write)
+{
+	tracker_set_role(t, DM(2), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(2), 0, 8, "WS");	/* the data write at 0 */
+	feed(BLK_EV_BIO_QUEUE, DM(2), 0, 0, "FWS");	/* the preflush */
+	remap(SDA, 0, 0, DM(2), 0, "FWS");
+	leaf_io(SDA, 0, 0, "FWS");
+	feed(BLK_EV_BIO_COMPLETE, DM(2), 0, 0, "FWS");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].io.root->sectors, 0);
+	ck_assert_int_eq(trees[0].io.nrecs, 2);
+	remap(SDA, 0, 8, DM(2), 0, "WS");
+	leaf_io(SDA, 0, 8, "WS");
+	feed(BLK_EV_BIO_COMPLETE, DM(2), 0, 8, "WS");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[1].io.nrecs, 2);
+	ck_assert(trees[1].io.matched);
+}
+END_TEST
+
+/*
+ * Completion pairing: a 64 KiB and a 4 KiB read in flight at one layer,
+ * both ending at sector 65752; the 4 KiB one completes first. Its exact
+ * start and size name it, though the older one ends there too.
+ */
+START_TEST(completion_exact_before_end)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(1), 65624, 128, "R");
+	remap(SDA, 65624, 128, DM(1), 65624, "R");
+	feed(BLK_EV_BIO_QUEUE, SDA, 65624, 128, "R");
+	feed(BLK_EV_GETRQ, SDA, 65624, 128, "R");
+	feed(BLK_EV_RQ_ISSUE, SDA, 65624, 128, "R");
+	feed(BLK_EV_BIO_QUEUE, DM(1), 65744, 8, "R");
+	remap(SDA, 65744, 8, DM(1), 65744, "R");
+	leaf_io(SDA, 65744, 8, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 65744, 8, "R");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].io.root->sectors, 8);
+	ck_assert(trees[0].io.matched);
+	feed(BLK_EV_RQ_COMPLETE, SDA, 65624, 128, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 65624, 128, "R");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_uint_eq(trees[1].io.root->sectors, 128);
+	ck_assert(trees[1].io.matched);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+}
+END_TEST
+
+/* Two requests at one start, the shorter issued last, completes first. */
+START_TEST(request_completion_exact_size)
+{
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, SDA, 1000, 64, "W");
+	feed(BLK_EV_GETRQ, SDA, 1000, 64, "W");
+	feed(BLK_EV_RQ_ISSUE, SDA, 1000, 64, "W");
+	feed(BLK_EV_BIO_QUEUE, SDA, 1000, 8, "W");
+	feed(BLK_EV_GETRQ, SDA, 1000, 8, "W");
+	feed(BLK_EV_RQ_ISSUE, SDA, 1000, 8, "W");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 1000, 8, "W");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].io.root->sectors, 8);
+	feed(BLK_EV_RQ_COMPLETE, SDA, 1000, 64, "W");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_uint_eq(trees[1].io.root->sectors, 64);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
+/*
+ * 6.12 multipath, path-offline: setting sda back to running rescans it:
+ * passthrough requests with no bio, issued at 0, completed at -1. They are
+ * sda's own I/O, not an application's and not a request left unmatched.
+ */
+START_TEST(multipath_rescan_passthrough_is_paths_own)
+{
+	multipath_roles();
+	tracker_set_edge(t, DM(0), SDA);
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 0, "N");
+	feed(BLK_EV_RQ_COMPLETE, SDA, UINT64_MAX, 0, "N");
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 0, "N");
+	feed(BLK_EV_RQ_COMPLETE, SDA, UINT64_MAX, 1, "N");
+	ck_assert_int_eq(ntrees, 2);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(trees[i].io.cls, TK_IO_LAYER);
+		ck_assert(!trees[i].io.top);
+	}
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_complete, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_rq, 0);
+	ck_assert_uint_eq(tracker_counters(t)->inflight, 0);
+}
+END_TEST
+
+/*
+ * 6.12 md-raid5, fsync-write: jbd2's preflush FUA write at md0; md sends
+ * an empty flush to each member itself (queued there, no remap). Each is
+ * caused by that write.
+ */
+START_TEST(md_member_flushes_caused_by_preflush)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER | TK_ROLE_PARITY);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(9), SDA);
+	tracker_set_edge(t, DM(9), SDB);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 2352, 8, "FWFSM");
+	leaf_io(SDA, 0, 0, "FW");
+	leaf_io(SDB, 0, 0, "FW");
+	ck_assert_int_eq(ntrees, 2);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(trees[i].io.cls, TK_IO_CAUSED);
+		ck_assert_uint_eq(trees[i].io.cause_dev, DM(9));
+		ck_assert_uint_eq(trees[i].io.issuer, DM(9));
+	}
+}
+END_TEST
+
+/*
+ * 6.12 dm-cache: its metadata device gets the cache's own writes (a
+ * kworker's, dmsetup status's commit), queued there with no remap. They
+ * are I/O of the cache, not of the metadata device, nor top-level.
+ */
+START_TEST(cache_metadata_is_the_caches)
+{
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(0), SDA);
+	tracker_set_edge(t, DM(0), SDB);
+	leaf_io(SDB, 216, 8, "W");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_LAYER);
+	ck_assert_uint_eq(trees[0].io.issuer, DM(0));
+}
+END_TEST
+
+/*
+ * 6.12 multipath, fsync-write: jbd2's FUA write through a layer to a
+ * device that emulates FUA. Its data completes, the post-flush runs, then
+ * the request completes once more with + 0, and only then the layer's bio:
+ * the write ended at the disk with the + 0 completion.
+ */
+START_TEST(fua_write_ends_after_post_flush)
+{
+	uint64_t zero;
+
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(1), 2176, 56, "WFSM");
+	remap(SDA, 2176, 56, DM(1), 2176, "WFSM");
+	feed(BLK_EV_BIO_QUEUE, SDA, 2176, 56, "WFSM");
+	feed(BLK_EV_GETRQ, SDA, 2176, 56, "WFSM");
+	feed(BLK_EV_RQ_ISSUE, SDA, 2176, 56, "WSM");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 2176, 56, "WSM");	/* the data */
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 0, "FF");			/* the post-flush */
+	feed(BLK_EV_RQ_COMPLETE, SDA, UINT64_MAX, 0, "FF");
+	feed(BLK_EV_RQ_COMPLETE, SDA, 2176, 0, "WSM");
+	zero = now;
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 2176, 56, "WFSM");
+	ck_assert_int_eq(ntrees, 2);
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_TOP);
+	ck_assert_uint_eq(rec_of(&trees[1], SDA)->c, zero);
+	ck_assert_uint_eq(rec_of(&trees[1], DM(1))->up, zero);
+	ck_assert(trees[1].io.matched);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_CAUSED);	/* the post-flush */
 }
 END_TEST
 
@@ -1059,6 +1470,19 @@ int main(void)
 	tcase_add_test(tc, md_chunk_split_stays_one_io);
 	tcase_add_test(tc, snapshot_held_write_linked);
 	tcase_add_test(tc, md_superblock_for_held_write);
+	tcase_add_test(tc, snapshot_held_preflush_write_linked);
+	tcase_add_test(tc, completion_exact_before_end);
+	tcase_add_test(tc, multipath_rescan_passthrough_is_paths_own);
+	tcase_add_test(tc, md_member_flushes_caused_by_preflush);
+	tcase_add_test(tc, cache_metadata_is_the_caches);
+	tcase_add_test(tc, fua_write_ends_after_post_flush);
+	tcase_add_test(tc, request_completion_exact_size);
+	tcase_add_test(tc, multipath_clone_reaches_path);
+	tcase_add_test(tc, multipath_rejected_clone_goes_to_other_path);
+	tcase_add_test(tc, multipath_flush_clone_at_minus_one);
+	tcase_add_test(tc, post_flush_of_fua_write);
+	tcase_add_test(tc, raid5_stripe_reads_caused_by_write);
+	tcase_add_test(tc, flush_remap_never_owned_by_data_write);
 	tcase_add_test(tc, reset_forgets_everything);
 	tcase_add_test(tc, stop_at_remap_until_reset);
 	tcase_add_test(tc, expiry_after_oldest_completes);

@@ -58,9 +58,14 @@ for k in ("expired", "unmatched_completions", "unmatched_remaps", "dropped_infli
     if t[k]:
         errors.append("%s: %d" % (k, t[k]))
 
-# bytes per device from the log: queued there, or remapped out of a partition
+# bytes per device from the log: queued there, or remapped out of a
+# partition, or (a multipath path, which queues nothing) request clones
+# remapped into it that it issued (one an offline path rejects goes to the
+# other path)
 queued = defaultdict(int)
 remapped_out = defaultdict(int)
+cloned_in = defaultdict(int)
+clone = {}
 for line in open(sys.argv[2]):
     f = line.split()
     if len(f) < 10 or not f[0][0].isdigit():
@@ -71,6 +76,9 @@ for line in open(sys.argv[2]):
     elif f[5] == "A" and f[8] == "+":
         src = f[11].strip("()").replace(",", ":")
         remapped_out[src] += int(f[9]) * 512
+        clone[(dev, f[7])] = int(f[9]) * 512
+    elif f[5] == "D" and (dev, f[7]) in clone:
+        cloned_in[dev] += clone.pop((dev, f[7]))
 layers = 0
 for layer in report["layers"]:
     # a completion latency only where it is measured (C - up is 0 at a disk)
@@ -79,7 +87,8 @@ for layer in report["layers"]:
     if "parent" not in layer:
         errors.append("%s: no parent key (null for a top layer)" % layer["dev"])
     got = sum(op["bytes"] for op in layer["ops"].values())
-    want = remapped_out[layer["dev"]] if layer["kind"] == "remap" else queued[layer["dev"]]
+    want = remapped_out[layer["dev"]] if layer["kind"] == "remap" else \
+        queued[layer["dev"]] or cloned_in[layer["dev"]]
     layers += 1
     if got != want:
         errors.append("%s (%s): report %d bytes, log %d" % (layer["dev"], layer["kind"], got, want))

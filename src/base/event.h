@@ -10,6 +10,7 @@
 #ifndef BLKSTACK_EVENT_H
 #define BLKSTACK_EVENT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Kernel dev_t as the tracepoints record it: 12 bits of major, 20 of minor. */
@@ -117,6 +118,26 @@ static inline int blk_event_writes(const struct blk_event *ev)
 	return ev->op == BLK_OP_WRITE || ev->op == BLK_OP_DISCARD ||
 	       ev->op == BLK_OP_SECURE_ERASE ||
 	       (ev->op == BLK_OP_OTHER && !(ev->flags & BLK_F_ZONE) && ev->nr_sector);
+}
+
+/**
+ * blk_event_passthrough - @ev is an event of a passthrough request (a
+ * driver's own command, a SCSI rescan's INQUIRY): operation 'N' with no
+ * sectors when issued (at sector 0, its command's bytes in the bytes
+ * field), at sector -1 when completed. blktrace records it as a PC
+ * request, which btt leaves out.
+ */
+static inline bool blk_event_passthrough(const struct blk_event *ev)
+{
+	switch (ev->kind) {
+	case BLK_EV_RQ_INSERT:
+	case BLK_EV_RQ_ISSUE:
+	case BLK_EV_RQ_REQUEUE:
+	case BLK_EV_RQ_COMPLETE:
+		return ev->op == BLK_OP_OTHER && (!ev->nr_sector || ev->sector == UINT64_MAX);
+	default:
+		return false;
+	}
 }
 
 /* the letters of blk_kind_action(), by kind (event.c) */

@@ -57,13 +57,24 @@ struct source_stats {
 	struct source_cpu_stats *cpu;
 };
 
+/**
+ * source_cpu_lost - events lost on one CPU, known counts only. The
+ * pages' missed counts and the kernel's overrun count the same events
+ * (the kernel overwrote them, and told the reader on the next page): the
+ * larger is the loss so far, the reader learning of it a page late.
+ */
+static inline uint64_t source_cpu_lost(const struct source_cpu_stats *cs)
+{
+	return (cs->missed > cs->overrun ? cs->missed : cs->overrun) + cs->dropped;
+}
+
 /** source_lost_total - events lost on all CPUs, known counts only */
 static inline uint64_t source_lost_total(const struct source_stats *st)
 {
 	uint64_t n = 0;
 
 	for (int i = 0; i < st->ncpu; i++)
-		n += st->cpu[i].missed + st->cpu[i].overrun + st->cpu[i].dropped;
+		n += source_cpu_lost(&st->cpu[i]);
 	return n;
 }
 

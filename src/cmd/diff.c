@@ -192,6 +192,7 @@ static int side_read(struct side *s, const char *path, const char *topology)
 		snprintf(s->stack_from, sizeof(s->stack_from), "recorded in it");
 	/* as report -i: the stack, or the remaps, tell each device's role */
 	tracefile_set_jobs(s->f, 1);
+	tracefile_loss_marks(s->f, true);
 	ret = roles_read(path, s->f, s->stack, s->t, 1, &reader);
 	if (ret == -ECANCELED)
 		return -1;	/* said */

@@ -193,12 +193,14 @@ int live_open(struct live *l, const struct live_opts *o)
 		return -1;
 	}
 	l->m = merge_alloc(l->s.ncpu);
-	l->r = l->m ? ring_open(&l->s, l->dec, l->m) : NULL;
+	l->r = l->m ? ring_open(&l->s, l->m) : NULL;
 	if (!l->r) {
 		err_msg("cannot open the per-CPU trace buffers of instance '%s': %s",
 			tracefs_instance_get_name(l->s.instance), strerror(errno));
 		return -1;
 	}
+	ring_set_threads(l->r, o->threads);
+	ring_set_loss_marks(l->r, o->loss_marks);
 	return 0;
 }
 
@@ -253,10 +255,17 @@ int live_finish(struct live *l, blk_event_fn fn, void *ctx)
 	int ret;
 
 	session_stop(&l->s);
-	ret = ring_flush(l->r);
-	if (ret < 0) {
-		err_msg("cannot read the trace buffers: %s", strerror(-ret));
-		return ret;
+	/* what is left is handed out as it is read: memory stays at the batches */
+	ring_stop(l->r);
+	while (!ring_done(l->r)) {
+		ret = ring_read(l->r, LIVE_POLL_MS);
+		if (ret < 0) {
+			err_msg("cannot read the trace buffers: %s", strerror(-ret));
+			return ret;
+		}
+		ret = merge_drain(l->m, false, fn, ctx);
+		if (ret < 0)
+			return ret;
 	}
 	return merge_drain(l->m, true, fn, ctx);
 }
@@ -270,7 +279,7 @@ void live_report_losses(const struct source_stats *st)
 {
 	for (int c = 0; c < st->ncpu; c++) {
 		const struct source_cpu_stats *cs = &st->cpu[c];
-		uint64_t lost = cs->missed + cs->overrun + cs->dropped;
+		uint64_t lost = source_cpu_lost(cs);
 
 		if (lost)
 			warn_msg("%llu events lost on cpu%d (ring buffer full); a larger -b helps",
@@ -354,9 +363,7 @@ static void mark_roles(struct tracker *t, uint32_t dev)
 
 	if (topo_dev_info("", dev, &info))
 		return;
-	tracker_set_role(t, dev, topo_roles_of(&info));
-	for (size_t i = 0; i < info.nslaves; i++)
-		tracker_set_edge(t, dev, info.slaves[i]);
+	topo_mark_tracker(&info, t);
 	topo_dev_info_free(&info);
 }
 

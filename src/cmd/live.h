@@ -40,6 +40,9 @@
  *	     trace_marker writes where the kernel copies them, and those to
  *	     the instance's own trace_marker, whose path the COMMAND of
  *	     live_command_start() finds in LIVE_MARKER_ENV
+ * @threads: threads reading the per-CPU buffers (0: one per CPU, ring.h)
+ * @loss_marks: mark where events were lost in the stream (lostevent.h),
+ *		for a consumer that follows I/Os
  */
 struct live_opts {
 	const char *const *devs;
@@ -51,6 +54,8 @@ struct live_opts {
 	bool diskstats;
 	bool ticks;
 	bool markers;
+	int threads;
+	bool loss_marks;
 };
 
 /* The environment variable that names the instance's own trace_marker to a COMMAND. */

@@ -69,6 +69,8 @@ const char *cli_usage_monitor(void)
 	       "Source:\n"
 	       " -d, --device DEV        monitor DEV's whole stack (repeatable); default: all\n"
 	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       " -j, --jobs N            threads reading the per-CPU buffers (default: one per\n"
+	       "                         CPU, at most one per online CPU)\n"
 	       "\n"
 	       "Export:\n"
 	       "     --listen ADDR:PORT  serve http://ADDR:PORT/metrics (:PORT: every address)\n"
@@ -135,6 +137,7 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 	static const struct option opts[] = {
 		{ "device",	  required_argument, NULL, 'd' },
 		{ "buffer-size",  required_argument, NULL, 'b' },
+		{ "jobs",	 required_argument, NULL, 'j' },
 		{ "listen",	  required_argument, NULL, OPT_LISTEN },
 		{ "web-config",	  required_argument, NULL, OPT_WEB_CONFIG },
 		{ "record-without-auth", no_argument, NULL, OPT_RECORD_WITHOUT_AUTH },
@@ -168,7 +171,7 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 	p->rec.keep = MONITOR_DEFAULT_RECORD_KEEP;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:b:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:b:j:Dh", opts, NULL)) != -1) {
 		r = CLI_RUN;
 		switch (c) {
 		case 'd':
@@ -176,6 +179,9 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 			break;
 		case 'b':
 			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'j':
+			r = opt_jobs(optarg, &p->jobs, err, errlen);
 			break;
 		case OPT_LISTEN:
 			r = check_listen(optarg, err, errlen);
@@ -472,7 +478,8 @@ static int run(struct monitor *m)
 {
 	const struct monitor_params *p = m->p;
 	struct live_opts lo = {
-		.devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
+		.devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb, .threads = p->jobs,
+		.loss_marks = true,
 	};
 	struct utsname u;
 	bool tls = false;

@@ -35,6 +35,7 @@
  * @interval_ns: --interval: how often the textfile is written and the
  *		 device names are read again
  * @buffer_kb: -b
+ * @jobs: -j, threads reading the per-CPU buffers (0: one per CPU)
  * @max_inflight: --max-inflight, 0 for the default
  * @timeout_ns: --timeout, 0 for the default
  * @by_cgroup: --by cgroup: the layer and end-to-end series per cgroup
@@ -51,6 +52,7 @@ struct monitor_params {
 	const char *textfile;
 	uint64_t interval_ns;
 	unsigned int buffer_kb;
+	int jobs;
 	unsigned long long max_inflight;
 	uint64_t timeout_ns;
 	bool by_cgroup;

@@ -4,8 +4,9 @@
  * trace-cmd trace.dat (version 6), for analysis elsewhere.
  *
  * Nothing is decoded on the recording path: the ring's sub-buffers are
- * appended as they are to one spill file per CPU (unnamed, in the output's
- * directory: a run killed with SIGKILL leaves nothing behind), and
+ * spliced as they are into one spill file per CPU, by a thread per CPU as
+ * trace-cmd's recorders do (unnamed files, in the output's directory: a
+ * run killed with SIGKILL leaves nothing behind), and
  * datwrite.c assembles the file at the end, as FILE.partial renamed to
  * FILE once complete. Memory stays flat however long the recording.
  */
@@ -57,6 +58,8 @@ const char *cli_usage_record(void)
 	       " -w, --duration TIME     record for TIME (10, 10s, 500ms, 2m); default: until\n"
 	       "                         Ctrl-C, or until COMMAND exits\n"
 	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       " -j, --jobs N            threads reading the per-CPU buffers (default: one per\n"
+	       "                         CPU, at most one per online CPU)\n"
 	       " -o, --output FILE       the recording (default trace.dat; written as\n"
 	       "                         FILE.partial and renamed when complete)\n"
 	       "     --page-cache        the page-cache, readahead, writeback and direct-I/O\n"
@@ -79,6 +82,7 @@ enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
 		{ "device",	 required_argument, NULL, 'd' },
 		{ "duration",	 required_argument, NULL, 'w' },
 		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "jobs",	 required_argument, NULL, 'j' },
 		{ "output",	 required_argument, NULL, 'o' },
 		{ "page-cache",	 no_argument,	    NULL, OPT_PAGE_CACHE },
 		{ "resolve-paths", required_argument, NULL, OPT_RESOLVE_PATHS },
@@ -95,7 +99,7 @@ enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
 	optind = 0;
 	opterr = 0;
 	/* "+": stop at the first non-option, so COMMAND's own options stay its own */
-	while ((c = getopt_long(argc, argv, "+:d:w:b:o:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:d:w:b:j:o:Dh", opts, NULL)) != -1) {
 		r = CLI_RUN;
 		switch (c) {
 		case 'd':
@@ -106,6 +110,9 @@ enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
 			break;
 		case 'b':
 			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'j':
+			r = opt_jobs(optarg, &p->jobs, err, errlen);
 			break;
 		case 'o':
 			r = opt_file(optarg, &p->output, 'o', err, errlen);
@@ -157,22 +164,18 @@ struct recording {
 	FILE **spill;
 	uint64_t *bytes;
 	int err;		/* first write error of a spill: recording stops */
+	int *fds;		/* the spills' descriptors, where the reader splices */
 	bool status;		/* a live status line on stderr */
 	uint64_t started, last_status;
 };
 
-static int sink(void *ctx, int cpu, const void *page, size_t size)
+/* The bytes of pages each CPU's spill holds, as the reader counted them. */
+static void spill_bytes(struct recording *rec)
 {
-	struct recording *rec = ctx;
+	const struct source_stats *st = live_stats(rec->l);
 
-	if (rec->err || cpu < 0 || cpu >= rec->ncpu)
-		return 0;
-	if (fwrite(page, 1, size, rec->spill[cpu]) != size) {
-		rec->err = errno ? -errno : -EIO;
-		return 0;
-	}
-	rec->bytes[cpu] += size;
-	return 0;
+	for (int c = 0; c < rec->ncpu && c < st->ncpu; c++)
+		rec->bytes[c] = st->cpu[c].bytes;
 }
 
 static uint64_t total_bytes(const struct recording *rec)
@@ -184,28 +187,21 @@ static uint64_t total_bytes(const struct recording *rec)
 	return b;
 }
 
-static uint64_t total_lost(const struct source_stats *st)
-{
-	uint64_t lost = 0;
-
-	for (int c = 0; c < st->ncpu; c++)
-		lost += st->cpu[c].missed + st->cpu[c].overrun + st->cpu[c].dropped;
-	return lost;
-}
-
 /* After each pass: the status line, a write error, the command's end. */
 static int after_pass(void *ctx)
 {
 	struct recording *rec = ctx;
 	uint64_t now = mono_now_ns();
 
+	rec->err = ring_spill_error(rec->l->r);
 	if (rec->err)
 		return 1;
 	if (rec->status && now - rec->last_status >= STATUS_EVERY_NS) {
 		rec->last_status = now;
+		spill_bytes(rec);
 		fprintf(stderr, "\r" PROGRAM_NAME ": recording %.0f s, %.1f MiB, %llu events lost ",
 			(now - rec->started) / 1e9, total_bytes(rec) / 1048576.0,
-			(unsigned long long)total_lost(live_stats(rec->l)));
+			(unsigned long long)source_lost_total(live_stats(rec->l)));
 	}
 	return live_command_check(rec->cmd);
 }
@@ -292,6 +288,7 @@ static int record_file_names(struct recording *rec, struct pc_run *run)
 	size_t written, skipped;
 	int ret;
 
+	spill_bytes(rec);
 	ret = record_names_scan(run, rec->spill, rec->bytes, rec->ncpu, ring_subbuf_size(l->r),
 				tep_get_header_page_size(l->s.tep) == 4 ? 4 : 8, l->dec);
 	if (ret < 0) {
@@ -339,8 +336,7 @@ static void print_summary(const struct recording *rec, const struct source_stats
 		bytes >= 1048576 ? "MiB" : "KiB", file);
 	for (int c = 0; c < st->ncpu; c++)
 		fprintf(stderr, " cpu%d %llu", c,
-			(unsigned long long)(st->cpu[c].missed + st->cpu[c].overrun +
-					     st->cpu[c].dropped));
+			(unsigned long long)source_cpu_lost(&st->cpu[c]));
 	fputc('\n', stderr);
 }
 
@@ -377,7 +373,7 @@ int cmd_record(int argc, char **argv)
 
 	/* the ticks: report -i --iostat counts busy time in the jiffies the kernel did */
 	lo = (struct live_opts){ .devs = p.devs, .ndevs = p.ndevs, .buffer_kb = p.buffer_kb,
-				 .ticks = true, .markers = true };
+				 .threads = p.jobs, .ticks = true, .markers = true };
 	if (p.page_cache) {
 		/* no tracker: the run only learns which files the recording touched */
 		if (pc_run_init(&run, true, p.resolve, NULL, NULL) < 0)
@@ -396,7 +392,8 @@ int cmd_record(int argc, char **argv)
 	rec.ncpu = l.s.ncpu;
 	rec.spill = calloc(rec.ncpu, sizeof(*rec.spill));
 	rec.bytes = calloc(rec.ncpu, sizeof(*rec.bytes));
-	if (!rec.spill || !rec.bytes) {
+	rec.fds = calloc(rec.ncpu, sizeof(*rec.fds));
+	if (!rec.spill || !rec.bytes || !rec.fds) {
 		err_msg("out of memory");
 		goto out;
 	}
@@ -407,6 +404,7 @@ int cmd_record(int argc, char **argv)
 				strerror(errno));
 			goto out;
 		}
+		rec.fds[c] = fileno(rec.spill[c]);
 	}
 	/* the formats now: the file must describe what this kernel records */
 	ret = dat_formats_read(l.s.instance, p.page_cache, &formats);
@@ -414,7 +412,8 @@ int cmd_record(int argc, char **argv)
 		err_msg("cannot read the event formats from tracefs: %s", strerror(-ret));
 		goto out;
 	}
-	ring_set_page_sink(l.r, sink, &rec);
+	/* the pages go from the kernel to the spills, never through user space */
+	ring_set_spill(l.r, rec.fds);
 	if (live_start(&l) < 0)
 		goto out;
 	ret = record_topology_markers(&l);
@@ -442,6 +441,7 @@ int cmd_record(int argc, char **argv)
 		fputc('\n', stderr);
 	if (ret < 0)
 		goto out;
+	rec.err = ring_spill_error(l.r);
 	if (rec.err)
 		err_msg("writing the recording's pages in '%s' failed: %s; recording stopped "
 			"after %.1f s", dir, strerror(-rec.err), (mono_now_ns() - rec.started) / 1e9);
@@ -452,6 +452,8 @@ int cmd_record(int argc, char **argv)
 	/* what the pids of the recording were called, as trace-cmd saves them */
 	dat_formats_read_cmdlines(&formats);
 	st = live_stats(&l);
+	rec.err = ring_spill_error(l.r);
+	spill_bytes(&rec);
 	dat_formats_source(&formats, ring_subbuf_size(l.r), rec.ncpu, rec.spill, rec.bytes, &src);
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
@@ -487,6 +489,7 @@ out:
 			fclose(rec.spill[c]);
 	free(rec.spill);
 	free(rec.bytes);
+	free(rec.fds);
 	dat_formats_free(&formats);
 	live_close(&l);
 	pc_run_destroy(&run);

@@ -22,6 +22,7 @@
  * @command: the COMMAND ARGS after "--" (NULL-terminated), NULL if none
  * @output: -o file (default "trace.dat")
  * @buffer_kb: -b
+ * @jobs: -j, threads reading the per-CPU buffers (0: one per CPU)
  * @page_cache: --page-cache: the page-cache events too, and the names of
  *		the files they touched
  * @resolve: --resolve-paths (CLI_RESOLVE_DEFAULT: proc)
@@ -35,6 +36,7 @@ struct record_params {
 	char **command;
 	const char *output;
 	unsigned int buffer_kb;
+	int jobs;
 	bool page_cache;
 	int resolve;
 	bool debug;

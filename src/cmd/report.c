@@ -77,8 +77,10 @@ const char *cli_usage_report(void)
 	       " -w, --duration TIME     trace for TIME (10, 10s, 500ms, 2m); default: until\n"
 	       "                         Ctrl-C, or until COMMAND exits\n"
 	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
-	       " -j, --jobs N            with -i: read the recording in N threads, one of\n"
-	       "                         them merging (default: the number of CPUs; 1: one)\n"
+	       " -j, --jobs N            live, threads reading the per-CPU buffers (default:\n"
+	       "                         one per CPU, at most one per online CPU); with -i,\n"
+	       "                         threads reading the recording, one of them merging\n"
+	       "                         (default: the number of CPUs; 1: one)\n"
 	       "\n"
 	       "Tracking:\n"
 	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
@@ -327,9 +329,6 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->input && (p->ndevs || p->has_duration || p->command))
 		return opt_error(err, errlen,
 				 "-i reads a recording: -d, -w and a command are for live tracing");
-	if (p->jobs && !p->input)
-		return opt_error(err, errlen,
-				 "-j decodes a recording in threads: it goes with -i");
 	if (p->has_duration && p->command)
 		return opt_error(err, errlen, "-w and a command are mutually exclusive");
 	if (p->topology && !p->input)
@@ -487,6 +486,9 @@ static int run_live(const struct report_params *p, struct tracker *t,
 {
 	/* btt's plug table: plugs name no device, so -d filters them out unless asked */
 	struct live_opts lo = { .devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
+				.threads = p->jobs,
+				/* the tracker leaves I/Os that lost events out */
+				.loss_marks = !p->btt && !p->iostat,
 				.plugs = p->btt && p->ndevs, .diskstats = p->iostat,
 				.markers = p->html != NULL };
 	blk_event_fn fn = w->run ? pc_run_event : feed ? feed : tracker_event;
@@ -658,6 +660,8 @@ static int run_file(const struct report_params *p, struct collectors *c,
 		*stack = tracefile_topology(*fp);
 	/* decoding in threads changes nothing of what the tracker is given */
 	tracefile_set_jobs(*fp, jobs);
+	/* as live: the tracker leaves I/Os that lost events out */
+	tracefile_loss_marks(*fp, !p->btt && !p->iostat);
 	ret = read_file(p, c, *fp, *stack, jobs);
 	*src = tracefile_stats(*fp);
 	*cut = ret >= 0 ? recording_cut(*src, cut_cpu, missing, len) : 0;

@@ -43,8 +43,8 @@
  * @iostat: --iostat, iostat -x's table instead of the per-layer report
  * @hz: --hz, the traced kernel's CONFIG_HZ (0: not given)
  * @amplification: --amplification, add the amplification per layer
- * @jobs: -j (with -i), threads decoding the recording; 0 for the default,
- *	  the number of CPUs
+ * @jobs: -j: live, threads reading the per-CPU buffers (0: one per CPU);
+ *	  with -i, threads decoding the recording (0: the number of CPUs)
  */
 struct report_params {
 	const char *input;

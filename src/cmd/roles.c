@@ -26,7 +26,8 @@ static int learn_pass(struct tracefile *f, struct tracker *t, bool only_learnt, 
 	int ret;
 
 	if (only_learnt)
-		tracefile_keep_kinds(f, 1ULL << BLK_EV_BIO_REMAP | 1ULL << BLK_EV_BIO_QUEUE);
+		tracefile_keep_kinds(f, 1ULL << BLK_EV_BIO_REMAP | 1ULL << BLK_EV_RQ_REMAP |
+					    1ULL << BLK_EV_BIO_QUEUE);
 	tracefile_set_jobs(f, jobs);
 	tracefile_read(f, tracker_learn_event, t);
 	st = tracefile_stats(f);

@@ -65,6 +65,9 @@ const char *cli_usage_top(void)
 	       " -i, --input FILE        replay a trace.dat by intervals of trace time\n"
 	       " -d, --device DEV        trace DEV's whole stack live (repeatable); default: all\n"
 	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       " -j, --jobs N            threads reading the per-CPU buffers (default: one per\n"
+	       "                         CPU, at most one per online CPU); with -i, threads\n"
+	       "                         reading the recording (default 1)\n"
 	       "\n"
 	       "Tracking:\n"
 	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
@@ -96,6 +99,7 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		{ "input",	  required_argument, NULL, 'i' },
 		{ "device",	  required_argument, NULL, 'd' },
 		{ "buffer-size",  required_argument, NULL, 'b' },
+		{ "jobs",	 required_argument, NULL, 'j' },
 		{ "output",	  required_argument, NULL, 'o' },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
 		{ "timeout",	  required_argument, NULL, OPT_TIMEOUT },
@@ -115,7 +119,7 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 	p->interval_ns = 1000000000ULL;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:d:b:o:xDh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:d:b:j:o:xDh", opts, NULL)) != -1) {
 		r = CLI_RUN;
 		switch (c) {
 		case 'i':
@@ -126,6 +130,9 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 			break;
 		case 'b':
 			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'j':
+			r = opt_jobs(optarg, &p->jobs, err, errlen);
 			break;
 		case 'o':
 			r = opt_file(optarg, &p->output, 'o', err, errlen);
@@ -190,6 +197,10 @@ struct top {
 	uint64_t start;			/* this interval's start (trace or mono clock) */
 	uint64_t origin;		/* the first interval's start, for labels */
 	uint64_t lost_before;		/* events lost before this interval */
+	uint64_t *cpu_lost_before;	/* the same per CPU, @ncpu_lost of them */
+	uint64_t *cpu_lost;		/* per CPU, in this interval */
+	int ncpu_lost;
+	uint64_t broken_before;		/* I/Os broken by lost events before it */
 	bool jumped;			/* replay: a jump of trace time was said */
 	struct live *live;		/* live: where the loss counters come from */
 	struct tracefile *file;		/* replay: likewise */
@@ -217,6 +228,35 @@ static uint64_t lost_now(struct top *tp)
 
 	tp->r.src = src;
 	return report_lost(src);
+}
+
+/* Where the interval's events were lost: per CPU, into @iv. */
+static void cpu_losses(struct top *tp, struct report_interval *iv)
+{
+	const struct source_stats *src = tp->r.src;
+	int n = src ? src->ncpu : 0;
+
+	if (n > tp->ncpu_lost) {
+		uint64_t *before = realloc(tp->cpu_lost_before, n * sizeof(*before));
+		uint64_t *now = before ? realloc(tp->cpu_lost, n * sizeof(*now)) : NULL;
+
+		if (before)
+			tp->cpu_lost_before = before;
+		if (!now)
+			return;	/* the total is said all the same */
+		tp->cpu_lost = now;
+		for (int c = tp->ncpu_lost; c < n; c++)
+			before[c] = 0;
+		tp->ncpu_lost = n;
+	}
+	for (int c = 0; c < n; c++) {
+		uint64_t lost = source_cpu_lost(&src->cpu[c]);
+
+		tp->cpu_lost[c] = lost - tp->cpu_lost_before[c];
+		tp->cpu_lost_before[c] = lost;
+	}
+	iv->lost_cpu = tp->cpu_lost;
+	iv->ncpu = n;
 }
 
 /*
@@ -280,6 +320,9 @@ static int close_interval(struct top *tp, uint64_t end)
 	iv.lost = lost - tp->lost_before;
 	iv.access = tp->access;
 	tp->lost_before = lost;
+	cpu_losses(tp, &iv);
+	iv.broken = tp->t ? tracker_counters(tp->t)->broken_lost - tp->broken_before : 0;
+	tp->broken_before += iv.broken;
 	if (tp->ios) {
 		/* iostat's layout: the time, the table, a blank line */
 		fprintf(tp->fp, "%s\n", label);
@@ -420,6 +463,9 @@ static int run_file(struct top *tp)
 	tp->r.names = stack;
 	if (roles_of_recording(p->input, tp->file, stack, tp->t, 1) < 0)
 		return -1;
+	/* decoding in threads changes nothing of what the tracker is given */
+	tracefile_set_jobs(tp->file, p->jobs ? p->jobs : 1);
+	tracefile_loss_marks(tp->file, !tp->ios);
 	banner(tp);
 	ret = tracefile_read(tp->file, replay_event, tp);
 	if (ret == -ECANCELED)
@@ -457,8 +503,8 @@ static int live_pass(void *ctx)
 static int run_live(struct top *tp, struct live *l)
 {
 	struct live_opts lo = {
-		.devs = tp->p->devs, .ndevs = tp->p->ndevs, .buffer_kb = tp->p->buffer_kb,
-		.diskstats = tp->ios != NULL, .markers = true,
+		.devs = tp->p->devs, .ndevs = tp->p->ndevs, .buffer_kb = tp->p->buffer_kb, .threads = tp->p->jobs,
+		.diskstats = tp->ios != NULL, .loss_marks = tp->ios == NULL, .markers = true,
 	};
 	struct trace_host host;
 	int ret;
@@ -565,6 +611,8 @@ out:
 	if (of.fp)
 		outfile_abort(&of);
 	tracker_free(tp.t);
+	free(tp.cpu_lost_before);
+	free(tp.cpu_lost);
 	access_destroy(tp.access);
 	free(tp.access);
 	iostat_free(tp.ios);

@@ -24,6 +24,7 @@
  *	   the end of the recording
  * @output: -o file, NULL for stdout
  * @buffer_kb: -b
+ * @jobs: -j, threads reading the per-CPU buffers (0: one per CPU)
  * @max_inflight: --max-inflight, 0 for the default
  * @timeout_ns: --timeout, 0 for the default
  * @debug: -D
@@ -41,6 +42,7 @@ struct top_params {
 	bool has_count;
 	const char *output;
 	unsigned int buffer_kb;
+	int jobs;
 	unsigned long long max_inflight;
 	uint64_t timeout_ns;
 	bool debug;

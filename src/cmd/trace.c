@@ -42,6 +42,8 @@ const char *cli_usage_trace(void)
 	       "                         default: every block device\n"
 	       " -w, --duration TIME     stop after TIME (10, 10s, 500ms, 2m); default: Ctrl-C\n"
 	       " -b, --buffer-size KB    per-CPU ring buffer in KiB (default 8192)\n"
+	       " -j, --jobs N            threads reading the per-CPU buffers (default: one per\n"
+	       "                         CPU, at most one per online CPU)\n"
 	       "     --plugs             with -d, trace plugs and unplugs (P, U) too: they name\n"
 	       "                         no device, so every device's are committed to the\n"
 	       "                         ring buffer and filtered afterwards\n"
@@ -64,6 +66,7 @@ enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 		{ "device",	 required_argument, NULL, 'd' },
 		{ "duration",	 required_argument, NULL, 'w' },
 		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "jobs",	 required_argument, NULL, 'j' },
 		{ "output",	 required_argument, NULL, 'o' },
 		{ "no-summary",	 no_argument,	    NULL, OPT_NO_SUMMARY },
 		{ "plugs",	 no_argument,	    NULL, OPT_PLUGS },
@@ -78,7 +81,7 @@ enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 	p->buffer_kb = CLI_DEFAULT_BUFFER_KB;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:w:b:o:Dh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:w:b:j:o:Dh", opts, NULL)) != -1) {
 		r = CLI_RUN;
 		switch (c) {
 		case 'd':
@@ -89,6 +92,9 @@ enum cli_result cli_parse_trace(int argc, char **argv, struct trace_params *p,
 			break;
 		case 'b':
 			r = opt_buffer(optarg, &p->buffer_kb, err, errlen);
+			break;
+		case 'j':
+			r = opt_jobs(optarg, &p->jobs, err, errlen);
 			break;
 		case 'o':
 			r = opt_file(optarg, &p->output, 'o', err, errlen);
@@ -185,7 +191,7 @@ int cmd_trace(int argc, char **argv)
 		tep_set_loglevel(TEP_LOG_ALL);
 	}
 	live_signals();
-	lo = (struct live_opts){ .devs = p.devs, .ndevs = p.ndevs, .buffer_kb = p.buffer_kb,
+	lo = (struct live_opts){ .devs = p.devs, .ndevs = p.ndevs, .buffer_kb = p.buffer_kb, .threads = p.jobs,
 				 .plugs = p.plugs };
 	if (live_open(&l, &lo) < 0)
 		goto out;

@@ -21,6 +21,7 @@
  * @duration_ns: -w, when @has_duration
  * @output: -o file, NULL for stdout
  * @buffer_kb: -b, per-CPU buffer in KiB
+ * @jobs: -j, threads reading the per-CPU buffers (0: one per CPU)
  * @no_summary: --no-summary
  * @plugs: --plugs
  * @debug: -D
@@ -32,6 +33,7 @@ struct trace_params {
 	bool has_duration;
 	const char *output;
 	unsigned int buffer_kb;
+	int jobs;
 	bool no_summary;
 	bool plugs;
 	bool debug;

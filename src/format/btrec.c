@@ -34,8 +34,10 @@ static void put64(uint8_t *p, uint64_t v)
 /* The category bits blktrace derives from the operation and its flags. */
 static uint32_t categories(const struct blk_event *ev)
 {
-	/* blktrace's write bit is the operation's direction: discards write */
-	uint32_t c = blk_event_writes(ev) ? BTREC_TC_WRITE : BTREC_TC_READ;
+	/* blktrace's write bit is the operation's direction: discards write;
+	 * a passthrough command reads (REQ_OP_DRV_IN: the tracepoint does not
+	 * say, and a rescan's commands read) */
+	uint32_t c = blk_event_writes(ev) && !blk_event_passthrough(ev) ? BTREC_TC_WRITE : BTREC_TC_READ;
 
 	if ((ev->flags & BLK_F_PREFLUSH) || ev->op == BLK_OP_FLUSH)
 		c |= BTREC_TC_FLUSH;
@@ -54,8 +56,10 @@ static uint32_t categories(const struct blk_event *ev)
 
 uint32_t btrec_action(const struct blk_event *ev, bool timer)
 {
-	/* request events carry the file-system category, bio events none */
-	const uint32_t queue = ACT(BTREC_TC_QUEUE), fs = ACT(BTREC_TC_FS);
+	/* request events carry the file-system category (a passthrough
+	 * request's: PC), bio events none */
+	const uint32_t queue = ACT(BTREC_TC_QUEUE);
+	const uint32_t fs = ACT(blk_event_passthrough(ev) ? BTREC_TC_PC : BTREC_TC_FS);
 	uint32_t a;
 
 	switch (ev->kind) {

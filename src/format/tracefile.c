@@ -36,6 +36,7 @@
 #include <trace-cmd.h>
 #include <unistd.h>
 
+#include "base/lostevent.h"
 #include "base/pcevent.h"
 #include "base/tickevent.h"
 #include "base/util.h"
@@ -77,6 +78,7 @@ struct tracefile {
 	uint64_t keep_kinds;	/* tracefile_keep_kinds(): 0 keeps all */
 	bool want_ticks;	/* tracefile_want_ticks() */
 	uint64_t bare_kinds;	/* tracefile_bare_kinds() */
+	bool loss_marks;	/* tracefile_loss_marks() */
 	struct blk_event batch[256];
 	unsigned int nbatch;
 	int ret;
@@ -1061,6 +1063,15 @@ fill_page(struct decoder *dec, struct merge *m, unsigned int idx, int cpu,
 }
 
 /*
+ * The mark of the events lost before the page in @w (lostevent.h): after
+ * @last, the stream's last record, and before the page's time stamp.
+ */
+static void loss_mark(struct blk_event *ev, int cpu, const struct pagewalk *w, uint64_t last)
+{
+	lost_mark_fill(ev, cpu, last, w->ts, w->missed > 0 ? w->missed : 0);
+}
+
+/*
  * Decode the next pages of @ps until one holds block events, or its end.
  * The page is walked on a copy of the walker: a local that no event store
  * can alias stays in registers.
@@ -1087,6 +1098,14 @@ static int stream_fill(struct tracefile *f, struct merge *m, unsigned int idx,
 			break;
 		}
 		w = ps->walk;
+		if (w.missed && f->loss_marks) {
+			struct blk_event *ev = merge_slot(m, idx);
+
+			if (!ev)
+				return -ENOMEM;
+			loss_mark(ev, ds->cpu, &w, cs->last_ts);
+			merge_commit(m, idx);
+		}
 		if (pagewalk_le(&w))
 			ret = fill_page(f->decoder, m, idx, ds->cpu, cs, &w, &fl, true);
 		else
@@ -1161,16 +1180,13 @@ struct feed {
 	struct feed_batch *spare;	/* a batch handed back by the consumer */
 };
 
-struct feed_thread;
-
 struct feeds {
 	struct tracefile *f;
 	struct feed *feed;
 	int nfeeds, nthreads;
 	int nended;			/* feeds whose @end is set */
 	pthread_mutex_t lock;
-	pthread_cond_t space;		/* a queue has room, a stream ended, or stop */
-	unsigned int space_sent;	/* @space broadcasts, for a waiter that dropped the lock */
+	unsigned int space_sent;	/* room signals, for a waiter that dropped the lock */
 	pthread_cond_t data;		/* a queue has a batch, or ended */
 	unsigned int data_sent;		/* @data broadcasts, for a waiter that dropped the lock */
 	bool stop;			/* the consumer gave up: threads leave */
@@ -1184,6 +1200,14 @@ struct feeds {
 	int started;
 };
 
+struct feed_thread {
+	pthread_cond_t room;		/* one of its streams has room, or stop */
+	struct feeds *fs;
+	int first;			/* the streams first, first + nthreads, ... */
+	struct decoder *dec;		/* its own: a decoder's memo is not shared */
+	struct unzip *unzip;		/* its own, for the chunks of any stream (or NULL) */
+};
+
 static void feeds_stop(struct feeds *fs, struct page_stream *ps);
 
 /* Under @fs->lock: wake the consumer waiting for a batch. */
@@ -1193,11 +1217,29 @@ static void data_signal(struct feeds *fs)
 	pthread_cond_broadcast(&fs->data);
 }
 
-/* Under @fs->lock: wake the threads waiting for room. */
+/* Under @fs->lock: wake every thread waiting for room (a stream ended, or stop). */
 static void space_signal(struct feeds *fs)
 {
 	fs->space_sent++;
-	pthread_cond_broadcast(&fs->space);
+	for (int t = 0; t < fs->started; t++)
+		pthread_cond_signal(&fs->threads[t].room);
+}
+
+/*
+ * Under @fs->lock: stream @i has room. Only its thread is woken: with a
+ * broadcast, each of the 2,000 batches a second the merge takes woke every
+ * thread, and -j 8 and 16 were slower than -j 2 on 16 CPUs. A compressed
+ * recording's threads help each other's streams (feeds_help()): all are.
+ */
+static void room_signal(struct feeds *fs, int i)
+{
+	if (fs->unzip || !fs->started) {
+		space_signal(fs);
+		return;
+	}
+	fs->space_sent++;
+	if (i % fs->nthreads < fs->started)
+		pthread_cond_signal(&fs->threads[i % fs->nthreads].room);
 }
 
 /*
@@ -1225,6 +1267,8 @@ static void feed_decode(struct tracefile *f, struct decoder *dec, struct feed *f
 				break;
 			}
 			fd->in_page = true;
+			if (fd->ps.walk.missed && f->loss_marks)
+				loss_mark(&b->ev[b->n++], ds->cpu, &fd->ps.walk, last);
 		}
 		/* on a copy of the walker, as in stream_fill() */
 		w = fd->ps.walk;
@@ -1289,13 +1333,6 @@ static struct feed_batch *feed_decode_locked(struct feeds *fs, struct feed *fd,
 	return b;
 }
 
-struct feed_thread {
-	struct feeds *fs;
-	int first;			/* the streams first, first + nthreads, ... */
-	struct decoder *dec;		/* its own: a decoder's memo is not shared */
-	struct unzip *unzip;		/* its own, for the chunks of any stream (or NULL) */
-};
-
 /*
  * Under @fs->lock, which it drops meanwhile: decompress a chunk ahead of a
  * live stream's walk, first for the stream with the fewest batches queued
@@ -1358,7 +1395,7 @@ static void *feed_thread_main(void *arg)
 				break;
 			/* not when room was made while feeds_help() had dropped the lock */
 			if (sent == fs->space_sent)
-				pthread_cond_wait(&fs->space, &fs->lock);
+				pthread_cond_wait(&t->room, &fs->lock);
 			continue;
 		}
 		b = feed_decode_locked(fs, fd, t->dec);
@@ -1396,7 +1433,7 @@ static struct feed_batch *feed_take(struct feeds *fs, int i, struct feed_batch *
 		if (!fd->busy) {
 			b = feed_decode_locked(fs, fd, fs->f->decoder);
 			/* a thread may wait for room while the stream was busy here */
-			space_signal(fs);
+			room_signal(fs, i);
 			break;
 		}
 		/* its decoder is at work: decompress chunks ahead of it rather than sleep */
@@ -1411,7 +1448,7 @@ static struct feed_batch *feed_take(struct feeds *fs, int i, struct feed_batch *
 		b = fd->q[fd->head];
 		fd->head = (fd->head + 1) % FEED_DEPTH;
 		fd->len--;
-		space_signal(fs);
+		room_signal(fs, i);
 	}
 	pthread_mutex_unlock(&fs->lock);
 	return b;
@@ -1422,14 +1459,20 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 {
 	const struct datfile_layout *l = &f->layout;
 	struct feeds *fs = calloc(1, sizeof(*fs));
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	bool compressed = false;
 
 	if (!fs)
 		goto fail;
 	fs->f = f;
 	fs->nfeeds = l->nstreams;
-	/* the caller's thread is the last job (feed_take()) */
+	/*
+	 * the caller's thread is the last job (feed_take()); more threads than
+	 * the other online CPUs only take turns on them
+	 */
 	fs->nthreads = f->jobs - 1 < l->nstreams ? f->jobs - 1 : l->nstreams;
+	if (online > 1 && fs->nthreads > online - 1)
+		fs->nthreads = online - 1;
 	fs->feed = calloc(fs->nfeeds, sizeof(*fs->feed));
 	fs->cur = calloc(fs->nfeeds, sizeof(*fs->cur));
 	fs->threads = calloc(fs->nthreads, sizeof(*fs->threads));
@@ -1437,7 +1480,6 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 	if (!fs->feed || !fs->cur || !fs->threads || !fs->tids)
 		goto fail;
 	pthread_mutex_init(&fs->lock, NULL);
-	pthread_cond_init(&fs->space, NULL);
 	pthread_cond_init(&fs->data, NULL);
 	for (int i = 0; i < fs->nfeeds; i++)
 		fs->feed[i].ps = ps[i];
@@ -1467,6 +1509,7 @@ static struct feeds *feeds_start(struct tracefile *f, struct page_stream *ps, in
 
 		*t = (struct feed_thread){ .fs = fs, .first = fs->started,
 					   .dec = decoder_alloc(f->tep) };
+		pthread_cond_init(&t->room, NULL);
 		if (t->dec)
 			decoder_keep_kinds(t->dec, kinds_kept(f));
 		if (t->dec && f->bare_kinds)
@@ -1537,9 +1580,9 @@ static void feeds_stop(struct feeds *fs, struct page_stream *ps)
 		pthread_join(fs->tids[t], NULL);
 		decoder_free(fs->threads[t].dec);
 		unzip_free(fs->threads[t].unzip);
+		pthread_cond_destroy(&fs->threads[t].room);
 	}
 	pthread_cond_destroy(&fs->data);
-	pthread_cond_destroy(&fs->space);
 	pthread_mutex_destroy(&fs->lock);
 	for (int i = 0; i < fs->nfeeds; i++) {
 		struct feed *fd = &fs->feed[i];
@@ -1847,6 +1890,11 @@ int tracefile_want_ticks(struct tracefile *f)
 		return 0;
 	f->want_ticks = true;
 	return new_decoder(f);
+}
+
+void tracefile_loss_marks(struct tracefile *f, bool on)
+{
+	f->loss_marks = on;
 }
 
 void tracefile_bare_kinds(struct tracefile *f, uint64_t kinds)

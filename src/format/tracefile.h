@@ -93,6 +93,14 @@ void tracefile_keep_kinds(struct tracefile *f, uint64_t kinds);
 int tracefile_want_ticks(struct tracefile *f);
 
 /**
+ * tracefile_loss_marks - put a mark (base/lostevent.h) in a CPU's stream
+ * where a page says events were lost before it, as the live reader does
+ * (version 6 and 7 files): for a consumer that follows I/Os
+ * @f: the file, before tracefile_read()
+ */
+void tracefile_loss_marks(struct tracefile *f, bool on);
+
+/**
  * tracefile_bare_kinds - deliver the events of some block kinds with only
  * their kind, time and CPU filled, for a consumer that reads nothing else
  * of them (version 6 and 7 files; others deliver them whole)

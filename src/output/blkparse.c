@@ -17,6 +17,7 @@
 #include "base/array.h"
 #include "output/blkparse.h"
 #include "output/decimal.h"
+#include "track/passthru.h"
 #include "track/plugdev.h"
 
 #define OUT_BUF_SIZE	(256 * 1024)
@@ -75,6 +76,8 @@ enum line_shape {
 	SHAPE_UNPLUG,		/* U: [comm] count */
 	SHAPE_REMAP,		/* A: sector + size <- (maj,min) sector */
 	SHAPE_SPLIT,		/* X: sector / new sector [comm] */
+	SHAPE_PC,		/* a passthrough request's D, I: bytes [comm] */
+	SHAPE_PC_DONE,		/* a passthrough request's C, R: [error] */
 };
 
 /*
@@ -147,6 +150,9 @@ struct blkparse_out {
 
 	/* the device of plugs and unplugs, U or UT: the rules of track/plugdev.c */
 	struct plugdev *plugs;
+
+	/* passthrough requests in flight: R or N at their completion */
+	struct passthru pcs;
 };
 
 static int emit_attributed(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx);
@@ -183,6 +189,7 @@ void blkparse_out_free(struct blkparse_out *o)
 		return;
 	free(o->buf);
 	free(o->seq);
+	passthru_free(&o->pcs);
 	for (size_t i = 0; i < o->ndevs; i++)
 		free(o->devs[i]);
 	free(o->devs);
@@ -427,16 +434,18 @@ _Static_assert(offsetof(struct blk_event, op) == offsetof(struct blk_event, kind
 	       sizeof(((struct blk_event *)0)->flags) == 2, "kind, op, flags not in one word");
 
 /*
- * Everything blk_rwbs_render() and blk_event_writes() read of an event:
- * its kind, operation, flags, and whether it has sectors and bytes. Never
- * 0: an event with a line has a kind.
+ * Everything blk_rwbs_render(), blk_event_writes() and
+ * blk_event_passthrough() read of an event: its kind, operation, flags,
+ * whether it has sectors and bytes, and whether its sector is -1. Never 0:
+ * an event with a line has a kind.
  */
 static inline uint64_t act_key(const struct blk_event *ev)
 {
 	uint32_t w;
 
 	memcpy(&w, (const char *)ev + offsetof(struct blk_event, kind), 4);
-	return w | (uint64_t)!!ev->nr_sector << 32 | (uint64_t)!!ev->bytes << 33;
+	return w | (uint64_t)!!ev->nr_sector << 32 | (uint64_t)!!ev->bytes << 33 |
+	       (uint64_t)(ev->sector == UINT64_MAX) << 34;
 }
 
 static __attribute__((noinline)) void
@@ -471,6 +480,13 @@ act_text_render(struct act_text *a, const struct blk_event *ev, bool timer, uint
 		break;
 	}
 	n = blk_rwbs_render(ev, rwbs);
+	if (blk_event_passthrough(ev)) {
+		/* blktrace's PC request: blkparse shows its bytes, and as
+		 * the rwbs R (a passthrough command reads), N with no bytes */
+		a->shape = a->shape == SHAPE_DONE ? SHAPE_PC_DONE : SHAPE_PC;
+		n = 1;
+		rwbs[0] = ev->bytes ? 'R' : 'N';
+	}
 	a->text[i++] = timer ? 'U' : ' ';
 	a->text[i++] = timer ? 'T' : act;
 	a->text[i++] = ' ';
@@ -505,10 +521,14 @@ static inline uint64_t line_sector(const struct blk_event *ev)
 static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev, bool timer)
 {
 	struct act_text *a = &o->act[timer ? ACT_TIMER : ev->kind];
-	uint64_t key = act_key(ev), slot = (uint64_t)dev << 32 | ev->cpu, ns;
+	uint64_t key, slot = (uint64_t)dev << 32 | ev->cpu, ns;
 	struct seq_slot *s = o->cur;
+	struct blk_event pc;
 	char *p;
 
+	if (__builtin_expect(blk_event_passthrough(ev), 0))
+		ev = passthru_bytes(&o->pcs, ev, dev, &pc);
+	key = act_key(ev);
 	if (a->key != key)
 		act_text_render(a, ev, timer, key);
 	if (!a->shape)
@@ -596,6 +616,18 @@ static int emit(struct blkparse_out *o, const struct blk_event *ev, uint32_t dev
 	case SHAPE_PLUG:
 		*p++ = '[';
 		p = put_comm(o, p, ev->comm);
+		*p++ = ']';
+		break;
+	case SHAPE_PC:
+		p = dec_put_u(p, ev->bytes);
+		p = put_lit(p, " [");
+		p = put_comm(o, p, ev->comm);
+		*p++ = ']';
+		break;
+	case SHAPE_PC_DONE:
+		/* blkparse prints blktrace's 16-bit error field as it is */
+		*p++ = '[';
+		p = dec_put_u(p, (uint16_t)ev->error);
 		*p++ = ']';
 		break;
 	case SHAPE_UNPLUG:
@@ -762,14 +794,14 @@ void blkparse_out_summary(struct blkparse_out *o, FILE *fp, const struct source_
 		/* a recording carries no overrun/dropped counters: live only */
 		if (st->live)
 			fprintf(fp, " CPU%-3d %10llu lost (%llu missed, %llu overrun, %llu dropped)%s\n",
-				c, (unsigned long long)(cs->missed + cs->overrun + cs->dropped),
+				c, (unsigned long long)source_cpu_lost(cs),
 				(unsigned long long)cs->missed, (unsigned long long)cs->overrun,
 				(unsigned long long)cs->dropped,
 				cs->missed_unknown ? ", and pages with an unknown count" : "");
 		else
 			fprintf(fp, " CPU%-3d %10llu lost%s\n", c, (unsigned long long)cs->missed,
 				cs->missed_unknown ? ", and pages with an unknown count" : "");
-		lost += cs->missed + cs->overrun + cs->dropped;
+		lost += source_cpu_lost(cs);
 	}
 	fprintf(fp, "Total events lost: %llu%s\n", (unsigned long long)lost,
 		lost ? " (the log above is incomplete)" : "");

@@ -20,6 +20,7 @@
 #include "format/btrec.h"
 #include "output/blktrace.h"
 #include "output/outfile.h"
+#include "track/passthru.h"
 #include "track/plugdev.h"
 
 #define FILE_BUF_SIZE	(64 * 1024)
@@ -69,6 +70,9 @@ struct bt_out {
 	struct remap_edge *edges;
 	size_t nedges, edges_cap;
 	uint32_t last_dev;
+
+	/* passthrough requests in flight: their completion's bytes */
+	struct passthru pcs;
 
 	/* the name of a task whose event carries none (NULL: unknown) */
 	const char *(*name_of)(void *ctx, int32_t pid);
@@ -180,6 +184,7 @@ void bt_out_free(struct bt_out *o)
 	free(o->procs);
 	free(o->devs);
 	free(o->edges);
+	passthru_free(&o->pcs);
 	free(o->prefix);
 	free(o->failed_path);
 	free(o);
@@ -294,6 +299,7 @@ static int put(struct bt_out *o, struct bt_cpu *c, const uint8_t *buf, size_t le
 static int emit(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 {
 	struct bt_out *o = ctx;
+	struct blk_event pc;
 	uint8_t buf[BTREC_MAX_SIZE];
 	const char *comm;
 	struct bt_cpu *c;
@@ -316,6 +322,8 @@ static int emit(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 		return ret;
 	}
 	c = &o->cpu[ev->cpu];
+	if (blk_event_passthrough(ev))
+		ev = passthru_bytes(&o->pcs, ev, dev, &pc);
 	/*
 	 * The kernel notes a task's name before its first event, whatever the
 	 * event; a completion names no task in tracefs: its name is the

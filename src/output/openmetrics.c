@@ -431,7 +431,7 @@ static void source_counters(const struct om_writer *w, const struct om_input *in
 	       "Trace events lost, per CPU: the ring buffer was full (missed, overrun, dropped)");
 	for (int c = 0; c < src->ncpu; c++)
 		fprintf(w->fp, "blkstack_events_lost_total{cpu=\"%d\"} %" PRIu64 "\n", c,
-			src->cpu[c].missed + src->cpu[c].overrun + src->cpu[c].dropped);
+			source_cpu_lost(&src->cpu[c]));
 	family(w, "blkstack_events_malformed", "counter", NULL,
 	       "Trace records too short for their format, skipped, per CPU");
 	for (int c = 0; c < src->ncpu; c++)
@@ -450,12 +450,13 @@ static void single_counter(const struct om_writer *w, const char *base, const ch
 static void tracker_metrics(const struct om_writer *w, const struct om_input *in)
 {
 	const struct tk_counters *tk = in->tk;
+	uint64_t all = tk_top_all(tk, in->src ? source_lost_total(in->src) : 0);
 
 	family(w, "blkstack_match_ratio", "gauge", NULL,
 	       "Share of the top-level I/Os followed through every layer (NaN before the first)");
-	if (tk->ios_top)
+	if (all)
 		fprintf(w->fp, "blkstack_match_ratio %.6f\n",
-			(double)tk->ios_top_matched / (double)tk->ios_top);
+			(double)tk->ios_top_matched / (double)all);
 	else
 		fprintf(w->fp, "blkstack_match_ratio NaN\n");
 	family(w, "blkstack_tracked_inflight", "gauge", NULL,
@@ -473,6 +474,11 @@ static void tracker_metrics(const struct om_writer *w, const struct om_input *in
 		       "Of the expired I/Os, top-level ones", tk->expired_top);
 	single_counter(w, "blkstack_tracker_dropped",
 		       "Bios not followed because --max-inflight was reached", tk->dropped_cap);
+	single_counter(w, "blkstack_tracker_broken_by_lost_events",
+		       "I/Os whose life met a stretch of lost events, left out of every figure",
+		       tk->broken_lost);
+	single_counter(w, "blkstack_tracker_broken_by_lost_events_top",
+		       "Of the I/Os broken by lost events, top-level ones", tk->broken_lost_top);
 	family(w, "blkstack_tracker_unmatched", "counter", NULL,
 	       "Events that matched nothing in flight, event = complete | remap | request");
 	fprintf(w->fp, "blkstack_tracker_unmatched_total{event=\"complete\"} %" PRIu64 "\n",

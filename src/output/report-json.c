@@ -214,6 +214,7 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object *tracking = json_object_new_object();
 	json_object *cpus = json_object_new_array();
 	const struct tk_counters *tk = r->tk;
+	uint64_t all = tk_top_all(tk, report_lost(r->src));
 	size_t *order;
 
 	json_object_object_add(doc, "source", json_object_new_string(r->source));
@@ -329,8 +330,7 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(tracking, "top_level_matched",
 			       json_object_new_uint64(tk->ios_top_matched));
 	json_object_object_add(tracking, "match_rate",
-			       json_object_new_double(tk->ios_top ? (double)tk->ios_top_matched /
-								    tk->ios_top : 1.0));
+			       json_object_new_double(all ? (double)tk->ios_top_matched / all : 1.0));
 	json_object_object_add(tracking, "top_level_partly_followed",
 			       json_object_new_uint64(tk->ios_top - tk->ios_top_matched));
 	json_object_object_add(tracking, "layer_caused_ios", json_object_new_uint64(tk->ios_caused));
@@ -346,6 +346,19 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(tracking, "dropped_inflight_cap",
 			       json_object_new_uint64(tk->dropped_cap));
 	json_object_object_add(tracking, "inflight_peak", json_object_new_uint64(tk->inflight_peak));
+	/* as the text's line: there when events were lost */
+	if (report_lost(r->src)) {
+		json_object_object_add(tracking, "lost_stretches",
+				       json_object_new_uint64(tk->lost_marks));
+		json_object_object_add(tracking, "broken_by_lost_events",
+				       json_object_new_uint64(tk->broken_lost));
+		json_object_object_add(tracking, "broken_by_lost_events_top_level",
+				       json_object_new_uint64(tk->broken_lost_top));
+		json_object_object_add(tracking, "unmatched_completions_after_loss",
+				       json_object_new_uint64(tk->unmatched_after_loss));
+		json_object_object_add(tracking, "top_level_unseen_estimate",
+				       json_object_new_uint64(tk_top_unseen(tk, report_lost(r->src))));
+	}
 	if (r->src)
 		for (int c = 0; c < r->src->ncpu; c++) {
 			const struct source_cpu_stats *cs = &r->src->cpu[c];
@@ -353,9 +366,7 @@ int out_report_json(FILE *fp, const struct report *r)
 
 			json_object_object_add(jc, "cpu", json_object_new_int(c));
 			json_object_object_add(jc, "events", json_object_new_uint64(cs->events));
-			json_object_object_add(jc, "lost", json_object_new_uint64(cs->missed +
-										   cs->overrun +
-										   cs->dropped));
+			json_object_object_add(jc, "lost", json_object_new_uint64(source_cpu_lost(cs)));
 			json_object_array_add(cpus, jc);
 		}
 	json_object_object_add(tracking, "cpus", cpus);

@@ -522,10 +522,19 @@ static void print_tracking(FILE *fp, const struct report *r)
 {
 	const struct tk_counters *tk = r->tk;
 
-	fprintf(fp, "\nTracking: %" PRIu64 " block events taken; match rate %.1f%% (%" PRIu64 " of %" PRIu64
+	uint64_t lost = report_lost(r->src), all = tk_top_all(tk, lost);
+
+	fprintf(fp, "\nTracking: %" PRIu64 " block events taken; match rate %.1f%% (%" PRIu64 " of %s%" PRIu64
 		    " top-level I/Os followed through every layer)\n",
-		tk->events, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0,
-		tk->ios_top_matched, tk->ios_top);
+		tk->events, all ? 100.0 * tk->ios_top_matched / all : 100.0,
+		tk->ios_top_matched, lost ? "about " : "", all);
+	if (lost)
+		fprintf(fp, "  events lost in %" PRIu64 " stretches: I/Os broken by them, left out of"
+			    " every figure, %" PRIu64 " (%" PRIu64 " top-level); completions whose"
+			    " start was lost %" PRIu64 "; top-level I/Os that lost every event, about"
+			    " %" PRIu64 "\n",
+			tk->lost_marks, tk->broken_lost, tk->broken_lost_top,
+			tk->unmatched_after_loss, tk_top_unseen(tk, lost));
 	fprintf(fp, "  top-level I/Os partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
 		    " for an I/O in flight, %" PRIu64 " on its own; expired %" PRIu64
 		    " (%" PRIu64 " top-level)\n",
@@ -544,7 +553,7 @@ static void print_tracking(FILE *fp, const struct report *r)
 			const struct source_cpu_stats *cs = &r->src->cpu[c];
 
 			fprintf(fp, "  cpu%d: %" PRIu64 " read, %" PRIu64 " lost\n", c, cs->events,
-				cs->missed + cs->overrun + cs->dropped);
+				source_cpu_lost(cs));
 		}
 }
 
@@ -705,8 +714,22 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 		}
 	}
 	fprintf(fp, "%s  (%.3f s)", iv->label, iv->len_ns / 1e9);
-	if (iv->lost)
+	if (iv->lost) {
+		const char *sep = " (";
+
 		fprintf(fp, "  WARNING: %" PRIu64 " events lost", iv->lost);
+		for (int c = 0; iv->lost_cpu && c < iv->ncpu; c++) {
+			if (!iv->lost_cpu[c])
+				continue;
+			fprintf(fp, "%scpu%d %" PRIu64, sep, c, iv->lost_cpu[c]);
+			sep = ", ";
+		}
+		if (*sep == ',')
+			fputc(')', fp);
+	}
+	if (iv->broken)
+		fprintf(fp, "%s%" PRIu64 " I/Os broken by lost events left out", iv->lost ? "; " : "  ",
+			iv->broken);
 	fputc('\n', fp);
 	if (rows)
 		scols_print_table(tb);

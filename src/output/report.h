@@ -87,6 +87,9 @@ struct report {
  * @label: when it ended ("12:00:03", or "+3.000s" into a recording)
  * @len_ns: its length: rates are per second of it
  * @lost: events lost during it
+ * @lost_cpu: the same per CPU, @ncpu of them (NULL: not known)
+ * @broken: I/Os completed in it whose life met a stretch of lost events:
+ *	    left out of its figures
  * @access: with top --access, the access pattern since the interval began
  *	    (access_mark()): two more columns, INFLT and SEQ%; NULL: none
  */
@@ -94,6 +97,9 @@ struct report_interval {
 	const char *label;
 	uint64_t len_ns;
 	uint64_t lost;
+	const uint64_t *lost_cpu;
+	int ncpu;
+	uint64_t broken;
 	const struct access *access;
 };
 

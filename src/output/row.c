@@ -110,6 +110,10 @@ int row_build(struct row *r, const struct tk_io *io, uint64_t seq)
 	r->q = root->q;
 	r->c = root->c;
 	r->error = root->error;
+	r->cls = io->cls;
+	r->issuer = io->issuer;
+	r->cause_dev = io->cause_dev;
+	r->cause_q = io->cause_q;
 	r->nlayers = 0;
 	for (size_t i = 0; i < io->nrecs; i++) {
 		const struct tk_rec *rec = &io->recs[i];

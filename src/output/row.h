@@ -62,6 +62,9 @@ struct row_layer {
  *		the lower bios)
  * @q, @c: issued and completed; @c - @q is its latency
  * @error: completion error of the I/O (negative errno), 0 for success
+ * @cls: enum tk_class; @issuer: the layer that issued it (0 for top-level)
+ * @cause_dev, @cause_q: for a caused I/O, the root device and entry time of
+ *			  the I/O it was issued for
  * @file: what it was for, by the page-cache attribution: a file's path (or
  *	  "MAJ:MIN:ino"), or "journal", "metadata", "swap", "raw",
  *	  "unattributed"; NULL without page-cache events. Set by the writer.
@@ -80,6 +83,10 @@ struct row {
 	char comm[16];
 	uint64_t q, c;
 	int32_t error;
+	uint8_t cls;
+	uint32_t issuer;
+	uint32_t cause_dev;
+	uint64_t cause_q;
 	const char *file;
 	struct row_layer *layers;
 	size_t nlayers;

@@ -226,6 +226,30 @@ static void json_fields(struct json_object *obj, const char *const *names, size_
 		json_object_object_add(obj, names[i], json_val(&v[i]));
 }
 
+/*
+ * Who issued it: "top" (a user of the stack), "caused" (a layer, for the
+ * I/O named by "cause": its root device and entry time) or "own" (a layer,
+ * on its own), and for a layer's I/O, the layer.
+ */
+static void json_class(struct json_object *obj, const struct row *r, struct texts *t)
+{
+	static const char *const names[] = {
+		[TK_IO_TOP] = "top", [TK_IO_LAYER] = "own", [TK_IO_CAUSED] = "caused",
+	};
+	struct json_object *cause = NULL;
+
+	json_object_object_add(obj, "class", json_object_new_string(names[r->cls]));
+	json_object_object_add(obj, "issuer", r->issuer ? json_object_new_string(
+			       dev_text(r->issuer, t->parent, sizeof(t->parent))) : NULL);
+	if (r->cause_dev) {
+		cause = json_object_new_object();
+		json_object_object_add(cause, "dev", json_object_new_string(
+				       dev_text(r->cause_dev, t->dev, sizeof(t->dev))));
+		json_object_object_add(cause, "q_ns", json_object_new_int64((int64_t)r->cause_q));
+	}
+	json_object_object_add(obj, "cause", cause);
+}
+
 int rows_jsonl_write(FILE *fp, const struct row *r)
 {
 	struct val v[LAYER_FIELDS > IO_FIELDS ? LAYER_FIELDS : IO_FIELDS];
@@ -248,6 +272,7 @@ int rows_jsonl_write(FILE *fp, const struct row *r)
 		json_object_array_add(layers, lo);
 	}
 	json_object_object_add(obj, "layers", layers);
+	json_class(obj, r, &t);
 	fputs(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
 						  JSON_C_TO_STRING_NOSLASHESCAPE), fp);
 	fputc('\n', fp);

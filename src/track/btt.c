@@ -497,6 +497,9 @@ int btt_event(const struct blk_event *ev, uint32_t dev, bool timer, void *ctx)
 	struct btt_dev *d;
 	struct btt_q *q;
 
+	/* btt leaves out passthrough (PC) requests, as blktrace records them */
+	if (blk_event_passthrough(ev))
+		return 0;
 	if (!b->started) {
 		b->started = true;
 		b->genesis = ev->ts;

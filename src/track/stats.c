@@ -74,6 +74,7 @@ void stats_reset(struct stats *st)
 	st->nlayers = 0;
 	memset(st->e2e, 0, sizeof(st->e2e));
 	memset(st->procs, 0, (ST_MAX_PROCS + 1) * sizeof(*st->procs));
+	memset(st->proc_hint, 0, sizeof(st->proc_hint));
 	st->nprocs = 0;
 	st->first_ts = st->last_ts = 0;
 }
@@ -280,6 +281,9 @@ account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r, en
 		l->depth = r->depth;
 	if (r->parent_dev)
 		add_parent(l, r->parent_dev, r->sectors != 0);
+	else if (!io->top && io->issuer && io->issuer != r->dev)
+		/* a layer's own I/O on a device it uses (its metadata) */
+		add_parent(l, io->issuer, r->sectors != 0);
 	return account_op(&l->op[op], r);
 }
 
@@ -351,20 +355,24 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 
 static struct st_proc *proc_of(struct stats *st, int32_t pid, const char *comm)
 {
-	struct st_proc *last = &st->procs[st->last_proc];
+	uint16_t *hint = &st->proc_hint[((uint32_t)pid * 0x9E3779B1U) >> 26];
+	struct st_proc *last = &st->procs[*hint ? *hint - 1 : 0];
 
+	_Static_assert(ST_PROC_HINTS == 1 << (32 - 26), "the hash takes 6 bits");
+	_Static_assert(ST_MAX_PROCS < UINT16_MAX, "a hint holds an index + 1");
 	/* the same 16 bytes are the same name: no strncmp for the common case */
-	if (st->last_proc < st->nprocs && last->pid == pid && !memcmp(last->comm, comm, 16))
+	if (*hint && last->pid == pid && !memcmp(last->comm, comm, 16))
 		return last;
 	for (size_t i = 0; i < st->nprocs; i++) {
 		if (st->procs[i].pid == pid && !strncmp(st->procs[i].comm, comm, 16)) {
-			st->last_proc = i;
+			*hint = i + 1;
 			return &st->procs[i];
 		}
 	}
 	if (st->nprocs < ST_MAX_PROCS) {
 		struct st_proc *p = &st->procs[st->nprocs++];
 
+		*hint = st->nprocs;
 		p->pid = pid;
 		memcpy(p->comm, comm, sizeof(p->comm));
 		p->comm[sizeof(p->comm) - 1] = '\0';

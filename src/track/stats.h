@@ -171,6 +171,8 @@ struct st_proc {
 
 /* Processes tracked individually at most; the rest are summed as "other". */
 #define ST_MAX_PROCS 512
+/* Slots of the table from a pid to where its process was last found. */
+#define ST_PROC_HINTS 64
 
 /**
  * struct stats - everything the report shows
@@ -179,8 +181,11 @@ struct st_proc {
  * @procs: per originating process, @nprocs of them; past ST_MAX_PROCS one
  *	   more entry, pid -1 "other", sums the rest
  * @first_ts, @last_ts: span of the completed I/Os
- * @last_layer, @last_proc: the indexes found last (most trees are rooted
- *			    where the previous one was, and queued by its task)
+ * @last_layer: the index found last (most trees are rooted where the
+ *		previous one was)
+ * @proc_hint: by a hash of the pid, 1 + the index of the process last found
+ *	       with it (0: none): N threads of a load take turns, and a
+ *	       search of the table per I/O cost tens of instructions
  */
 struct stats {
 	struct st_layer *layers;
@@ -192,7 +197,7 @@ struct stats {
 	uint64_t first_ts;
 	uint64_t last_ts;
 	size_t last_layer;
-	size_t last_proc;
+	uint16_t proc_hint[ST_PROC_HINTS];
 };
 
 /** stats_alloc - empty statistics; NULL with errno set on failure */

@@ -237,6 +237,8 @@ int topo_dev_info(const char *root, uint32_t dev, struct topo_dev_info *out)
 		break;
 	case TOPO_MD:
 		read_opt(dfd, "md/level", out->md_level, sizeof(out->md_level));
+		out->md_chunk = read_u64(dfd, "md/chunk_size") / 512;
+		out->md_disks = read_u64(dfd, "md/raid_disks");
 		break;
 	default:
 		break;

@@ -109,13 +109,23 @@ unsigned int topo_roles_of(const struct topo_dev_info *d)
 	return roles;
 }
 
+void topo_mark_tracker(const struct topo_dev_info *d, struct tracker *t)
+{
+	unsigned int roles = topo_roles_of(d);
+
+	tracker_set_role(t, d->dev, roles);
+	for (size_t j = 0; j < d->nslaves; j++)
+		tracker_set_edge(t, d->dev, d->slaves[j]);
+	/* raid5 and raid4 keep one parity block a stripe; raid6 two */
+	if ((roles & TK_ROLE_PARITY) && d->md_chunk && d->md_disks > 2)
+		tracker_set_stripe(t, d->dev, d->md_chunk,
+				   d->md_disks - (!strcmp(d->md_level, "raid6") ? 2 : 1));
+}
+
 void topo_record_mark_roles(const struct topo_record *r, struct tracker *t)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		tracker_set_role(t, r->devs[i].dev, topo_roles_of(&r->devs[i]));
-		for (size_t j = 0; j < r->devs[i].nslaves; j++)
-			tracker_set_edge(t, r->devs[i].dev, r->devs[i].slaves[j]);
-	}
+	for (size_t i = 0; i < r->n; i++)
+		topo_mark_tracker(&r->devs[i], t);
 }
 
 int topo_record_load_said(const char *path, struct topo_record *out)
@@ -271,6 +281,10 @@ static int parse_blk(const char *line, struct topo_dev_info *d, struct pending_l
 	field(line, "target", d->target, sizeof(d->target));
 	field(line, "backing", d->backing, sizeof(d->backing));
 	field(line, "md_level", d->md_level, sizeof(d->md_level));
+	if (field(line, "md_chunk", v, sizeof(v)))
+		d->md_chunk = strtoul(v, NULL, 10);
+	if (field(line, "md_disks", v, sizeof(v)))
+		d->md_disks = strtoul(v, NULL, 10);
 	field(line, "scheduler", d->scheduler, sizeof(d->scheduler));
 	if (field(line, "size", v, sizeof(v)))
 		d->size_sectors = strtoull(v, NULL, 10);
@@ -288,6 +302,28 @@ static int parse_blk(const char *line, struct topo_dev_info *d, struct pending_l
 	field(line, "partition", v, sizeof(v));
 	d->kind = kind_of(d, v[0] && strcmp(v, "0"));
 	return 0;
+}
+
+/*
+ * An "md NAME level=raid5 chunk_size=BYTES raid_disks=N ..." line (the
+ * tests/vm guest's topology): the geometry of array NAME.
+ */
+static void parse_md(struct topo_record *r, const char *line)
+{
+	char name[64], v[32];
+
+	if (sscanf(line, "md %63s", name) != 1)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		struct topo_dev_info *d = &r->devs[i];
+
+		if (strcmp(d->name, name))
+			continue;
+		if (!d->md_chunk && field(line, "chunk_size", v, sizeof(v)))
+			d->md_chunk = strtoul(v, NULL, 10) / 512;
+		if (!d->md_disks && field(line, "raid_disks", v, sizeof(v)))
+			d->md_disks = strtoul(v, NULL, 10);
+	}
 }
 
 /* @dev among the devices read so far (not sorted yet) */
@@ -507,6 +543,8 @@ int topo_record_parse(const char *text, size_t len, struct topo_record *out, uns
 	for (p = text; !ret && next_line(&p, end, buf, sizeof(buf));)
 		if (!strncmp(buf, "table ", 6))
 			ret = parse_table(out, buf, had_slots);
+		else if (!strncmp(buf, "md ", 3))
+			parse_md(out, buf);
 	free(had_slots);
 	for (size_t i = 0; !ret && i < out->n; i++) {
 		struct topo_dev_info *d = &out->devs[i];
@@ -676,6 +714,8 @@ int topo_record_write(FILE *fp, const char *root, const uint32_t *devs, size_t n
 		put_value(fp, "target", d.target);
 		put_value(fp, "backing", d.backing);
 		put_value(fp, "md_level", d.md_level);
+		if (d.md_chunk && d.md_disks)
+			fprintf(fp, " md_chunk=%u md_disks=%u", d.md_chunk, d.md_disks);
 		put_value(fp, "scheduler", d.scheduler);
 		fputc('\n', fp);
 		topo_dev_info_free(&d);

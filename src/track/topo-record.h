@@ -130,6 +130,12 @@ int topo_record_from_sysfs(const char *root, const uint32_t *devs, size_t n,
 unsigned int topo_roles_of(const struct topo_dev_info *d);
 
 /**
+ * topo_mark_tracker - tell @t what device @d is: its roles, the devices it
+ * sends I/O to and, for a parity RAID, its stripe geometry
+ */
+void topo_mark_tracker(const struct topo_dev_info *d, struct tracker *t);
+
+/**
  * topo_record_mark_roles - tell @t the role of every device of @r, and
  * which devices each sends its I/O to, as live tracing does from sysfs
  * (live_mark_roles)

@@ -144,6 +144,9 @@ const char *topo_kind_name(enum topo_kind kind);
  *	unknown (see topo_dev_info() for where it comes from)
  * @backing: a loop device's backing file (loop/backing_file; "" if none)
  * @md_level: an md device's md/level ("raid1"; "" unless md)
+ * @md_chunk: an md array's chunk in 512-byte sectors (md/chunk_size); 0
+ *	      when it has none or it is unknown
+ * @md_disks: an md array's member count (md/raid_disks); 0 when unknown
  * @kind: what the device is
  * @part_start: a partition's first sector on its disk (512-byte units);
  *	this is what a remap from the partition to the disk adds; 0 otherwise
@@ -175,6 +178,8 @@ struct topo_dev_info {
 	char target[32];
 	char backing[256];
 	char md_level[16];
+	uint32_t md_chunk;
+	uint32_t md_disks;
 	enum topo_kind kind;
 	uint64_t part_start;
 	uint32_t parent;

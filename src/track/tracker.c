@@ -20,7 +20,13 @@
  *    the disk at that relative sector was really at the partition; it is
  *    moved there and becomes a remap-only layer.
  *  - A bio completion names the trimmed remainder of a split bio: it is
- *    matched on device and end sector.
+ *    matched on device and end sector, after an exact start and size
+ *    match (a request completion likewise, on its start).
+ *  - Request-based dm (multipath) clones an issued request onto a path
+ *    (block_rq_remap, at -1 for a flush): each bio of the request gets a
+ *    child there; a clone the path rejects unissued is dropped when dm
+ *    requeues the request, and dm's second completion (+ 0) completes
+ *    nothing.
  *  - At request-based devices bios start (G) or join (M, F) requests, and
  *    request events (I, D, C, requeue, scheduler merges) are matched on the
  *    request's start; a completion may cover only the front of a request.
@@ -29,13 +35,16 @@
  *  - Among identical keys in flight, the oldest matches first.
  *  - An empty flush dm sends down names sector 0, whatever the bio it
  *    serves: it belongs to the oldest empty or preflush bio in flight at
- *    the layer (a preflush write's flush is part of that write).
+ *    the layer (a preflush write's flush is part of that write), never to
+ *    a data write that holds the sector.
  *  - A remap whose source is not in flight at a layer that queues its own
  *    bios is I/O that layer issued (md's stripe I/O, dm's own flushes):
  *    never a new top-level I/O. A parity RAID names the array sector of a
  *    block, or 0 for parity: a read of a block a pending write covers is
  *    that write's read-modify-write; sector 0 is matched to a bio at the
- *    array's start only for the member sector of that bio's stripe.
+ *    array's start only for the member sector of that bio's stripe. With the
+ *    array's geometry (tracker_set_stripe()), any other stripe I/O is
+ *    caused by the oldest write in flight on its stripe.
  *  - The class of a tree (top-level, or issued by a layer) comes from the
  *    roles of its root's device (tracker_set_role()), so it never depends
  *    on which event came first.
@@ -57,6 +66,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/lostevent.h"
 #include "track/tracker.h"
 
 /* Layers directly above one device that are remembered (a stack is a graph,
@@ -92,6 +102,8 @@ struct node {
 	int32_t pid;
 	char comm[16];
 	uint32_t issuer;	/* the layer that issued it, when not its own device */
+	uint32_t cause_dev;	/* TK_IO_CAUSED: the root of the I/O it was issued for */
+	uint64_t cause_q;
 	uint32_t nnodes;
 	uint64_t expired_at;
 	struct node *tree_next, *tree_prev;	/* list of live trees, oldest first */
@@ -105,6 +117,9 @@ struct rq {
 	uint64_t g, i, d;
 	uint16_t requeues;
 	struct node *bios;	/* bios in it, in order of arrival */
+	/* request-based dm: the clone of this request on a path, and the
+	 * request a clone was made from, while both are in flight */
+	struct rq *clone, *origin;
 };
 
 struct tdev {
@@ -113,12 +128,32 @@ struct tdev {
 	bool queues;		/* queue events were seen here: not a partition */
 	bool receives;		/* remaps into it were seen: a lower device */
 	bool sends;		/* remaps out of it were seen: an upper device */
+	bool clones;		/* request remaps out of it were seen: request-based dm */
 	uint32_t uppers[TK_MAX_UPPERS];	/* devices that send I/O to this one */
 	int nuppers;
 	struct node **nodes;
 	int nnodes, nodes_cap;
 	struct rq **rqs;
 	int nrqs, rqs_cap;
+	/*
+	 * A FUA or preflush write whose data completed, while the flush
+	 * machinery may still send its post-flush (then completes the request
+	 * once more with + 0 at @seq_start): the I/O that flush is for.
+	 */
+	bool seq_open;
+	uint64_t seq_start;
+	uint32_t seq_cause_dev;
+	uint64_t seq_cause_q;
+	/* that write's bio here, its parent and grandparent, with their
+	 * arrival numbers: the bio really ends at the + 0 completion, while a
+	 * layer above waits for it */
+	struct node *seq_bio;
+	uint64_t seq_seq[3];
+	/* parity RAID: chunk and data blocks a stripe (tracker_set_stripe()),
+	 * and where the members' data starts, once a remap told */
+	uint32_t stripe_chunk, stripe_data;
+	bool stripe_off_known;
+	uint64_t stripe_off;
 };
 
 struct tracker {
@@ -132,6 +167,9 @@ struct tracker {
 	 * than the first due time, never later): one compare per event */
 	uint64_t sweep_at;
 	bool stop_at_remap;	/* tracker_stop_at_remap() */
+	/* the latest end of a stretch of lost events (0: none): a tree that
+	 * entered the stack before it may have lost an event */
+	uint64_t lost_until;
 
 	struct tdev **devs;
 	int ndevs, devs_cap;
@@ -400,6 +438,10 @@ static inline void rq_release(struct tracker *t, struct tdev *d, struct rq *r)
 {
 	for (struct node *b = r->bios; b; b = b->rq_next)
 		b->rq = NULL;
+	if (r->clone)
+		r->clone->origin = NULL;
+	if (r->origin)
+		r->origin->clone = NULL;
 	dev_del_rq(d, r);
 	r->bios = (struct node *)t->free_rqs;
 	t->free_rqs = r;
@@ -445,6 +487,8 @@ root_new_at(struct tracker *t, struct tdev *d, const struct blk_event *ev, uint6
 	n->pid = ev->pid;
 	memcpy(n->comm, ev->comm, sizeof(n->comm));
 	n->issuer = 0;
+	n->cause_dev = 0;
+	n->cause_q = 0;
 	n->nnodes = 1;
 	tree_link(&t->trees, n);
 	sweep_by(t, n->r.q + t->p.timeout_ns);
@@ -479,6 +523,14 @@ static struct node *child_new(struct tracker *t, struct tdev *d, struct node *pa
 	parent->last_child = n;
 	parent->pending++;
 	return n;
+}
+
+/* Root @n was issued by a layer for @cause (any bio of the I/O it serves). */
+static void set_cause(struct node *n, const struct node *cause)
+{
+	n->cls = TK_IO_CAUSED;
+	n->cause_dev = cause->root->r.dev;
+	n->cause_q = cause->root->r.q;
 }
 
 static int grow_recs(struct tracker *t, size_t need)
@@ -649,6 +701,17 @@ tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 		tree_release(t, root);
 		return;
 	}
+	if (__builtin_expect(root->r.q < t->lost_until, 0)) {
+		/*
+		 * every mark before its completion is in: its life met a
+		 * stretch (one that ends at its Q ended with the page it is on)
+		 */
+		t->cnt.broken_lost++;
+		if (tree_class(root, d) == TK_IO_TOP)
+			t->cnt.broken_lost_top++;
+		tree_release(t, root);
+		return;
+	}
 	if (!root->first_child) {
 		/* a tree of one bio (most I/O at a plain disk): its record as it
 		 * is, a root's from node_new() (no parent, depth 0) */
@@ -665,6 +728,8 @@ tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 	io.cls = tree_class(root, d);
 	io.top = io.cls == TK_IO_TOP;
 	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->r.dev;
+	io.cause_dev = io.cls == TK_IO_CAUSED ? root->cause_dev : 0;
+	io.cause_q = io.cls == TK_IO_CAUSED ? root->cause_q : 0;
 	io.matched = matched;
 	io.root = io.recs;
 	io.nrecs = n;
@@ -752,19 +817,28 @@ find_awaiting(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 	return best;
 }
 
-/* The oldest bio in flight whose range holds [start, start + sectors). */
+/*
+ * The oldest bio in flight whose range holds [start, start + sectors); one
+ * of exactly that range that sent nothing down yet first: a 4 KiB read
+ * inside an older 64 KiB one in flight is remapped as itself.
+ */
 static struct node *find_containing(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 {
-	struct node *best = NULL;
+	struct node *best = NULL, *exact = NULL;
 
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (!n->await_q && n->r.sector <= start && start + sectors <= n->end &&
-		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
+		if (n->await_q || n->r.sector > start || start + sectors > n->end ||
+		    !same_op(n->r.op, op))
+			continue;
+		if (n->r.sector == start && n->r.sectors == sectors && !n->first_child &&
+		    (!exact || n->seq < exact->seq))
+			exact = n;
+		if (!best || n->seq < best->seq)
 			best = n;
 	}
-	return best;
+	return exact ? exact : best;
 }
 
 /*
@@ -803,18 +877,29 @@ static struct node *find_flushing(struct tdev *d)
 	return best;
 }
 
-/* The oldest bio in flight ending at @end (completions name the remainder). */
-static struct node *find_by_end(struct tdev *d, uint64_t end, uint8_t op)
+/*
+ * The bio a completion of [start, start + sectors) names: the oldest in
+ * flight of exactly that start and size, else the oldest ending there (a
+ * completion names the remainder of a split bio). A 4 KiB and a 64 KiB
+ * read ending at one sector are both in flight at times: the exact one is
+ * the one completed.
+ */
+static struct node *find_completed(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 {
-	struct node *best = NULL;
+	struct node *exact = NULL, *best = NULL;
 
 	for (int i = 0; i < d->nnodes; i++) {
 		struct node *n = d->nodes[i];
 
-		if (n->end == end && !n->rq && same_op(n->r.op, op) && (!best || n->seq < best->seq))
+		if (n->end != start + sectors || n->rq || !same_op(n->r.op, op))
+			continue;
+		if (n->r.sector == start && n->r.sectors == sectors &&
+		    (!exact || n->seq < exact->seq))
+			exact = n;
+		if (!best || n->seq < best->seq)
 			best = n;
 	}
-	return best;
+	return exact ? exact : best;
 }
 
 /* The oldest queued bio at start/size not yet in a request. */
@@ -871,6 +956,28 @@ find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op, int issued
 	return NULL;
 }
 
+/*
+ * The issued request a completion of [start, start + sectors) names: the
+ * oldest of exactly that start and size, else the oldest at that start (a
+ * completion may cover only the front of a request).
+ */
+static struct rq *find_rq_exact(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+{
+	struct rq *first = NULL;
+
+	for (int i = 0; i < d->nrqs; i++) {
+		struct rq *r = d->rqs[i];
+
+		if (!r->issued || r->start != start || !same_op(r->op, op))
+			continue;
+		if (r->end - r->start == sectors)
+			return r;
+		if (!first)
+			first = r;
+	}
+	return first;
+}
+
 /* ---- events ----------------------------------------------------------- */
 
 /* Remember that @upper sends I/O to @d. */
@@ -889,6 +996,21 @@ enum held_match {
 	HELD_OVERLAP,	/* one whose sectors the I/O below covers */
 	HELD_ANY,	/* any one not sent down yet */
 };
+
+/*
+ * Whether all that went down of @n is its flush: a preflush write whose dm
+ * sent the flush ahead and holds the data (dm-snapshot's origin, until the
+ * chunk is copied).
+ */
+static bool flush_sent_only(const struct node *n)
+{
+	if (!n->first_child || !(n->r.flags & BLK_F_PREFLUSH))
+		return false;
+	for (const struct node *c = n->first_child; c; c = c->next_sibling)
+		if (c->r.sectors)
+			return false;
+	return true;
+}
 
 /*
  * A bio a layer above @d holds, not sent down yet: at @start/@sectors with
@@ -911,10 +1033,11 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 			if (n->done || n->await_q || n->rq)
 				continue;
 			if (how == HELD_ANY) {
-				if (n->r.down || n->first_child)
+				if (n->r.down && !flush_sent_only(n))
 					continue;
 			} else if (how == HELD_OVERLAP) {
-				if (n->r.down || n->end <= start || start + sectors <= n->r.sector)
+				if ((n->r.down && !flush_sent_only(n)) || n->end <= start ||
+				    start + sectors <= n->r.sector)
 					continue;
 			} else if (!same_op(n->r.op, op)) {
 				continue;
@@ -922,7 +1045,7 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 				/* split by dm into pieces, each held and released */
 				if (start < n->r.sector || n->end < start + sectors)
 					continue;
-			} else if (n->r.down || n->first_child || n->r.sector != start ||
+			} else if ((n->r.down && !flush_sent_only(n)) || n->r.sector != start ||
 				   n->r.sectors != sectors) {
 				continue;
 			}
@@ -938,20 +1061,25 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
  * chunk a held write covers (dm-snapshot's read), or a flush or FUA write
  * (md's superblock) while a bio above waits to be sent down.
  */
-static inline bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+static inline struct node *held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
+	struct node *held;
+
 	if (!d->nuppers)
-		return false;
-	if (ev->nr_sector && find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_OVERLAP))
-		return true;
-	return (ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
-	       find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
+		return NULL;
+	if (ev->nr_sector &&
+	    (held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_OVERLAP)))
+		return held;
+	if (!(ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)))
+		return NULL;
+	return find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
 }
 
 static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	/* only a remap into @d (which tells it receives) brings a bio awaiting its Q */
 	struct node *n = d->receives ? find_awaiting(d, ev->sector, ev->nr_sector, ev->op) : NULL;
+	struct node *held;
 
 	d->queues = true;
 	if (n) {
@@ -963,8 +1091,7 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 		return;
 	}
 	if (d->nuppers && ev->nr_sector) {
-		struct node *held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_EXACT);
-
+		held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_EXACT);
 		if (held) {
 			/* the release of a held bio: its layer's way down ends here */
 			n = child_new(t, d, held, ev, ev->sector, ev->nr_sector);
@@ -981,14 +1108,115 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 	if (!n)
 		return;
 	n->r.qev = ev->ts;
-	if (held_for(t, d, ev))
-		n->cls = TK_IO_CAUSED;
+	/* I/O a device under one layer gets with no remap is that layer's
+	 * (dm-cache's and dm-thin's metadata), a partition's aside: it
+	 * issues nothing, I/O to the disk is the disk's */
+	if (d->nuppers == 1) {
+		struct tdev *u = get_dev(t, d->uppers[0]);
+
+		if (u && !remap_only(u))
+			n->issuer = u->dev;
+	}
+	held = held_for(t, d, ev);
+	if (held)
+		set_cause(n, held);
+}
+
+/* The oldest bio in flight with @op whose range meets [start, start + sectors). */
+static struct node *find_overlapping(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
+{
+	struct node *best = NULL;
+
+	for (int i = 0; i < d->nnodes; i++) {
+		struct node *n = d->nodes[i];
+
+		if (!n->await_q && n->r.sector < start + sectors && start < n->end &&
+		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
 }
 
 /*
- * The bio a remap out of @src comes from, or NULL. A parity RAID names the
- * array sector of a data block (a read of it may be the read-modify-write
- * of a pending write: *@cause), or 0 for parity, which names no bio.
+ * The write (or discard) in flight at parity RAID @src that stripe I/O md
+ * sends to member sector @msec serves: one that covers a data block of
+ * that stripe (md's stripes take a page of every member at one sector).
+ * Needs the geometry (tracker_set_stripe()) and the members' data offset,
+ * which a remap of a data block teaches.
+ */
+static struct node *stripe_cause(struct tdev *src, const struct blk_event *ev)
+{
+	uint64_t chunk = src->stripe_chunk, row, off, width = chunk * src->stripe_data;
+	uint8_t op = ev->op == BLK_OP_DISCARD ? BLK_OP_DISCARD : BLK_OP_WRITE;
+	struct node *best = NULL;
+
+	if (!chunk || !src->stripe_off_known || ev->sector < src->stripe_off)
+		return NULL;
+	row = (ev->sector - src->stripe_off) / chunk;
+	off = (ev->sector - src->stripe_off) % chunk;
+	for (uint32_t k = 0; k < src->stripe_data; k++) {
+		struct node *n = find_overlapping(src, row * width + k * chunk + off,
+						  ev->nr_sector, op);
+
+		if (n && (!best || n->seq < best->seq))
+			best = n;
+	}
+	return best;
+}
+
+/*
+ * The bio a remap out of parity RAID @src comes from, or NULL. md names the
+ * array sector of a data block, or 0 for parity, which names no bio; stripe
+ * I/O of its own (the reads of a read-modify-write, parity) serves a write
+ * in flight: *@cause.
+ */
+static struct node *parity_source(struct tdev *src, const struct blk_event *ev,
+				  struct node **cause)
+{
+	struct node *n;
+
+	if (ev->aux_sector && src->stripe_chunk) {
+		/* a data block: where the members' data starts */
+		uint64_t width = (uint64_t)src->stripe_chunk * src->stripe_data;
+		uint64_t at = ev->aux_sector / width * src->stripe_chunk +
+			      ev->aux_sector % src->stripe_chunk;
+
+		if (ev->sector >= at) {
+			src->stripe_off = ev->sector - at;
+			src->stripe_off_known = true;
+		}
+	}
+	if (!ev->aux_sector) {
+		/*
+		 * Sector 0 names the array's first block and every stripe's
+		 * parity. A stripe's blocks lie at one member sector: a bio at
+		 * the array's start takes the remaps of its own stripe only,
+		 * the first one it gets telling which member sector that is.
+		 */
+		n = NULL;
+		/* the first block is at the members' first data sector */
+		if (!src->stripe_off_known || ev->sector == src->stripe_off)
+			n = find_containing(src, 0, ev->nr_sector, ev->op);
+		if (n && (!n->stripe0 || n->stripe0 == ev->sector + 1)) {
+			n->stripe0 = ev->sector + 1;
+			return n;
+		}
+	} else {
+		n = find_containing(src, ev->aux_sector, ev->nr_sector, ev->op);
+		if (n)
+			return n;
+	}
+	*cause = stripe_cause(src, ev);
+	if (!*cause && ev->aux_sector && ev->op == BLK_OP_READ)
+		*cause = find_containing(src, ev->aux_sector, ev->nr_sector, BLK_OP_WRITE);
+	return NULL;
+}
+
+/*
+ * The bio a remap out of @src comes from, or NULL. An empty flush (dm's
+ * names sector 0, whatever the bio it serves) comes from an empty bio, else
+ * from a bio that asked for a preflush: never from a data write that
+ * happens to hold its sector.
  */
 static struct node *remap_source(struct tdev *src, const struct blk_event *ev,
 				 struct node **cause)
@@ -996,33 +1224,15 @@ static struct node *remap_source(struct tdev *src, const struct blk_event *ev,
 	struct node *n;
 
 	*cause = NULL;
-	if ((src->roles & TK_ROLE_PARITY) && !ev->aux_sector && ev->nr_sector) {
-		/*
-		 * Sector 0 names the array's first block and every stripe's
-		 * parity. A stripe's blocks lie at one member sector: a bio at
-		 * the array's start takes the remaps of its own stripe only,
-		 * the first one it gets telling which member sector that is.
-		 */
-		n = find_containing(src, 0, ev->nr_sector, ev->op);
-		if (!n || (n->stripe0 && n->stripe0 != ev->sector + 1))
-			return NULL;
-		n->stripe0 = ev->sector + 1;
-		return n;
-	}
-	n = find_containing(src, ev->aux_sector, ev->nr_sector, ev->op);
-	if (n)
-		return n;
 	if (!ev->nr_sector) {
-		/* dm's empty flush names sector 0: an empty bio, else a preflush write */
 		n = find_empty(src, ev->op);
 		if (!n)
 			n = find_flushing(src);
 		return n;
 	}
 	if (src->roles & TK_ROLE_PARITY)
-		*cause = find_containing(src, ev->aux_sector, ev->nr_sector,
-					 ev->op == BLK_OP_READ ? BLK_OP_WRITE : ev->op);
-	return NULL;
+		return parity_source(src, ev, cause);
+	return find_containing(src, ev->aux_sector, ev->nr_sector, ev->op);
 }
 
 static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1067,7 +1277,9 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		child = root_new(t, d, ev, ev->sector, ev->nr_sector);
 		if (!child)
 			return;
-		child->cls = cause ? TK_IO_CAUSED : TK_IO_LAYER;
+		child->cls = TK_IO_LAYER;
+		if (cause)
+			set_cause(child, cause);
 		child->issuer = src_dev->dev;
 		child->await_q = true;
 		/* a parity RAID's stripe I/O has no source bio by design */
@@ -1080,13 +1292,16 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		 * I/O submitted to a partition enters the trace at its remap
 		 * to the disk: a new tree, rooted at a remap-only layer.
 		 */
+		struct node *held;
+
 		src = root_new(t, src_dev, ev, ev->aux_sector, ev->nr_sector);
 		if (!src)
 			return;
 		src->r.kind = TK_LAYER_REMAP;
-		if (held_for(t, src_dev, ev)) {
+		held = held_for(t, src_dev, ev);
+		if (held) {
 			/* md writes its superblock to each leg while the write waits */
-			src->cls = TK_IO_CAUSED;
+			set_cause(src, held);
 		} else if (dev_lower(src_dev) && !(src_dev->roles & TK_ROLE_REMAP_ONLY)) {
 			/* a partition under a layer: its source was lost */
 			t->cnt.unmatched_remap++;
@@ -1098,6 +1313,103 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 	child = child_new(t, d, src, ev, ev->sector, ev->nr_sector);
 	if (child)
 		child->await_q = true;
+}
+
+static void place_bio(struct node *b, struct rq *r, enum tk_merge how, uint64_t ts);
+
+/*
+ * Request-based dm (multipath) clones a request it issued onto a path:
+ * block_rq_remap names the path and the request's start at the dm device
+ * (a flush request's, at sector -1 on both). The clone is issued on the
+ * path with no getrq and no insert; each bio of the dm request gets a
+ * child there, in one request.
+ */
+static void on_rq_remap(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+{
+	struct tdev *src_dev = get_dev(t, ev->old_dev);
+	uint64_t from = ev->aux_sector == UINT64_MAX ? 0 : ev->aux_sector;
+	struct rq *r = NULL, *clone;
+
+	if (!src_dev)
+		return;
+	d->receives = true;
+	src_dev->sends = true;
+	src_dev->clones = true;
+	add_upper(d, src_dev->dev);
+	for (int i = 0; i < src_dev->nrqs; i++) {
+		struct rq *x = src_dev->rqs[i];
+
+		if (x->issued && !x->clone && x->start == from && same_op(x->op, ev->op)) {
+			r = x;
+			break;
+		}
+	}
+	if (!r || !r->bios) {
+		t->cnt.unmatched_rq++;
+		return;
+	}
+	clone = rq_new(t, d, ev);
+	if (!clone)
+		return;
+	clone->origin = r;
+	r->clone = clone;
+	for (struct node *b = r->bios; b; b = b->rq_next) {
+		struct node *c = child_new(t, d, b, ev, ev->sector + (b->r.sector - r->start),
+					   b->r.sectors);
+
+		if (!c)
+			continue;
+		place_bio(c, clone, TK_MERGE_NONE, ev->ts);
+		c->r.g = 0;
+	}
+}
+
+/* Take @n, a leaf, out of its tree: a clone its path never took. */
+static void node_drop(struct tracker *t, struct node *n)
+{
+	struct node *p = n->parent, **pp = &p->first_child;
+	struct tdev *d = get_dev(t, n->r.dev);
+
+	while (*pp && *pp != n)
+		pp = &(*pp)->next_sibling;
+	if (*pp)
+		*pp = n->next_sibling;
+	p->last_child = NULL;
+	for (struct node *c = p->first_child; c; c = c->next_sibling)
+		p->last_child = c;
+	if (p->pending)
+		p->pending--;
+	n->root->nnodes--;
+	if (d)
+		dev_del_node(d, n);
+	if (!n->done)
+		t->cnt.inflight--;
+	node_release(t, n);
+}
+
+/*
+ * A dm request was requeued: a clone its path rejected before issuing it
+ * (an offline device: only block_io_start and block_io_done there) is
+ * gone; the request is issued again and cloned onto a path anew.
+ */
+static void drop_clone(struct tracker *t, struct rq *r)
+{
+	struct rq *clone = r->clone;
+	struct tdev *cd;
+	struct node *b, *next;
+
+	if (!clone || clone->issued)
+		return;
+	cd = get_dev(t, clone->dev);
+	b = clone->bios;
+	clone->bios = NULL;
+	if (cd)
+		rq_release(t, cd, clone);
+	for (; b; b = next) {
+		next = b->rq_next;
+		b->rq = NULL;
+		node_drop(t, b);
+	}
 }
 
 /*
@@ -1152,9 +1464,17 @@ static void on_split(struct tracker *t, struct tdev *d, const struct blk_event *
 	n->r.sectors = cut - n->r.sector;
 }
 
+/* A completion that matched nothing in flight: after lost events, its start was lost. */
+static void unmatched_complete(struct tracker *t)
+{
+	t->cnt.unmatched_complete++;
+	if (t->lost_until)
+		t->cnt.unmatched_after_loss++;
+}
+
 static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
-	struct node *n = find_by_end(d, ev->sector + ev->nr_sector, ev->op);
+	struct node *n = find_completed(d, ev->sector, ev->nr_sector, ev->op);
 
 	if (!n) {
 		/*
@@ -1166,7 +1486,7 @@ static void on_bio_complete(struct tracker *t, struct tdev *d, const struct blk_
 		n = find_containing(d, ev->sector, ev->nr_sector, ev->op);
 		if (!n || !(n->r.splits || dev_upper(d)) || !ev->nr_sector ||
 		    n->end == ev->sector + ev->nr_sector)
-			t->cnt.unmatched_complete++;
+			unmatched_complete(t);
 		return;
 	}
 	if (n->r.kind == TK_LAYER_REMAP)
@@ -1284,11 +1604,21 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 		 * for a preflush bio, or a driver command. It is I/O of this
 		 * layer: track it as a tree of its own.
 		 */
-		struct node *n = root_new(t, d, ev, ev->sector, ev->nr_sector);
+		struct node *flushing = find_flushing(d);
+		struct node *n;
 
+		n = root_new(t, d, ev, ev->sector, ev->nr_sector);
 		if (!n)
 			return;
-		n->cls = find_flushing(d) ? TK_IO_CAUSED : TK_IO_LAYER;
+		n->cls = TK_IO_LAYER;
+		if (flushing) {
+			set_cause(n, flushing);
+		} else if (ev->op == BLK_OP_FLUSH && d->seq_open) {
+			/* the post-flush of a FUA write whose data completed */
+			n->cls = TK_IO_CAUSED;
+			n->cause_dev = d->seq_cause_dev;
+			n->cause_q = d->seq_cause_q;
+		}
 		r = rq_new(t, d, ev);
 		if (!r)
 			return;
@@ -1314,16 +1644,65 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 	}
 	r->issued = false;
 	r->requeues++;
-	for (struct node *b = r->bios; b; b = b->rq_next)
+	for (struct node *b = r->bios; b; b = b->rq_next) {
 		b->r.requeues++;
+		/* request-based dm: waiting for a path is the layer's own time,
+		 * until the issue that goes down a path */
+		if (d->clones)
+			b->r.down = 0;
+	}
+	drop_clone(t, r);
+}
+
+/*
+ * The flush machinery completed a FUA (or preflush) write once more, with
+ * + 0, after its post-flush: the write's bio ends now, not at its data's
+ * completion. It takes that time where a layer above still waits for it
+ * (dm, md; through a partition, which ended with it); a bio at the root of
+ * its tree was handed out already. Nodes are kept on a free list and
+ * numbered anew when reused: the numbers tell whether they are still the
+ * ones noted.
+ */
+static void post_flush_done(struct tdev *d, uint64_t ts)
+{
+	struct node *b = d->seq_bio, *x = b, *p;
+
+	d->seq_open = false;
+	d->seq_bio = NULL;
+	if (!x || x->seq != d->seq_seq[0])
+		return;
+	for (int i = 1; i < 3; i++) {
+		p = x->parent;
+		if (!p || p->seq != d->seq_seq[i])
+			return;
+		if (!p->done) {
+			/* the layer still waiting: its bio's path ends now */
+			for (struct node *n = b; n != p; n = n->parent)
+				n->r.c = ts;
+			if (ts > p->r.up)
+				p->r.up = ts;
+			return;
+		}
+		/* a partition ended with its bio: the layer above it waits */
+		if (p->r.kind != TK_LAYER_REMAP || !p->parent)
+			return;
+		x = p;
+	}
 }
 
 static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	uint64_t done_end = ev->sector + ev->nr_sector;
-	struct rq *r = find_rq(d, RQ_START, ev->sector, ev->op, 1);
+	struct rq *r = find_rq_exact(d, ev->sector, ev->nr_sector, ev->op);
 	struct node *b;
 
+	/*
+	 * Request-based dm completes a request twice: with its size, then
+	 * with + 0. The second names a request already gone, or another one
+	 * at the same start, which it must not complete.
+	 */
+	if (!ev->nr_sector && d->clones && r && r->end > r->start)
+		return;
 	/* the request of an empty preflush bio completes without an issue */
 	if (!r)
 		r = find_rq(d, RQ_START, ev->sector, ev->op, 0);
@@ -1334,7 +1713,9 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		 * bios already finished with the data.
 		 */
 		if (ev->nr_sector)
-			t->cnt.unmatched_complete++;
+			unmatched_complete(t);
+		else if (d->seq_open && d->seq_start == ev->sector)
+			post_flush_done(d, ev->ts);
 		return;
 	}
 	/* complete the bios the completed part covers, front to back */
@@ -1343,6 +1724,16 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		b->rq = NULL;
 		b->rq_next = NULL;
 		b->r.up = ev->ts;
+		if (ev->nr_sector && (b->r.flags & (BLK_F_PREFLUSH | BLK_F_FUA))) {
+			d->seq_open = true;
+			d->seq_start = r->start;
+			d->seq_cause_dev = b->root->r.dev;
+			d->seq_cause_q = b->root->r.q;
+			d->seq_bio = b->parent ? b : NULL;
+			d->seq_seq[0] = b->seq;
+			d->seq_seq[1] = b->parent ? b->parent->seq : 0;
+			d->seq_seq[2] = b->parent && b->parent->parent ? b->parent->parent->seq : 0;
+		}
 		complete_node_at(t, b, d, ev->ts, ev->error);
 	}
 	if (ev->nr_sector && done_end < r->end) {
@@ -1458,6 +1849,13 @@ RULE(take_issue, on_issue)
 RULE(take_requeue, on_requeue)
 RULE(take_rq_complete, on_rq_complete)
 
+static __attribute__((noinline)) int take_rq_remap(struct tracker *t, const struct blk_event *ev)
+{
+	if (t->stop_at_remap)
+		return -ERESTART;
+	return take(t, ev, on_rq_remap);
+}
+
 /* A remap, unless the read is to start again at the first one (tracker_stop_at_remap()). */
 static __attribute__((noinline)) int take_remap(struct tracker *t, const struct blk_event *ev)
 {
@@ -1466,14 +1864,30 @@ static __attribute__((noinline)) int take_remap(struct tracker *t, const struct 
 	return take(t, ev, on_remap);
 }
 
+/*
+ * A stretch of lost events (lostevent.h): a tree whose root entered the
+ * stack before its end, and that completes after its start (every tree
+ * completing from now on), may have lost an event. A mark is no event.
+ */
+static int take_lost(struct tracker *t, const struct blk_event *ev)
+{
+	t->cnt.events--;
+	t->cnt.lost_marks++;
+	if (lost_mark_until(ev) > t->lost_until)
+		t->lost_until = lost_mark_until(ev);
+	return 0;
+}
+
 /* The rule of each kind; none: the event only moves the clock (and may sweep). */
 static const rule_fn rules[256] = {
+	[LOST_EV_MARK] = take_lost,
 	[BLK_EV_BIO_QUEUE] = take_queue, [BLK_EV_BIO_REMAP] = take_remap,
 	[BLK_EV_SPLIT] = take_split, [BLK_EV_BIO_COMPLETE] = take_bio_complete,
 	[BLK_EV_GETRQ] = take_getrq, [BLK_EV_BIO_BACKMERGE] = take_backmerge,
 	[BLK_EV_BIO_FRONTMERGE] = take_frontmerge, [BLK_EV_RQ_MERGE] = take_rq_merge,
 	[BLK_EV_RQ_INSERT] = take_insert, [BLK_EV_RQ_ISSUE] = take_issue,
 	[BLK_EV_RQ_REQUEUE] = take_requeue, [BLK_EV_RQ_COMPLETE] = take_rq_complete,
+	[BLK_EV_RQ_REMAP] = take_rq_remap,
 };
 
 /*
@@ -1548,7 +1962,7 @@ static __attribute__((noinline)) void learn(struct tracker *t, const struct blk_
 {
 	struct tdev *d;
 
-	if (ev->kind == BLK_EV_BIO_REMAP) {
+	if (ev->kind == BLK_EV_BIO_REMAP || ev->kind == BLK_EV_RQ_REMAP) {
 		if ((d = get_dev(t, ev->dev))) {
 			d->receives = true;
 			add_upper(d, ev->old_dev);
@@ -1563,7 +1977,8 @@ static __attribute__((noinline)) void learn(struct tracker *t, const struct blk_
 int tracker_learn_event(const struct blk_event *ev, void *ctx)
 {
 	/* most events tell nothing: they return before any register is saved */
-	if (ev->kind == BLK_EV_BIO_REMAP || ev->kind == BLK_EV_BIO_QUEUE)
+	if (ev->kind == BLK_EV_BIO_REMAP || ev->kind == BLK_EV_RQ_REMAP ||
+	    ev->kind == BLK_EV_BIO_QUEUE)
 		learn(ctx, ev);
 	return 0;
 }
@@ -1574,6 +1989,16 @@ void tracker_set_edge(struct tracker *t, uint32_t upper, uint32_t lower)
 
 	if (d)
 		add_upper(d, upper);
+}
+
+void tracker_set_stripe(struct tracker *t, uint32_t dev, uint32_t chunk, uint32_t data_disks)
+{
+	struct tdev *d = get_dev(t, dev);
+
+	if (d && chunk && data_disks) {
+		d->stripe_chunk = chunk;
+		d->stripe_data = data_disks;
+	}
 }
 
 unsigned int tracker_roles(const struct tracker *t, uint32_t dev)

@@ -133,6 +133,8 @@ enum tk_class {
  * @issuer: for I/O issued by a layer, that layer's device (md0 for its
  *	    stripe I/O on a member disk, which the tree is rooted at; the
  *	    root's own device for I/O queued there); 0 for top-level I/O
+ * @cause_dev, @cause_q: for TK_IO_CAUSED, the I/O it was issued for: the
+ *			  device and entry time of that I/O's root; else 0
  * @matched: every layer on the tree's paths was followed from queue to
  *	     completion, and every path reaches a device that completed it (a
  *	     request-based device, or a bio-based one with no lower device)
@@ -147,6 +149,8 @@ struct tk_io {
 	bool top;
 	uint8_t cls;
 	uint32_t issuer;
+	uint32_t cause_dev;
+	uint64_t cause_q;
 	bool matched;
 	const struct tk_rec *root;
 	const struct tk_rec *recs;
@@ -176,6 +180,13 @@ typedef void (*tk_io_fn)(const struct tk_io *io, void *ctx);
  * @unmatched_rq: request events that matched no request
  * @inflight: bios in flight now (expired ones included, until released)
  * @inflight_peak: the most bios in flight at once (never above the cap)
+ * @lost_marks: stretches of lost events the stream marked (lostevent.h)
+ * @broken_lost: I/O trees whose life met such a stretch: any of their
+ *		 events may be among the lost, so they are left out of every
+ *		 figure, counted here and never handed out
+ * @broken_lost_top: of those, top-level I/Os
+ * @unmatched_after_loss: of @unmatched_complete, those after a stretch of
+ *			  lost events: I/Os whose start was lost, as a rule
  */
 struct tk_counters {
 	uint64_t events;
@@ -191,7 +202,46 @@ struct tk_counters {
 	uint64_t unmatched_rq;
 	uint64_t inflight;
 	uint64_t inflight_peak;
+	uint64_t lost_marks;
+	uint64_t broken_lost;
+	uint64_t broken_lost_top;
+	uint64_t unmatched_after_loss;
 };
+
+/**
+ * tk_top_seen - the top-level I/Os the tracker saw: those completed,
+ * those broken by lost events, and the completions whose start was lost
+ */
+static inline uint64_t tk_top_seen(const struct tk_counters *tk)
+{
+	return tk->ios_top + tk->broken_lost_top + tk->unmatched_after_loss;
+}
+
+/**
+ * tk_top_unseen - about how many top-level I/Os lost every event, so that
+ * the tracker never saw them: @lost events, at the top-level I/Os per
+ * event of what it saw (rounded up: none only when nothing was lost)
+ */
+static inline uint64_t tk_top_unseen(const struct tk_counters *tk, uint64_t lost)
+{
+	uint64_t seen = tk_top_seen(tk);
+
+	if (!lost)
+		return 0;
+	if (!tk->events)
+		return 1;	/* nothing seen to tell the rate by: one at least */
+	return (uint64_t)((long double)lost * (seen ? seen : 1) / tk->events) + 1;
+}
+
+/**
+ * tk_top_all - what the match rate is a share of: the top-level I/Os seen
+ * and, when @lost events were lost, those estimated unseen (a report that
+ * lost events never says it followed every I/O)
+ */
+static inline uint64_t tk_top_all(const struct tk_counters *tk, uint64_t lost)
+{
+	return tk_top_seen(tk) + tk_top_unseen(tk, lost);
+}
 
 /**
  * struct tk_params - limits
@@ -295,6 +345,16 @@ int tracker_learn_event(const struct blk_event *ev, void *ctx);
  * to it through this edge.
  */
 void tracker_set_edge(struct tracker *t, uint32_t upper, uint32_t lower);
+
+/**
+ * tracker_set_stripe - the geometry of parity RAID @dev (md raid4/5/6):
+ * @chunk sectors per member and @data_disks data blocks per stripe. With
+ * it, the stripe I/O md does itself (the reads of a read-modify-write or
+ * reconstruct-write, parity writes) is tied to the write in flight on the
+ * same stripe, which caused it; without it, only a read of a block a
+ * pending write covers is.
+ */
+void tracker_set_stripe(struct tracker *t, uint32_t dev, uint32_t chunk, uint32_t data_disks);
 
 /** tracker_roles - the enum tk_role bits known or learnt for @dev */
 unsigned int tracker_roles(const struct tracker *t, uint32_t dev);

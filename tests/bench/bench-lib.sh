@@ -48,7 +48,9 @@ bench_setup()
 	[ "$(id -u)" -eq 0 ] || die "needs root (tracefs, zram, loop devices)"
 	[ -x "$BLKSTACK" ] || die "no blkstack binary at '$BLKSTACK' (build first, or set BLKSTACK)"
 	[ -x "$GNU_TIME" ] || die "needs GNU time at $GNU_TIME (apt-get install time)"
-	need_tools fio trace-cmd blkparse losetup flock pgrep awk
+	# BENCH_TOOLS: a benchmark that needs fewer (bench-scale.sh: no fio) says so
+	# shellcheck disable=SC2086
+	need_tools ${BENCH_TOOLS:-fio trace-cmd blkparse} losetup flock pgrep awk
 	[ -d "$TRACEFS/instances" ] || mount -t tracefs nodev "$TRACEFS" ||
 		die "tracefs is not mounted at $TRACEFS"
 	# tmpfs, so that writing the traces costs no disk I/O
@@ -161,10 +163,32 @@ zram_make()
 		_clean_zram+=("$name")
 	fi
 	echo "${size}M" >"/sys/block/$name/disksize"
-	fio --name=fill --filename="/dev/$name" --rw=write --bs=1M --direct=1 \
-		--buffer_compress_percentage=50 --refill_buffers \
-		--output-format=terse >/dev/null || die "fio could not fill /dev/$name"
+	fill "/dev/$name" "$size"
 	printf -v "$var" %s "$name"
+}
+
+# fill FILE SIZE_MB: half-compressible data, with fio where it is installed
+# (a machine without it gets pages half random, half zero, by dd)
+fill()
+{
+	local file=$1 size=$2 i direct=0
+
+	# a device is written past its page cache; a file on tmpfs cannot be
+	[ -b "$file" ] && direct=1
+	if command -v fio >/dev/null 2>&1; then
+		fio --name=fill --filename="$file" --rw=write --bs=1M --size="${size}M" \
+			--direct=$direct --buffer_compress_percentage=50 --refill_buffers \
+			--output-format=terse >/dev/null || die "fio could not fill $file"
+		return
+	fi
+	head -c 2048 /dev/urandom >"$WORK/half"
+	head -c 2048 /dev/zero >>"$WORK/half"
+	for i in $(seq 256); do cat "$WORK/half"; done >"$WORK/mib"
+	for i in $(seq "$size"); do cat "$WORK/mib"; done |
+		dd of="$file" bs=1M iflag=fullblock status=none conv=notrunc \
+			$([ $direct = 1 ] && echo oflag=direct) ||
+		die "dd could not fill $file"
+	rm -f "$WORK/half" "$WORK/mib"
 }
 
 # zram_remove NAME: reset, and hot_remove it if we created it.
@@ -184,9 +208,8 @@ loop_make()
 	local var=$1 size=$2 img dev
 
 	img=$WORK/loop.img
-	fio --name=fill --filename="$img" --rw=write --bs=1M --size="${size}M" \
-		--buffer_compress_percentage=50 --refill_buffers \
-		--output-format=terse >/dev/null || die "fio could not write $img"
+	truncate -s "${size}M" "$img"
+	fill "$img" "$size"
 	dev=$(losetup -f --show "$img") || die "losetup -f --show $img failed"
 	_clean_loops+=("$dev")
 	printf -v "$var" %s "${dev#/dev/}"

@@ -35,6 +35,11 @@
 #   - /proc/diskstats over the window (guest/init's diskstats-armed.txt and
 #     -stopped.txt): at every layer the sectors read, written and discarded
 #     equal the report's bytes of that layer
+#   - I/O by I/O against an oracle that is not blkstack's tracker (oracle.py,
+#     on trace-cmd report's text of trace.dat, with full look-ahead): each
+#     I/O's class (top-level, caused by which I/O, issued by a layer on its
+#     own) and the devices it reached, in blkstack convert --to jsonl; at
+#     least 99.5% agree (agree.py)
 #   - the page cache (guest/pagecache.sh, after the window): files read cold
 #     by read(2), mmap and O_DIRECT and one written with fsync, under blkstack
 #     report --by dir: each file's disk bytes within one readahead window of
@@ -324,6 +329,10 @@ check_stack() {
 			}
 		} else if (ev == "block_split") {
 			if (d in virt) dmsplit[d]++
+		} else if (ev == "block_rq_remap") {
+			# request-based dm (multipath): a clone enters its path here,
+			# issued with no queue event of its own
+			q[d]++; remaps++
 		} else if (ev == "block_bio_queue") {
 			q[d]++
 			if (d in tops) {
@@ -493,7 +502,9 @@ check_stack() {
 		sec = $(j - 1)
 		# (sector_t)-1, "not set" (a flush request), is 0 to blktrace
 		# (blk_rq_trace_sector()), and block_rq_complete prints it as is
-		if (sec == "18446744073709551615") next
+		# except in a request remap: the clone of a flush request is
+		# remapped at -1, and blktrace drops it as beyond the device
+		if (sec == "18446744073709551615") { if (ev == "block_rq_remap") n[d " " a]++; next }
 		if (sec != 0 && sec + 0 > devsize[d] + 0) n[d " " a]++
 	}
 	END { for (k in n) print k, n[k] }' "$TOPO" "$REPORT" | sort >"$TMP/$STACK.c.beyond"
@@ -540,6 +551,7 @@ check_stack() {
 	check_btt_engine "$RES"
 	check_btt_times
 	check_app "$RES"
+	check_oracle "$RES"
 	check_pagecache "$RES"
 	check_markers "$RES"
 	known_unseen
@@ -855,7 +867,8 @@ check_report() {
 import json, sys
 from collections import defaultdict
 report = json.load(open(sys.argv[1]))
-queued, remapped_out = defaultdict(int), defaultdict(int)
+queued, remapped_out, remapped_in = defaultdict(int), defaultdict(int), defaultdict(int)
+clone = {}
 for line in open(sys.argv[2]):
     f = line.split()
     if len(f) < 10 or not f[0][0].isdigit():
@@ -865,6 +878,11 @@ for line in open(sys.argv[2]):
         queued[dev] += int(f[9]) * 512
     elif f[5] == "A" and f[8] == "+":
         remapped_out[f[11].strip("()").replace(",", ":")] += int(f[9]) * 512
+        # a request clone counts once its path issues it: one an offline
+        # path rejects (no issue) is remapped again, onto another path
+        clone[(dev, f[7])] = int(f[9]) * 512
+    elif f[5] == "D" and (dev, f[7]) in clone:
+        remapped_in[dev] += clone.pop((dev, f[7]))
 stack = [l.split()[1].replace(",", ":") for l in open(sys.argv[3]) if l.startswith("layer ")]
 layers = {l["dev"]: l for l in report["layers"]}
 errors = []
@@ -873,7 +891,9 @@ for dev in stack:
         errors.append("layer %s missing" % dev)
 for dev, l in layers.items():
     got = sum(op["bytes"] for op in l["ops"].values())
-    want = remapped_out[dev] if l["kind"] == "remap" else queued[dev]
+    # a multipath path queues nothing: request-based dm's clones enter it by
+    # their remap (block_rq_remap)
+    want = remapped_out[dev] if l["kind"] == "remap" else queued[dev] or remapped_in[dev]
     if got != want:
         errors.append("%s (%s): report %d bytes, trace log %d" % (dev, l["kind"], got, want))
 t = report["tracking"]
@@ -957,6 +977,35 @@ PY
 # the three logs' comparison: U and UT are one, and blktrace drops what
 # lies beyond the traced device's end. A split's size is not compared:
 # block_split carries none (blktrace takes it from the bio).
+# Every I/O of trace.dat as blkstack's tracker follows it (convert --to jsonl,
+# with the guest's topology) against oracle.py's truth from trace-cmd's text
+# of the same events: at least 99.5% of the I/Os agree (agree.py).
+check_oracle() {
+	local RES=$1 out
+	if ! trace-cmd report -t -i "$RES/trace.dat" >"$TMP/$STACK.tcr" 2>"$TMP/$STACK.tcr.err"; then
+		fail "oracle: trace-cmd report failed: $(tail -n 1 "$TMP/$STACK.tcr.err")"
+		return
+	fi
+	if ! python3 "$HERE/oracle.py" "$RES/topo.txt" "$TMP/$STACK.tcr" -o "$TMP/$STACK.oracle" \
+		2>"$TMP/$STACK.oracle.err"; then
+		fail "oracle: oracle.py failed: $(tail -n 1 "$TMP/$STACK.oracle.err")"
+		return
+	fi
+	if ! "$BLKSTACK" convert -i "$RES/trace.dat" --topology "$RES/topo.txt" --to jsonl \
+		-o "$TMP/$STACK.rows" 2>"$TMP/$STACK.rows.err"; then
+		fail "oracle: blkstack convert --to jsonl failed: $(tail -n 1 "$TMP/$STACK.rows.err")"
+		return
+	fi
+	rm -f "$TMP/$STACK.tcr"
+	if out=$(python3 "$HERE/agree.py" "$TMP/$STACK.oracle" "$TMP/$STACK.rows" --min 99.5 --diff 5); then
+		pass "oracle: $(head -n 1 <<<"$out")"
+		sed -n '2,$p' <<<"$out" | grep -v '^example' | while read -r line; do say "  oracle: $line"; done
+	else
+		while read -r line; do say "  oracle: $line"; done <<<"$out"
+		fail "oracle: $(head -n 1 <<<"$out"), below 99.5%"
+	fi
+}
+
 # Runs after check_report, which leaves blktrace's records in $STACK.dump.
 check_blktrace_records() {
 	local RES=$1 conv=$TMP/$STACK.conv
@@ -970,7 +1019,7 @@ check_blktrace_records() {
 import collections, re, struct, sys
 theirs_dump, ours_dump, topo = sys.argv[1:]
 NOTIFY = 1 << (10 + 16)          # BLK_TC_NOTIFY: process names, not I/O
-UNPLUG_IO, UNPLUG_TIMER, SPLIT = 10, 11, 13
+UNPLUG_IO, UNPLUG_TIMER, SPLIT, REMAP = 10, 11, 13, 15
 size = {}
 for line in open(topo):
     if line.startswith("blk "):
@@ -984,9 +1033,14 @@ def events(path):
     while o + 48 <= len(data):
         _, _, _, sector, nbytes, action, pid, dev, _, _, pdu = \
             struct.unpack_from("<IIQQIIIIIHH", data, o)
+        from_sector = struct.unpack_from(">Q", data, o + 56)[0] if action & 0xffff == REMAP and pdu >= 16 else 0
         o += 48 + pdu
         d = "%d,%d" % (dev >> 20, dev & 0xfffff)
         if action & NOTIFY or (d in size and sector > size[d]):
+            continue
+        # a flush request's clone (request-based dm) is remapped from -1:
+        # blktrace logs it at -1 too, beyond the device, and drops it
+        if from_sector == 2**64 - 1:
             continue
         if action & 0xffff == UNPLUG_TIMER:
             action = (action & ~0xffff) | UNPLUG_IO

@@ -268,7 +268,8 @@ blkstack_binary() {
 # .ko.xz); a module built into the kernel has an empty list.
 BASE_MODULES=(virtio_pci virtio_blk ahci sd_mod crc64_rocksoft_generic dm_mod
 	dm_thin_pool dm_crypt xts aesni_intel ext4)
-EXTRA_MODULES=(nvme md_mod raid1 raid456 dm_snapshot xfs)
+EXTRA_MODULES=(nvme md_mod raid1 raid456 dm_snapshot xfs virtio_scsi dm_multipath
+	dm_round_robin dm_cache dm_cache_smq)
 
 build_initramfs() {
 	local kver=$1 kroot=$CACHE/$1 m line p b ko
@@ -342,7 +343,7 @@ write_mbr() {
 # Boot stack STACK on kernel KVER; results in OUT/KVER-STACK.  Run in a
 # subshell of its own (several may run at once): TERM kills its qemu.
 run_stack() {
-	local kver=$1 stack=$2 id=$1-$2 dest dir bus d name size start dbus idx=0 sata=0 img rc t0 t1
+	local kver=$1 stack=$2 id=$1-$2 dest dir bus d name size start dbus idx=0 sata=0 img rc t0 t1 lock
 	local -a STACK_DISKS=() qemu=()
 	local STACK_BUS='' qemu_pid=''
 	dest=$OUT/$id
@@ -372,7 +373,10 @@ run_stack() {
 		img=$dir/$name.img
 		truncate -s "${size}M" "$img"
 		[[ $start == 0 ]] || write_mbr "$img" "$start" $((size * 2048)) $((0x42534b00 + idx))
-		qemu+=(-drive "file=$img,if=none,id=$name,format=raw,cache=unsafe,discard=unmap")
+		# an image opened by two paths (mpath) is not locked by either
+		lock=
+		[[ $dbus != mpath ]] || lock=,file.locking=off
+		qemu+=(-drive "file=$img,if=none,id=$name,format=raw,cache=unsafe,discard=unmap$lock")
 		case $dbus in
 		virtio) qemu+=(-device "virtio-blk-pci,drive=$name,serial=bsk-$name") ;;
 		sata)
@@ -380,6 +384,13 @@ run_stack() {
 			qemu+=(-device "ide-hd,drive=$name,bus=ide.$sata,serial=bsk-$name")
 			sata=$((sata + 1)) ;;
 		nvme) qemu+=(-device "nvme,drive=$name,serial=bsk-$name") ;;
+		mpath)
+			# two paths to one disk: one SCSI disk (same serial) behind each
+			# of two virtio-scsi HBAs, both opening the same image
+			qemu+=(-device "virtio-scsi-pci,id=hba$idx.0" -device "virtio-scsi-pci,id=hba$idx.1"
+				-device "scsi-hd,drive=$name,bus=hba$idx.0.0,serial=bsk-$name,share-rw=on"
+				-drive "file=$img,if=none,id=$name.1,format=raw,cache=unsafe,discard=unmap$lock"
+				-device "scsi-hd,drive=$name.1,bus=hba$idx.1.0,serial=bsk-$name,share-rw=on") ;;
 		*) fail "$stack: unknown bus $dbus" ;;
 		esac
 		idx=$((idx + 1))

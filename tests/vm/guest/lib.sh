@@ -90,6 +90,36 @@ sata_by_port() {
 	return 1
 }
 
+# Kernel names (sda sdb) of the SCSI disks whose VPD page 0x80 carries
+# SERIAL: the paths of a multipath disk (vm.sh's bus "mpath").
+scsi_by_serial() {
+	local d out=()
+	for d in /sys/block/sd*; do
+		[[ -r $d/device/vpd_pg80 ]] || continue
+		[[ $(tail -c +5 "$d/device/vpd_pg80" | tr -d ' \000\n') == "$1" ]] && out+=("${d##*/}")
+	done
+	((${#out[@]})) || return 1
+	echo "${out[@]}"
+}
+
+# The paths of multipath disk NAME, each checked as disk_name checks a disk.
+mpath_paths() {
+	local k out=() want
+	want=$(($(disk_field "$1" 1) * 2048))
+	for k in $(scsi_by_serial "$SERIAL_PREFIX$1"); do
+		[[ $(<"/sys/block/$k/size") == "$want" ]] || die "$k ($1) has $(<"/sys/block/$k/size") sectors, expected $want"
+		out+=("$k")
+	done
+	((${#out[@]} == 2)) || die "disk $1: ${#out[@]} paths (${out[*]:-none}), expected 2"
+	echo "${out[@]}"
+}
+
+# The block devices that stand for stack disk NAME: its paths for a
+# multipath disk, else the disk.
+disk_devices() {
+	if [[ $(disk_bus "$1") == mpath ]]; then mpath_paths "$1"; else disk_name "$1"; fi
+}
+
 # Kernel name of stack disk NAME, after checking it is the disk we expect
 # (identity and size): a harness that formats disks must never guess.
 disk_name() {
@@ -99,6 +129,8 @@ disk_name() {
 		die "no virtio disk with serial $SERIAL_PREFIX$name" ;;
 	nvme) k=$(nvme_by_serial "$SERIAL_PREFIX$name") ||
 		die "no NVMe disk with serial $SERIAL_PREFIX$name" ;;
+	mpath) k=$(mpath_paths "$name") || exit 1
+		k=${k%% *} ;;
 	sata)
 		idx=$(sata_port "$name")
 		k=$(sata_by_port "$idx") || die "no SATA disk on port $idx"
@@ -163,10 +195,11 @@ md_create() {
 set_scheduler() {
 	local sched=$1 n k
 	for n in "${STACK_DISK_NAMES[@]}"; do
-		k=$(disk_name "$n")
-		echo "$sched" >"/sys/block/$k/queue/scheduler"
-		grep -q "\[$sched\]" "/sys/block/$k/queue/scheduler" ||
-			die "$k: scheduler $sched not selected: $(<"/sys/block/$k/queue/scheduler")"
+		for k in $(disk_devices "$n"); do
+			echo "$sched" >"/sys/block/$k/queue/scheduler"
+			grep -q "\[$sched\]" "/sys/block/$k/queue/scheduler" ||
+				die "$k: scheduler $sched not selected: $(<"/sys/block/$k/queue/scheduler")"
+		done
 	done
 }
 

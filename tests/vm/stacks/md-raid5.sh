@@ -16,7 +16,7 @@ STACK_MODPARAMS=("raid456 devices_handle_discard_safely=Y")
 FS_MIB=16
 # beyond the file system, not chunk aligned: 18 MiB + 40 KiB
 RAW_OFF_KIB=$((18 * 1024 + 40))
-STACK_PHASES="raw-write raw-read direct-write direct-read small-direct-write buffered-write seq-write chunk-read rm fstrim flush"
+STACK_PHASES="raw-write raw-read direct-write direct-read small-direct-write buffered-write seq-write chunk-read rmw-cold rmw-level1 stripe-multi fsync-write rm fstrim flush"
 
 stack_setup() {
 	md_create md0 5 64 "$(disk_dev d0)" "$(disk_dev d1)" "$(disk_dev d2)" "$(disk_dev d3)"
@@ -24,5 +24,7 @@ stack_setup() {
 	[[ $(</sys/block/md0/md/rmw_level) == 2 ]] || die "md0: rmw_level is not 2"
 	[[ $(</sys/block/md0/queue/discard_max_bytes) != 0 ]] ||
 		die "md0 takes no discards (raid456 devices_handle_discard_safely)"
+	MD_SYSFS=/sys/block/md0/md
+	export MD_SYSFS
 	TOP=/dev/md0
 }
