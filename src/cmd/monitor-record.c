@@ -31,6 +31,7 @@
 #include "capture/ring.h"
 #include "cmd/monitor-record.h"
 #include "cmd/monitor-trigger.h"
+#include "cmd/host.h"
 #include "cmd/record.h"
 #include "format/datwrite.h"
 #include "output/outfile.h"
@@ -364,6 +365,7 @@ out:
 
 static void record_now(struct mrec *r, uint64_t now)
 {
+	struct host_marker host;
 	char path[4096], stamp[32];
 	struct timespec ts;
 	uint64_t bytes;
@@ -379,7 +381,8 @@ static void record_now(struct mrec *r, uint64_t now)
 	if (ret < 0)
 		warn_msg("the device stack could not be written into the recording: %s",
 			 strerror(-ret));
-	ret = record_host_marker(r->l);
+	host_marker_now(&host);
+	ret = record_host_marker(r->l, &host);
 	if (ret < 0)
 		warn_msg("the recording carries no wall clock nor CONFIG_HZ: %s", strerror(-ret));
 	/* the markers and the last partial pages into the ring */

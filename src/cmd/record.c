@@ -258,14 +258,12 @@ int record_topology_markers(struct live *l)
  * own buffer: the kernel's release and CONFIG_HZ, which decide how it
  * counted busy time, and the wall clock of the trace clock (host-marker.h).
  */
-int record_host_marker(struct live *l)
+int record_host_marker(struct live *l, const struct host_marker *m)
 {
-	struct host_marker m;
 	char text[256];
 	int ret;
 
-	host_marker_now(&m);
-	ret = host_marker_format(text, sizeof(text), &m);
+	ret = host_marker_format(text, sizeof(text), m);
 	if (ret < 0)
 		return ret;
 	if (tracefs_print_init(l->s.instance) < 0 ||
@@ -342,6 +340,7 @@ static void print_summary(const struct recording *rec, const struct source_stats
 
 int cmd_record(int argc, char **argv)
 {
+	struct host_marker host;
 	struct dat_formats formats = { 0 };
 	struct live_command cmd = { .pid = -1 };
 	struct pc_run run = { 0 };
@@ -414,13 +413,18 @@ int cmd_record(int argc, char **argv)
 	}
 	/* the pages go from the kernel to the spills, never through user space */
 	ring_set_spill(l.r, rec.fds);
+	/*
+	 * what is said of this machine, read before tracing starts: reading its
+	 * configuration takes milliseconds, and the clocks pair whenever read
+	 */
+	host_marker_now(&host);
 	if (live_start(&l) < 0)
 		goto out;
 	ret = record_topology_markers(&l);
 	if (ret < 0)
 		warn_msg("the device stack could not be written into the recording (%s): save it "
 			 "with 'blkstack topology' for report -i --topology", strerror(-ret));
-	ret = record_host_marker(&l);
+	ret = record_host_marker(&l, &host);
 	if (ret < 0)
 		warn_msg("the recording carries no wall clock nor CONFIG_HZ: they could not be "
 			 "written into it (%s)", strerror(-ret));

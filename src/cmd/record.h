@@ -50,6 +50,7 @@ enum cli_result cli_parse_record(int argc, char **argv, struct record_params *p,
 const char *cli_usage_record(void);
 
 struct live;
+struct host_marker;
 
 /**
  * record_topology_markers - write the traced stack into @l's own buffer as
@@ -62,11 +63,12 @@ int record_topology_markers(struct live *l);
 
 /**
  * record_host_marker - write what the recording knows of this machine
- * into @l's own buffer, as one "blkstack-host: " marker (host-marker.h):
- * the kernel's release, CONFIG_HZ, and CLOCK_REALTIME read beside the
- * trace clock (blkstack monitor's flight recordings use it too)
+ * (@m, host_marker_now()'s) into @l's own buffer, as one "blkstack-host: "
+ * marker (host-marker.h): the kernel's release, CONFIG_HZ, and
+ * CLOCK_REALTIME read beside the trace clock (blkstack monitor's flight
+ * recordings use it too)
  * Returns 0 or a negative errno.
  */
-int record_host_marker(struct live *l);
+int record_host_marker(struct live *l, const struct host_marker *m);
 
 #endif /* BLKSTACK_CMD_RECORD_H */
