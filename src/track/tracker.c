@@ -32,7 +32,12 @@
  *    request's start; a completion may cover only the front of a request.
  *  - A parent's up time is its last child's completion; a remap-only layer
  *    completes with its last child.
- *  - Among identical keys in flight, the oldest matches first.
+ *  - Among identical keys in flight, the oldest matches first; but a bio
+ *    or request that was in flight across a stretch of lost events (its
+ *    tree is counted broken whatever it matches) comes after those that
+ *    were not: it may have lost the very event sought, and the oldest-first
+ *    rule would then hand it a younger I/O's event, that I/O the next
+ *    one's, and so on, every later I/O of that key taking the wrong times.
  *  - An empty flush dm sends down names sector 0, whatever the bio it
  *    serves: it belongs to the oldest empty or preflush bio in flight at
  *    the layer (a preflush write's flush is part of that write), never to
@@ -95,6 +100,7 @@ struct node {
 	uint32_t pending;	/* children not completed */
 	bool await_q;		/* brought by a remap, queue event not seen yet */
 	bool done;
+	bool lost_met;		/* its root entered before a stretch of lost events ended */
 	/* root only: set by root_new(), read at no other node */
 	bool broken;		/* some step of the tree could not be followed */
 	bool expired;		/* timed out: counted, kept to absorb late events */
@@ -116,6 +122,7 @@ struct rq {
 	uint64_t start, end;
 	uint64_t g, i, d;
 	uint16_t requeues;
+	bool lost_met;		/* in flight while events were lost */
 	struct node *bios;	/* bios in it, in order of arrival */
 	/* request-based dm: the clone of this request on a path, and the
 	 * request a clone was made from, while both are in flight */
@@ -426,6 +433,7 @@ static inline struct rq *rq_new(struct tracker *t, struct tdev *d, const struct 
 	r->op = ev->op;
 	r->start = ev->sector;
 	r->end = ev->sector + ev->nr_sector;
+	r->lost_met = ev->ts < t->lost_until;
 	if (dev_add_rq(d, r)) {
 		free(r);
 		return NULL;
@@ -481,6 +489,7 @@ root_new_at(struct tracker *t, struct tdev *d, const struct blk_event *ev, uint6
 	if (!n)
 		return NULL;
 	n->root = n;
+	n->lost_met = n->r.q < t->lost_until;
 	n->broken = false;
 	n->expired = false;
 	n->cls = TK_IO_TOP;
@@ -515,6 +524,7 @@ static struct node *child_new(struct tracker *t, struct tdev *d, struct node *pa
 	}
 	n->parent = parent;
 	n->root = parent->root;
+	n->lost_met = n->root->lost_met;
 	n->root->nnodes++;
 	if (parent->last_child)
 		parent->last_child->next_sibling = n;
@@ -795,6 +805,17 @@ static void complete_node(struct tracker *t, struct node *n, struct tdev *d, uin
 
 /* ---- lookups ---------------------------------------------------------- */
 
+/*
+ * Whether bio @a matches before @b, of the same key: the older, unless its
+ * tree met a stretch of lost events and @b's did not.
+ */
+static inline bool matches_before(const struct node *a, const struct node *b)
+{
+	if (a->lost_met != b->lost_met)
+		return !a->lost_met;
+	return a->seq < b->seq;
+}
+
 /* Operations match when equal; flush and FUA flags are not part of identity. */
 static inline bool same_op(uint8_t a, uint8_t b)
 {
@@ -811,7 +832,7 @@ find_awaiting(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 		struct node *n = d->nodes[i];
 
 		if (n->await_q && n->r.sector == start && n->r.sectors == sectors && same_op(n->r.op, op) &&
-		    (!best || n->seq < best->seq))
+		    (!best || matches_before(n, best)))
 			best = n;
 	}
 	return best;
@@ -833,9 +854,9 @@ static struct node *find_containing(struct tdev *d, uint64_t start, uint32_t sec
 		    !same_op(n->r.op, op))
 			continue;
 		if (n->r.sector == start && n->r.sectors == sectors && !n->first_child &&
-		    (!exact || n->seq < exact->seq))
+		    (!exact || matches_before(n, exact)))
 			exact = n;
-		if (!best || n->seq < best->seq)
+		if (!best || matches_before(n, best))
 			best = n;
 	}
 	return exact ? exact : best;
@@ -853,7 +874,7 @@ static struct node *find_empty(struct tdev *d, uint8_t op)
 		struct node *n = d->nodes[i];
 
 		if (!n->await_q && n->r.sector == n->end && same_op(n->r.op, op) &&
-		    (!best || n->seq < best->seq))
+		    (!best || matches_before(n, best)))
 			best = n;
 	}
 	return best;
@@ -871,7 +892,7 @@ static struct node *find_flushing(struct tdev *d)
 		struct node *n = d->nodes[i];
 
 		if (!n->done && (n->r.flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
-		    (!best || n->seq < best->seq))
+		    (!best || matches_before(n, best)))
 			best = n;
 	}
 	return best;
@@ -894,9 +915,9 @@ static struct node *find_completed(struct tdev *d, uint64_t start, uint32_t sect
 		if (n->end != start + sectors || n->rq || !same_op(n->r.op, op))
 			continue;
 		if (n->r.sector == start && n->r.sectors == sectors &&
-		    (!exact || n->seq < exact->seq))
+		    (!exact || matches_before(n, exact)))
 			exact = n;
-		if (!best || n->seq < best->seq)
+		if (!best || matches_before(n, best))
 			best = n;
 	}
 	return exact ? exact : best;
@@ -912,7 +933,7 @@ find_unplaced(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 		struct node *n = d->nodes[i];
 
 		if (!n->rq && !n->r.down && n->r.sector == start && n->r.sectors == sectors &&
-		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
+		    same_op(n->r.op, op) && (!best || matches_before(n, best)))
 			best = n;
 	}
 	return best;
@@ -927,7 +948,7 @@ static struct node *find_unplaced_at(struct tdev *d, uint64_t start, uint8_t op)
 		struct node *n = d->nodes[i];
 
 		if (!n->rq && !n->r.down && !n->await_q && n->r.sector == start && same_op(n->r.op, op) &&
-		    (!best || n->seq < best->seq))
+		    (!best || matches_before(n, best)))
 			best = n;
 	}
 	return best;
@@ -937,12 +958,15 @@ enum rq_key { RQ_START, RQ_END };
 
 /*
  * The oldest request matching @key == @sector; @issued: -1 any, 0 not, 1
- * yes: the first, as they are in order of arrival. Inlined: each caller's
- * constant key and state leave one compare per request in the scan.
+ * yes: the first, as they are in order of arrival, one in flight across a
+ * stretch of lost events only when no other matches. Inlined: each
+ * caller's constant key and state leave one compare per request in the scan.
  */
 static inline __attribute__((always_inline)) struct rq *
 find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op, int issued)
 {
+	struct rq *met = NULL;
+
 	for (int i = 0; i < d->nrqs; i++) {
 		struct rq *r = d->rqs[i];
 		uint64_t v = key == RQ_START ? r->start : r->end;
@@ -951,31 +975,43 @@ find_rq(struct tdev *d, enum rq_key key, uint64_t sector, uint8_t op, int issued
 			continue;
 		if (issued >= 0 && r->issued != (bool)issued)
 			continue;
-		return r;
+		if (!r->lost_met)
+			return r;
+		if (!met)
+			met = r;
 	}
-	return NULL;
+	return met;
+}
+
+/* Whether request @a, later in arrival than @b (or @b NULL), matches before it. */
+static inline bool rq_matches_before(const struct rq *a, const struct rq *b)
+{
+	return !b || (b->lost_met && !a->lost_met);
 }
 
 /*
  * The issued request a completion of [start, start + sectors) names: the
  * oldest of exactly that start and size, else the oldest at that start (a
- * completion may cover only the front of a request).
+ * completion may cover only the front of a request); of each, one in
+ * flight across a stretch of lost events only when no other is.
  */
 static struct rq *find_rq_exact(struct tdev *d, uint64_t start, uint32_t sectors, uint8_t op)
 {
-	struct rq *first = NULL;
+	struct rq *exact = NULL, *first = NULL;
 
 	for (int i = 0; i < d->nrqs; i++) {
 		struct rq *r = d->rqs[i];
 
 		if (!r->issued || r->start != start || !same_op(r->op, op))
 			continue;
-		if (r->end - r->start == sectors)
-			return r;
-		if (!first)
+		if (r->end - r->start == sectors) {
+			if (rq_matches_before(r, exact))
+				exact = r;
+		} else if (rq_matches_before(r, first)) {
 			first = r;
+		}
 	}
-	return first;
+	return exact ? exact : first;
 }
 
 /* ---- events ----------------------------------------------------------- */
@@ -1049,7 +1085,7 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 				   n->r.sectors != sectors) {
 				continue;
 			}
-			if (!best || n->seq < best->seq)
+			if (!best || matches_before(n, best))
 				best = n;
 		}
 	}
@@ -1131,7 +1167,7 @@ static struct node *find_overlapping(struct tdev *d, uint64_t start, uint32_t se
 		struct node *n = d->nodes[i];
 
 		if (!n->await_q && n->r.sector < start + sectors && start < n->end &&
-		    same_op(n->r.op, op) && (!best || n->seq < best->seq))
+		    same_op(n->r.op, op) && (!best || matches_before(n, best)))
 			best = n;
 	}
 	return best;
@@ -1158,7 +1194,7 @@ static struct node *stripe_cause(struct tdev *src, const struct blk_event *ev)
 		struct node *n = find_overlapping(src, row * width + k * chunk + off,
 						  ev->nr_sector, op);
 
-		if (n && (!best || n->seq < best->seq))
+		if (n && (!best || matches_before(n, best)))
 			best = n;
 	}
 	return best;
@@ -1875,6 +1911,20 @@ static int take_lost(struct tracker *t, const struct blk_event *ev)
 	t->cnt.lost_marks++;
 	if (lost_mark_until(ev) > t->lost_until)
 		t->lost_until = lost_mark_until(ev);
+	/*
+	 * and whatever is in flight may have lost its next event: it matches
+	 * after what is not (matches_before()). A stretch is rare, its mark
+	 * worth a walk of the tables.
+	 */
+	for (int i = 0; i < t->ndevs; i++) {
+		struct tdev *d = t->devs[i];
+
+		for (int j = 0; j < d->nnodes; j++)
+			if (d->nodes[j]->root->r.q < t->lost_until)
+				d->nodes[j]->lost_met = true;
+		for (int j = 0; j < d->nrqs; j++)
+			d->rqs[j]->lost_met = true;
+	}
 	return 0;
 }
 
