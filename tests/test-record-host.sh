@@ -23,7 +23,9 @@
 #    0.9 s here). Without --date the report says the wall clock is
 #    unknown, and --iostat says which CONFIG_HZ it assumed, in text and JSON;
 #  - report --html of each: the page's time axis has the wall clock where
-#    the recording knows it, and says it is unknown where it does not.
+#    the recording knows it, and says it is unknown where it does not; its
+#    note says the times are those trace-cmd report prints, or with a DATE
+#    option (trace-cmd report then prints the wall clock) --nodate prints.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -100,12 +102,13 @@ sys.exit(1 if errs else 0)
 PY
 }
 
-# page NAME PAGE WALL(yes|no): the page's time axis
+# page NAME PAGE WALL(yes|no) DATE(yes|no): the page's time axis, and its
+# note on how trace-cmd report prints the times (a DATE option it adds)
 page()
 {
 	python3 - "$@" <<'PY'
 import re, sys
-name, path, wall = sys.argv[1:4]
+name, path, wall, date = sys.argv[1:5]
 text = open(path).read()
 w = re.search(r'id="bs-data">\{"wall":([-0-9.e]+|null)', text)
 errs = []
@@ -119,6 +122,11 @@ if wall == "yes" and (not ticks or "Wall clock: trace time" not in text):
                 "there" if "Wall clock: trace time" in text else "missing"))
 if wall == "no" and (ticks or "Wall clock: unknown" not in text):
     errs.append("%d wall-clock ticks, and no note that the wall clock is unknown" % ticks)
+said = {"yes": "as <code>trace-cmd report --nodate</code> prints it",
+        "no": "as <code>trace-cmd report</code> prints it"}
+if said[date] not in text or said["no" if date == "yes" else "yes"] in text:
+    errs.append("the note does not say the times are those trace-cmd report%s prints"
+                % (" --nodate" if date == "yes" else ""))
 for e in errs:
     print("  %s page: %s" % (name, e))
 sys.exit(1 if errs else 0)
@@ -142,7 +150,7 @@ if [ -n "$hz" ]; then
 	! grep -q "assumed" "$TMPD/r.ios.txt" "$TMPD/r.top.txt" ||
 		fail "report --iostat or top -x assumed what the recording says: $(grep -h assumed "$TMPD"/r.*.txt)"
 fi
-page blkstack "$TMPD/r.html" yes || fail "the page of blkstack's recording has no wall clock"
+page blkstack "$TMPD/r.html" yes no || fail "the page of blkstack's recording has no wall clock"
 note "blkstack record: release, CONFIG_HZ and wall clock read back: ok"
 
 # trace-cmd record, with and without --date; its DATE is measured on the top level
@@ -184,6 +192,6 @@ check trace-cmd-date "$TMPD/date.json" "$TMPD/date.ios.json" 0 "$tc_offset" no |
 	fail "report -i does not read trace-cmd's DATE and UNAME options (see above)"
 check trace-cmd "$TMPD/nodate.json" "$TMPD/nodate.ios.json" 0 no no ||
 	fail "report -i of trace-cmd's recording without --date (see above)"
-page trace-cmd-date "$TMPD/date.html" yes && page trace-cmd "$TMPD/nodate.html" no ||
+page trace-cmd-date "$TMPD/date.html" yes yes && page trace-cmd "$TMPD/nodate.html" no no ||
 	fail "the pages of trace-cmd's recordings (see above)"
 note "trace-cmd record: UNAME, DATE, and an unknown wall clock said: ok"

@@ -32,6 +32,9 @@
  *	       static text
  * @from: where @release and @hz come from ("the recording", "this
  *	  machine"); static text
+ * @date_option: the recording carries trace-cmd's DATE option, which
+ *		 trace-cmd report adds to every time it prints (unless
+ *		 --nodate): it prints wall-clock times, not trace time
  */
 struct trace_host {
 	char release[TRACE_HOST_RELEASE_MAX];
@@ -40,6 +43,7 @@ struct trace_host {
 	int64_t wall_offset_ns;
 	const char *wall_from;
 	const char *from;
+	bool date_option;
 };
 
 #endif /* BLKSTACK_TRACEHOST_H */

@@ -120,6 +120,7 @@ void report_html_time(struct report_time *t, struct tracefile *file, struct live
 	t->wall_known = host->wall_known;
 	t->wall_offset_ns = host->wall_offset_ns;
 	t->wall_from = host->wall_from;
+	t->date_option = host->date_option;
 	if (file)
 		t->markers = tracefile_markers(file, &t->nmarkers, NULL);
 	else if (l)

@@ -612,6 +612,7 @@ void tracefile_host(const struct tracefile *f, struct trace_host *h)
 		uname_release(dh->uname, h->release);
 	if (f->has_host)
 		h->hz = f->host.hz;
+	h->date_option = dh && dh->has_date;
 
 	if (dh && dh->clock[0] && !clock_counts_time(dh->clock)) {
 		h->wall_from = "unknown: the recording's trace clock counts cycles, not time";

@@ -655,8 +655,15 @@ void html_time_note(struct html_page *pg)
 
 	if (!s)
 		return;
-	fprintf(fp, "Time is the trace clock's, in seconds, as <code>trace-cmd report</code> prints "
-		    "it; bins of %.3g ms. ", s->width_ns / 1e6);
+	/* trace-cmd report adds a DATE option to its times: trace time is what --nodate prints */
+	if (t && t->date_option)
+		fprintf(fp, "Time is the trace clock's, in seconds, as <code>trace-cmd report "
+			    "--nodate</code> prints it (without <code>--nodate</code> it adds the "
+			    "recording's DATE option: the wall clock); bins of %.3g ms. ",
+			s->width_ns / 1e6);
+	else
+		fprintf(fp, "Time is the trace clock's, in seconds, as <code>trace-cmd report</code> "
+			    "prints it; bins of %.3g ms. ", s->width_ns / 1e6);
 	if (t && t->wall_known) {
 		time_t sec = (time_t)((t->wall_offset_ns + s->t0) / 1000000000);
 		struct tm tm;

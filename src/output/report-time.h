@@ -43,6 +43,7 @@ typedef const char *(*report_file_fn)(int32_t owner, char *buf, size_t len, void
  * @wall_known: @wall_offset_ns is known (base/tracehost.h)
  * @wall_offset_ns: CLOCK_REALTIME minus the trace clock, ns
  * @wall_from: how the wall clock is known, or why it is not (static text)
+ * @date_option: the recording carries trace-cmd's DATE option (tracehost.h)
  */
 struct report_time {
 	const struct slow_io *slow;
@@ -59,6 +60,7 @@ struct report_time {
 	bool wall_known;
 	int64_t wall_offset_ns;
 	const char *wall_from;
+	bool date_option;
 };
 
 /**
