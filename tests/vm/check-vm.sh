@@ -804,14 +804,6 @@ PY
 	pass "page cache: $(sed -n 's/^summary //p' "$TMP/$STACK.pc"); per-file bytes, misses, directories and notes as the kernel's events allow"
 }
 
-# blkstack report, run live in the guest over the same window: every layer
-# of the stack, bytes conserved at every layer (the report's bytes are the
-# bytes queued at that device, or remapped out of a partition, in blkstack
-# trace's log of the window, itself checked against blktrace and the
-# workload above), at least 99% of top-level I/O followed through every
-# layer. It also leaves btt's input from the guest's blktrace
-# ($STACK.dump, $STACK.btt.avg) for check_blktrace_records and
-# check_btt_times.
 # What blkstack record knows on this kernel, read back here: the guest's
 # release, and the workload's markers: on a kernel before 6.17 (no
 # copy_trace_marker) the one written to $BLKSTACK_TRACE_MARKER, said once,
@@ -856,6 +848,14 @@ PY
 	fi
 }
 
+# blkstack report, run live in the guest over the same window: every layer
+# of the stack, bytes conserved at every layer (the report's bytes are the
+# bytes queued at that device, or remapped out of a partition, in blkstack
+# trace's log of the window, itself checked against blktrace and the
+# workload above), at least 99% of top-level I/O followed through every
+# layer. It also leaves btt's input from the guest's blktrace
+# ($STACK.dump, $STACK.btt.avg) for check_blktrace_records and
+# check_btt_times.
 check_report() {
 	local RES=$1
 	if [[ ! -s $RES/report.json ]]; then
