@@ -81,20 +81,33 @@ curl -s -D - -o /dev/null "${CLIENT[@]}" "$URL/metrics" | grep -qi '^WWW-Authent
 	fail "a 401 without a basic-auth challenge"
 [ "$(code "${CLIENT[@]}" "${USER[@]}" "$URL/metrics")" = 200 ] || fail "the user is refused"
 
+# refused ALERT ERRFILE: curl's error names the server's ALERT, or (TLS 1.3
+# only, where the alert is read after the client has sent its request) says
+# the server closed the connection before it was read
+refused()
+{
+	grep -q "$1" "$2" && return 0
+	[ "$v" = 1.3 ] && grep -Eq 'Connection reset by peer|Transport endpoint is not connected' "$2"
+}
+
 # Client certificates: another CA's, or none, fail the handshake with an alert
 for v in 1.2 1.3; do
 	rc=0
 	curl -sS -o /dev/null --tls-max "$v" --cacert "$T/ca.crt" --cert "$T/rogue.crt" \
 		--key "$T/rogue.key" "${USER[@]}" "$URL/metrics" 2>"$TMPD/rogue.err" || rc=$?
-	# 35: the handshake failed; 56: in TLS 1.3 the client's Finished goes
-	# before the server checks its certificate, and the alert comes on the
-	# first read
-	{ [ "$rc" = 35 ] || [ "$rc" = 56 ]; } || fail "TLS $v: another CA's client certificate: curl exit $rc"
-	grep -q 'alert bad certificate' "$TMPD/rogue.err" ||
+	# 35: the handshake failed; 55 or 56: in TLS 1.3 the client's Finished
+	# goes before the server checks its certificate, and the alert comes on
+	# the first read, or, on a loaded machine, the server's close overtakes
+	# it and curl sees the connection gone: refused either way
+	case $rc in
+	35 | 55 | 56) ;;
+	*) fail "TLS $v: another CA's client certificate: curl exit $rc" ;;
+	esac
+	refused 'alert bad certificate' "$TMPD/rogue.err" ||
 		fail "TLS $v: no bad-certificate alert for another CA's client certificate: $(cat "$TMPD/rogue.err")"
 	curl -sS -o /dev/null --tls-max "$v" --cacert "$T/ca.crt" "${USER[@]}" "$URL/metrics" \
 		2>"$TMPD/nocert.err" && fail "TLS $v: served without a client certificate"
-	grep -q 'alert certificate required' "$TMPD/nocert.err" ||
+	refused 'alert certificate required' "$TMPD/nocert.err" ||
 		fail "TLS $v: no certificate-required alert without a client certificate: $(cat "$TMPD/nocert.err")"
 done
 [ "$(code "http://127.0.0.1:$MON_PORT/metrics")" = 000 ] || fail "plain HTTP got an HTTP answer"
