@@ -162,7 +162,7 @@ report = json.load(open(out + "/report.json"))
 t = report["tracking"]
 
 rows = [json.loads(line) for line in open(out + "/rows.jsonl")]
-issued = t["layer_issued_ios"] + t["layer_caused_ios"]
+issued = t["layer_issued_ios"] + t["layer_caused_ios"] + t["unexplained_ios"]
 if len(rows) != t["top_level_ios"] + issued:
     errors.append("jsonl: %d rows, the report %d + %d I/Os"
                   % (len(rows), t["top_level_ios"], issued))

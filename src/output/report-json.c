@@ -268,6 +268,8 @@ int out_report_json(FILE *fp, const struct report *r)
 			       json_object_new_uint64(tk->ios_top - tk->ios_top_matched));
 	json_object_object_add(tracking, "layer_caused_ios", json_object_new_uint64(tk->ios_caused));
 	json_object_object_add(tracking, "layer_issued_ios", json_object_new_uint64(tk->ios_layer));
+	json_object_object_add(tracking, "unexplained_ios",
+			       json_object_new_uint64(tk->ios_unexplained));
 	json_object_object_add(tracking, "expired", json_object_new_uint64(tk->expired));
 	json_object_object_add(tracking, "expired_top_level", json_object_new_uint64(tk->expired_top));
 	json_object_object_add(tracking, "unmatched_completions",

@@ -83,6 +83,7 @@ struct node {
 	struct node *rq_next;	/* next bio of the same request */
 	int vidx;		/* index in its device's vector, -1 when out */
 	uint32_t pending;	/* children not completed */
+	uint32_t ncaused;	/* trees issued for it (set_cause()) */
 	bool await_q;		/* brought by a remap, queue event not seen yet */
 	bool done;
 	/* root only: set by root_new(), read at no other node */
@@ -92,6 +93,8 @@ struct node {
 	int32_t pid;
 	char comm[16];
 	uint32_t issuer;	/* the layer that issued it, when not its own device */
+	uint64_t id;		/* the tree's number (struct tk_io) */
+	uint64_t cause;		/* the number of the tree it was issued for, 0 if none */
 	uint32_t nnodes;
 	uint64_t expired_at;
 	struct node *tree_next, *tree_prev;	/* list of live trees, oldest first */
@@ -103,6 +106,7 @@ struct rq {
 	bool issued;
 	uint64_t start, end;
 	uint64_t g, i, d;
+	uint64_t requeued;	/* when it was last requeued, 0 once issued again */
 	uint16_t requeues;
 	struct node *bios;	/* bios in it, in order of arrival */
 };
@@ -127,6 +131,7 @@ struct tracker {
 	void *ctx;
 	struct tk_counters cnt;
 	uint64_t seq;
+	uint64_t ntrees;	/* trees begun: the last tree's number */
 	uint64_t now;
 	/* no tree is due to expire or be freed before this (it may be earlier
 	 * than the first due time, never later): one compare per event */
@@ -355,6 +360,7 @@ node_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
 	n->rq = NULL;
 	n->rq_next = NULL;
 	n->pending = 0;
+	n->ncaused = 0;
 	n->await_q = false;
 	n->done = false;
 	if (dev_add_node(d, n)) {
@@ -445,6 +451,8 @@ root_new_at(struct tracker *t, struct tdev *d, const struct blk_event *ev, uint6
 	n->pid = ev->pid;
 	memcpy(n->comm, ev->comm, sizeof(n->comm));
 	n->issuer = 0;
+	n->id = ++t->ntrees;
+	n->cause = 0;
 	n->nnodes = 1;
 	tree_link(&t->trees, n);
 	sweep_by(t, n->r.q + t->p.timeout_ns);
@@ -528,33 +536,78 @@ static inline bool remap_only(const struct tdev *d)
 }
 
 /*
- * Whether a path may end at @x: at a request-based device (the device
- * completed it), or at a bio-based device with no lower device (zram). A
- * path that ends at a layer that sends its I/O further down was lost there,
- * except an empty flush, which a layer may serve by its own means (dm-thin
- * commits its metadata, with flushes it issues itself).
+ * Whether the layer of @d completes a bio like @x by its own means, with
+ * nothing sent down (dm-zero and dm-error, with nothing below, are
+ * leaf_end()'s): dm-thin and its pool a
+ * read (of a block never provisioned), a discard (the pool discards the
+ * data device with pieces of its own) or a flush (a metadata commit); md
+ * raid4/5/6 a discard, of which it sends down whole stripes only.
  */
-static inline bool path_end_ok(struct tracker *t, const struct node *x)
+static bool completes_itself(const struct tdev *d, const struct node *x)
+{
+	if ((d->roles & (TK_ROLE_THIN | TK_ROLE_PARITY)) && x->r.op == BLK_OP_DISCARD)
+		return true;
+	return (d->roles & TK_ROLE_THIN) &&
+	       (x->r.op == BLK_OP_READ || x->r.op == BLK_OP_FLUSH || tk_rec_is_flush(&x->r));
+}
+
+/*
+ * Where the path that reaches @x, with nothing below it in its tree, ended
+ * (enum tk_end). A disk is a device with nothing below it in the stack:
+ * request-based or not (zram), it completed the I/O. A layer with devices
+ * below (a partition, a dm or md device, a request-based multipath device)
+ * that sent nothing down completed it itself when it does so by design,
+ * or when it issued I/O for it (md's flushes to its members); otherwise
+ * the path was not followed further.
+ */
+static enum tk_end leaf_end(struct tracker *t, const struct node *x)
 {
 	struct tdev *d;
 
-	if (x->r.kind == TK_LAYER_REQUEST)
-		return true;
+	if (!x->done)
+		return TK_END_LOST;
 	if (x->r.kind == TK_LAYER_REMAP)
-		return false;
-	if (!x->r.sectors && (x->r.flags & BLK_F_PREFLUSH))
-		return true;
+		return TK_END_LAYER;
 	d = get_dev(t, x->r.dev);
-	return d && !dev_upper(d);
+	/* dm-zero and dm-error have nothing below, and are no disk */
+	if (d && (d->roles & TK_ROLE_COMPLETES))
+		return TK_END_SELF;
+	if (!d || !dev_upper(d))
+		return TK_END_DISK;
+	if (x->ncaused || completes_itself(d, x))
+		return TK_END_SELF;
+	return TK_END_LAYER;
+}
+
+/*
+ * What a record's end makes of its tree's reach (the worst one counts).
+ * The empty flush that a preflush write with data becomes at a layer is
+ * the layer's to serve: served by the layer itself, it leaves the write's
+ * data, which reached the disks, followed (@data: the root has data).
+ */
+static void reach_add(struct tk_io *io, const struct tk_rec *r, bool data)
+{
+	static const uint8_t of_end[] = {
+		[TK_END_NONE] = TK_REACH_DISK, [TK_END_DISK] = TK_REACH_DISK,
+		[TK_END_SELF] = TK_REACH_SELF, [TK_END_LAYER] = TK_REACH_ENDED,
+		[TK_END_LOST] = TK_REACH_PARTIAL,
+	};
+	uint8_t reach = r->complete ? of_end[r->end] : TK_REACH_PARTIAL;
+
+	if (reach == TK_REACH_SELF && data && !r->sectors)
+		return;
+	if (reach > io->reach) {
+		io->reach = reach;
+		io->end_dev = r->dev;
+	}
 }
 
 /* Fill records breadth first, so that parents come before children. */
-static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
+static size_t tree_records(struct tracker *t, struct node *root, struct tk_io *io)
 {
 	size_t head = 0, tail = 0, n = root->nnodes;
 	struct node **queue;
 
-	*matched = !root->broken;
 	if (grow_recs(t, n))
 		return 0;
 	queue = t->order;
@@ -574,8 +627,8 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 		r->parent_dev = x->parent ? x->parent->r.dev : 0;
 		r->depth = parent < 0 ? 0 : t->recs[parent].depth + 1;
 		r->complete = x->done;
-		if (!r->complete || (!x->first_child && !path_end_ok(t, x)))
-			*matched = false;
+		r->end = x->first_child ? TK_END_NONE : leaf_end(t, x);
+		reach_add(io, r, root->r.sectors != 0);
 		head++;
 		for (struct node *c = x->first_child; c && tail < n; c = c->next_sibling)
 			queue[tail++] = c;
@@ -638,7 +691,6 @@ static inline __attribute__((always_inline)) void
 tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 {
 	struct tk_io io;
-	bool matched;
 	size_t n;
 
 	/* a root completed by its request is out of it and of its device */
@@ -649,31 +701,44 @@ tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 		tree_release(t, root);
 		return;
 	}
+	io.reach = TK_REACH_DISK;
+	io.end_dev = 0;
 	if (!root->first_child) {
 		/* a tree of one bio (most I/O at a plain disk): its record as it
 		 * is, a root's from node_new() (no parent, depth 0) */
 		root->r.complete = root->done;
-		matched = !root->broken && root->done && path_end_ok(t, root);
+		root->r.end = leaf_end(t, root);
+		reach_add(&io, &root->r, false);
 		io.recs = &root->r;
 		n = 1;
 	} else {
-		n = tree_records(t, root, &matched);
+		n = tree_records(t, root, &io);
 		io.recs = t->recs;
 	}
+	if (root->broken && io.reach < TK_REACH_PARTIAL) {
+		/* a piece of it was never tracked (the cap, a lost source) */
+		io.reach = TK_REACH_PARTIAL;
+		io.end_dev = root->r.dev;
+	}
+	io.id = root->id;
 	io.pid = root->pid;
 	memcpy(io.comm, root->comm, sizeof(io.comm));
 	io.cls = tree_class(root, d);
 	io.top = io.cls == TK_IO_TOP;
+	io.cause = root->cause;
 	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->r.dev;
-	io.matched = matched;
+	io.matched = io.reach == TK_REACH_DISK;
 	io.root = io.recs;
 	io.nrecs = n;
 	if (io.top) {
 		t->cnt.ios_top++;
-		if (matched)
+		t->cnt.ios_top_reach[io.reach]++;
+		if (io.matched)
 			t->cnt.ios_top_matched++;
 	} else if (io.cls == TK_IO_CAUSED) {
 		t->cnt.ios_caused++;
+	} else if (io.cls == TK_IO_UNEXPLAINED) {
+		t->cnt.ios_unexplained++;
 	} else {
 		t->cnt.ios_layer++;
 	}
@@ -934,24 +999,45 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 }
 
 /*
- * Whether I/O a layer issued at @d serves a bio held above: the copy of the
- * chunk a held write covers (dm-snapshot's read), or a flush or FUA write
- * (md's superblock) while a bio above waits to be sent down.
+ * The bio held above that I/O a layer issued at @d serves, or NULL: the one
+ * whose chunk it copies (dm-snapshot's read), or for a flush or FUA write
+ * (md's superblock) one that waits to be sent down.
  */
-static inline bool held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
+static inline struct node *held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
+	struct node *held;
+
 	if (!d->nuppers)
-		return false;
-	if (ev->nr_sector && find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_OVERLAP))
-		return true;
-	return (ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)) &&
-	       find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
+		return NULL;
+	if (ev->nr_sector &&
+	    (held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_OVERLAP)))
+		return held;
+	if (!(ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)))
+		return NULL;
+	return find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
+}
+
+/*
+ * Tree @n was issued for @cause, a bio in flight: it names @cause's tree,
+ * and is caused I/O when that tree is top-level or caused by one (so
+ * through any chain), else I/O of the layers' own. @cause then has I/O
+ * issued for it: a path that ends at it was completed by its layer.
+ */
+static void set_cause(struct tracker *t, struct node *n, struct node *cause)
+{
+	struct node *root = cause->root;
+	enum tk_class cls = tree_class(root, get_dev(t, root->r.dev));
+
+	n->cause = root->id;
+	n->cls = cls == TK_IO_TOP || cls == TK_IO_CAUSED ? TK_IO_CAUSED : TK_IO_LAYER;
+	cause->ncaused++;
 }
 
 static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
 	/* only a remap into @d (which tells it receives) brings a bio awaiting its Q */
 	struct node *n = d->receives ? find_awaiting(d, ev->sector, ev->nr_sector, ev->op) : NULL;
+	struct node *held;
 
 	d->queues = true;
 	if (n) {
@@ -963,8 +1049,7 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 		return;
 	}
 	if (d->nuppers && ev->nr_sector) {
-		struct node *held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_EXACT);
-
+		held = find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_EXACT);
 		if (held) {
 			/* the release of a held bio: its layer's way down ends here */
 			n = child_new(t, d, held, ev, ev->sector, ev->nr_sector);
@@ -981,8 +1066,8 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 	if (!n)
 		return;
 	n->r.qev = ev->ts;
-	if (held_for(t, d, ev))
-		n->cls = TK_IO_CAUSED;
+	if ((held = held_for(t, d, ev)))
+		set_cause(t, n, held);
 }
 
 /*
@@ -1067,12 +1152,17 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		child = root_new(t, d, ev, ev->sector, ev->nr_sector);
 		if (!child)
 			return;
-		child->cls = cause ? TK_IO_CAUSED : TK_IO_LAYER;
 		child->issuer = src_dev->dev;
 		child->await_q = true;
-		/* a parity RAID's stripe I/O has no source bio by design */
-		if (!cause && !(src_dev->roles & TK_ROLE_PARITY))
+		if (cause) {
+			set_cause(t, child, cause);
+		} else if (src_dev->roles & TK_ROLE_PARITY) {
+			/* a parity RAID's stripe I/O has no source bio by design */
+			child->cls = TK_IO_LAYER;
+		} else {
+			child->cls = TK_IO_UNEXPLAINED;
 			t->cnt.unmatched_remap++;
+		}
 		return;
 	}
 	if (!src) {
@@ -1084,13 +1174,14 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		if (!src)
 			return;
 		src->r.kind = TK_LAYER_REMAP;
-		if (held_for(t, src_dev, ev)) {
+		if ((cause = held_for(t, src_dev, ev))) {
 			/* md writes its superblock to each leg while the write waits */
-			src->cls = TK_IO_CAUSED;
+			set_cause(t, src, cause);
 		} else if (dev_lower(src_dev) && !(src_dev->roles & TK_ROLE_REMAP_ONLY)) {
 			/* a partition under a layer: its source was lost */
 			t->cnt.unmatched_remap++;
 			src->broken = true;
+			src->cls = TK_IO_UNEXPLAINED;
 		}
 	}
 	if (!src->r.down)
@@ -1285,10 +1376,15 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 		 * layer: track it as a tree of its own.
 		 */
 		struct node *n = root_new(t, d, ev, ev->sector, ev->nr_sector);
+		struct node *flushing;
 
 		if (!n)
 			return;
-		n->cls = find_flushing(d) ? TK_IO_CAUSED : TK_IO_LAYER;
+		flushing = find_flushing(d);
+		if (flushing)
+			set_cause(t, n, flushing);
+		else
+			n->cls = TK_IO_LAYER;
 		r = rq_new(t, d, ev);
 		if (!r)
 			return;
@@ -1301,7 +1397,11 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 		b->r.d = ev->ts;
 		if (!b->r.down)
 			b->r.down = ev->ts;
+		/* issued again after a requeue: the wait counts */
+		if (r->requeued && ev->ts >= r->requeued)
+			b->r.requeue_ns += ev->ts - r->requeued;
 	}
+	r->requeued = 0;
 }
 
 static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1313,6 +1413,7 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 		return;
 	}
 	r->issued = false;
+	r->requeued = ev->ts;
 	r->requeues++;
 	for (struct node *b = r->bios; b; b = b->rq_next)
 		b->r.requeues++;
