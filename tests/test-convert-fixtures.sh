@@ -169,8 +169,14 @@ if len(rows) != t["top_level_ios"] + issued:
 if sum(r["top"] for r in rows) != t["top_level_ios"]:
     errors.append("jsonl: %d top-level rows, the report %d"
                   % (sum(r["top"] for r in rows), t["top_level_ios"]))
-if [r["io"] for r in rows] != list(range(1, len(rows) + 1)):
-    errors.append("jsonl: I/O numbers are not 1..n")
+# numbered in the order they began: each number once, a cause is a row's
+ids = set(r["io"] for r in rows)
+if len(ids) != len(rows) or min(ids) < 1:
+    errors.append("jsonl: I/O numbers are not distinct and positive")
+for r in rows:
+    if r["cause"] is not None and r["cause"] not in ids:
+        errors.append("jsonl: io %d names cause %d, no row" % (r["io"], r["cause"]))
+        break
 # per device: the report's bytes and bios are those of the rows' layers
 by_dev = defaultdict(lambda: [0, 0])
 for r in rows:

@@ -54,11 +54,12 @@ static struct libscols_table *slow_table(FILE *fp)
 
 int report_time_row(const struct slow_io *s, struct row *row)
 {
-	struct tk_io io = { .pid = s->pid, .top = true, .matched = s->matched, .root = s->recs,
-			    .recs = s->recs, .nrecs = s->nrecs };
+	struct tk_io io = { .id = s->id, .pid = s->pid, .top = true, .cls = TK_IO_TOP,
+			    .reach = s->reach, .end_dev = s->end_dev, .matched = s->matched,
+			    .root = s->recs, .recs = s->recs, .nrecs = s->nrecs };
 
 	memcpy(io.comm, s->comm, sizeof(io.comm));
-	return row_build(row, &io, s->seq);
+	return row_build(row, &io);
 }
 
 int report_time_parent(const struct row *row, size_t i)

@@ -34,6 +34,9 @@
  * @c: the last completed at this device
  * @splits, @merges, @requeues: counts over its bios (merges: bios that
  *	joined a request already there)
+ * @requeue_ns: time its requests spent requeued (struct tk_rec)
+ * @end: where a path ended at this device, the worst of its bios' (enum
+ *	 tk_end; TK_END_NONE when every bio went further down)
  * @error: the first error a bio completed with (negative errno), 0 if none
  */
 struct row_layer {
@@ -45,15 +48,24 @@ struct row_layer {
 	uint64_t bytes;
 	uint64_t q, down, up, c;
 	uint32_t splits, merges, requeues;
+	uint64_t requeue_ns;
+	uint8_t end;
 	int32_t error;
 };
 
 /**
  * struct row - one completed I/O
- * @io: its number, from 1, in the order I/Os completed
+ * @io: its number, from 1, in the order I/Os began (struct tk_io's id: a
+ *	caused I/O's @cause is the @io of the row it served)
  * @top: issued by a process to a top device; false for I/O a layer issued
  *	 itself (thin-pool zeroing, metadata, discards passed down)
- * @matched: every bio was followed from entry to completion
+ * @cls: enum tk_class
+ * @cause: the @io of the I/O it was issued for, 0 if none is known
+ * @issuer: the layer that issued it, 0 for top-level I/O
+ * @reach: enum tk_reach: how far it was followed
+ * @end_dev: where it ended, when @reach is not TK_REACH_DISK
+ * @matched: every bio was followed from entry to completion, and its data
+ *	     reached a disk (@reach is TK_REACH_DISK)
  * @op: enum blk_op
  * @dev: the device it was issued to
  * @sector: its first sector there
@@ -71,6 +83,11 @@ struct row_layer {
 struct row {
 	uint64_t io;
 	bool top;
+	uint8_t cls;
+	uint64_t cause;
+	uint32_t issuer;
+	uint8_t reach;
+	uint32_t end_dev;
 	bool matched;
 	uint8_t op;
 	uint32_t dev;
@@ -90,10 +107,9 @@ struct row {
  * row_build - fill @r from a completed tree
  * @r: a zeroed row the first time; its layers array is reused
  * @io: the tree, as the tracker hands it out
- * @seq: the I/O's number
  * Returns 0 or -ENOMEM.
  */
-int row_build(struct row *r, const struct tk_io *io, uint64_t seq);
+int row_build(struct row *r, const struct tk_io *io);
 
 /** row_release - free the layers array of @r */
 void row_release(struct row *r);
@@ -109,5 +125,17 @@ const char *row_op_name(uint8_t op);
 
 /** row_kind_name - "bio", "request", "remap" for an enum tk_layer_kind */
 const char *row_kind_name(uint8_t kind);
+
+/**
+ * row_class_name - "top", "caused", "own", "unexplained" for an enum
+ * tk_class: the words of every output
+ */
+const char *row_class_name(uint8_t cls);
+
+/** row_reach_name - "disk", "self", "ended", "partial" for an enum tk_reach */
+const char *row_reach_name(uint8_t reach);
+
+/** row_end_name - "disk", "self", "ended", "lost" for an enum tk_end; NULL for TK_END_NONE */
+const char *row_end_name(uint8_t end);
 
 #endif /* BLKSTACK_ROW_H */

@@ -50,6 +50,8 @@ static struct val val_span(uint64_t a, uint64_t b)
 struct texts {
 	char dev[24];
 	char parent[24];
+	char issuer[24];
+	char end_dev[24];
 	char comm[16];
 	char file[PATH_MAX];
 };
@@ -63,7 +65,8 @@ static const char *dev_text(uint32_t dev, char *buf, size_t len)
 /* ---- the field tables ---------------------------------------------------- */
 
 static const char *const io_names[] = {
-	"io", "top", "matched", "op", "dev", "sector", "bytes", "pid", "comm", "file",
+	"io", "top", "class", "cause", "issuer", "matched", "reach", "ended_at",
+	"op", "dev", "sector", "bytes", "pid", "comm", "file",
 	"q_ns", "c_ns", "latency_ns", "error", "nlayers",
 };
 #define IO_FIELDS (sizeof(io_names) / sizeof(io_names[0]))
@@ -74,7 +77,15 @@ static void io_values(const struct row *r, struct texts *t, struct val *v)
 
 	v[n++] = VAL_INT(r->io);
 	v[n++] = VAL_BOOL(r->top);
+	v[n++] = VAL_STR(row_class_name(r->cls));
+	v[n++] = r->cause ? VAL_INT(r->cause) : (struct val){ .t = V_NULL };
+	v[n++] = r->issuer ? VAL_STR(dev_text(r->issuer, t->issuer, sizeof(t->issuer)))
+			   : (struct val){ .t = V_NULL };
 	v[n++] = VAL_BOOL(r->matched);
+	v[n++] = VAL_STR(row_reach_name(r->reach));
+	/* where it was worst: a path ended, was completed by the layer, or was lost */
+	v[n++] = r->end_dev ? VAL_STR(dev_text(r->end_dev, t->end_dev, sizeof(t->end_dev)))
+			    : (struct val){ .t = V_NULL };
 	v[n++] = VAL_STR(row_op_name(r->op));
 	v[n++] = VAL_STR(dev_text(r->dev, t->dev, sizeof(t->dev)));
 	/* a flush has no position (the kernel's -1) */
@@ -95,20 +106,25 @@ static void io_values(const struct row *r, struct texts *t, struct val *v)
 
 /* Per layer; the first ones are also CSV columns. */
 static const char *const layer_names[] = {
-	"dev", "kind", "q_ns", "down_ns", "up_ns", "c_ns",
+	"dev", "kind", "bios", "bytes", "end", "q_ns", "down_ns", "up_ns", "c_ns",
 	"sub_ns", "below_ns", "comp_ns", "total_ns",
 	/* JSON only from here */
-	"parent", "depth", "bios", "bytes", "splits", "merges", "requeues", "error",
+	"parent", "depth", "splits", "merges", "requeues", "requeue_ns", "error",
 };
 #define LAYER_FIELDS (sizeof(layer_names) / sizeof(layer_names[0]))
-#define LAYER_CSV_FIELDS 10
+#define LAYER_CSV_FIELDS 13
 
 static void layer_values(const struct row_layer *l, struct texts *t, struct val *v)
 {
+	const char *end = row_end_name(l->end);
 	size_t n = 0;
 
 	v[n++] = VAL_STR(dev_text(l->dev, t->dev, sizeof(t->dev)));
 	v[n++] = VAL_STR(row_kind_name(l->kind));
+	v[n++] = VAL_INT(l->bios);
+	v[n++] = VAL_INT(l->bytes);
+	/* a path's end here: null where every bio went further down */
+	v[n++] = end ? VAL_STR(end) : (struct val){ .t = V_NULL };
 	v[n++] = val_time(l->q);
 	v[n++] = val_time(l->down);
 	v[n++] = val_time(l->up);
@@ -120,11 +136,10 @@ static void layer_values(const struct row_layer *l, struct texts *t, struct val 
 	v[n++] = l->parent_dev ? VAL_STR(dev_text(l->parent_dev, t->parent, sizeof(t->parent)))
 			       : (struct val){ .t = V_NULL };
 	v[n++] = VAL_INT(l->depth);
-	v[n++] = VAL_INT(l->bios);
-	v[n++] = VAL_INT(l->bytes);
 	v[n++] = VAL_INT(l->splits);
 	v[n++] = VAL_INT(l->merges);
 	v[n++] = VAL_INT(l->requeues);
+	v[n++] = VAL_INT(l->requeue_ns);
 	v[n++] = VAL_INT(l->error);
 }
 
@@ -304,7 +319,7 @@ void rows_out_io_file(struct rows_out *o, const struct tk_io *io, const char *fi
 		return;
 	header(o);
 	if (!o->err)
-		o->err = row_build(&o->row, io, o->count + 1);
+		o->err = row_build(&o->row, io);
 	o->row.file = file;
 	if (!o->err)
 		o->err = o->fmt == ROWS_CSV ? rows_csv_write(o->fp, &o->row)

@@ -52,14 +52,14 @@ void slowest_free(struct slowest *s)
 	free(s);
 }
 
-/* Whether @a ranks above @b: slower, or as slow and queued earlier, or completed earlier. */
+/* Whether @a ranks above @b: slower, or as slow and queued earlier, or begun earlier. */
 static bool ranks_above(const struct slow_io *a, const struct slow_io *b)
 {
 	if (a->lat != b->lat)
 		return a->lat > b->lat;
 	if (a->recs[0].q != b->recs[0].q)
 		return a->recs[0].q < b->recs[0].q;
-	return a->seq < b->seq;
+	return a->id < b->id;
 }
 
 static void swap_io(struct slow_io *a, struct slow_io *b)
@@ -100,8 +100,7 @@ static void sift_up(struct slowest *s, size_t i)
 }
 
 /* Copy @io into @slot, reusing its record array. */
-static int fill(struct slow_io *slot, const struct tk_io *io, uint64_t lat, uint64_t seq,
-		int32_t owner)
+static int fill(struct slow_io *slot, const struct tk_io *io, uint64_t lat, int32_t owner)
 {
 	if (slot->recs_cap < io->nrecs) {
 		struct tk_rec *n = realloc(slot->recs, io->nrecs * sizeof(*n));
@@ -114,11 +113,13 @@ static int fill(struct slow_io *slot, const struct tk_io *io, uint64_t lat, uint
 	memcpy(slot->recs, io->recs, io->nrecs * sizeof(*slot->recs));
 	slot->nrecs = io->nrecs;
 	slot->lat = lat;
-	slot->seq = seq;
+	slot->id = io->id;
 	slot->pid = io->pid;
 	memcpy(slot->comm, io->comm, sizeof(slot->comm));
 	slot->comm[sizeof(slot->comm) - 1] = '\0';
 	slot->owner = owner;
+	slot->reach = io->reach;
+	slot->end_dev = io->end_dev;
 	slot->matched = io->matched;
 	return 0;
 }
@@ -144,16 +145,16 @@ int slowest_io(struct slowest *s, const struct tk_io *io, int32_t owner)
 	if (s->sorted)
 		reheap(s);
 	if (s->n < s->cap) {
-		if (fill(&s->heap[s->n], io, lat, s->seq, owner))
+		if (fill(&s->heap[s->n], io, lat, owner))
 			return -ENOMEM;
 		sift_up(s, s->n++);
 		return 0;
 	}
-	/* a probe of rank only: lat, q and seq are all ranks_above() reads */
-	probe = (struct slow_io){ .lat = lat, .seq = s->seq, .recs = (struct tk_rec *)root };
+	/* a probe of rank only: lat, q and id are all ranks_above() reads */
+	probe = (struct slow_io){ .lat = lat, .id = io->id, .recs = (struct tk_rec *)root };
 	if (!ranks_above(&probe, &s->heap[0]))
 		return 0;
-	if (fill(&s->heap[0], io, lat, s->seq, owner))
+	if (fill(&s->heap[0], io, lat, owner))
 		return -ENOMEM;
 	sift_down(s, 0);
 	return 0;

@@ -15,19 +15,22 @@
 /**
  * struct slow_io - one kept I/O
  * @lat: end-to-end latency, root C - root Q, ns
- * @seq: arrival order among the completed top-level I/Os (1 for the first)
+ * @id: its number (struct tk_io)
  * @pid, @comm: the originator
  * @owner: what the page-cache attribution said it belongs to (an owner of
  *	   pagecache_io()), or @SLOWEST_NO_OWNER
+ * @reach, @end_dev: how far it was followed, and where it ended (struct tk_io)
  * @matched: followed through every layer
  * @recs: its records, root first, as the tracker gave them; @nrecs of them
  */
 struct slow_io {
 	uint64_t lat;
-	uint64_t seq;
+	uint64_t id;
 	int32_t pid;
 	char comm[16];
 	int32_t owner;
+	uint8_t reach;
+	uint32_t end_dev;
 	bool matched;
 	struct tk_rec *recs;
 	size_t nrecs;
@@ -52,15 +55,15 @@ void slowest_free(struct slowest *s);
  * queued and completed in order is considered
  * @owner: the page-cache owner of the tree, or SLOWEST_NO_OWNER
  *
- * Ties on latency keep the I/O queued first, then the one completed
- * first: the result does not depend on the order of offers that tie
- * exactly on both. Returns 0, or -ENOMEM (the set is unchanged).
+ * Ties on latency keep the I/O queued first, then the one that began
+ * first (the lower number): the result does not depend on the order of
+ * offers. Returns 0, or -ENOMEM (the set is unchanged).
  */
 int slowest_io(struct slowest *s, const struct tk_io *io, int32_t owner);
 
 /**
  * slowest_sorted - the kept I/Os, slowest first (ties: queued first, then
- * completed first); the set is reordered in place and stays usable
+ * begun first); the set is reordered in place and stays usable
  * @n: set to how many there are (at most the @n of slowest_alloc())
  */
 const struct slow_io *slowest_sorted(struct slowest *s, size_t *n);
