@@ -127,6 +127,20 @@ static void stack_box(FILE *fp, const struct report *r, const struct placed *p, 
 	fprintf(fp, "<g class=\"layer\" data-dev=\"%s\" data-name=\"", mm);
 	svg_text(fp, name);
 	fprintf(fp, "\" data-ios=\"%" PRIu64 "\" data-bytes=\"%" PRIu64 "\"", ios, bytes);
+	/* I/Os and bytes by class (top, caused, own, unexplained), every operation */
+	fputs(" data-classes=\"", fp);
+	for (int c = 0; c < TK_CLASSES; c++) {
+		static const uint8_t order[] = { TK_IO_TOP, TK_IO_CAUSED, TK_IO_LAYER,
+						 TK_IO_UNEXPLAINED };
+		uint64_t cios = 0, cbytes = 0;
+
+		for (int op = 0; op < ST_OPS; op++) {
+			cios += l->op[op].cls_ios[order[c]];
+			cbytes += l->op[op].cls_bytes[order[c]];
+		}
+		fprintf(fp, "%s%" PRIu64 " %" PRIu64, c ? " " : "", cios, cbytes);
+	}
+	fputc('"', fp);
 	for (int op = 0; op < ST_OPS; op++) {
 		const struct st_layer_op *o = &l->op[op];
 
@@ -715,6 +729,7 @@ static int html_tables(FILE *fp, const struct report *r)
 int out_report_html(FILE *fp, const struct report *r)
 {
 	uint64_t lost = report_lost(r->src);
+	const char *sep = " (";
 	int ret;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -723,9 +738,20 @@ int out_report_html(FILE *fp, const struct report *r)
 	fprintf(fp, "</title><style>%s</style></head><body>\n<h1>blkstack report of ", style);
 	svg_text(fp, r->source);
 	fprintf(fp, "</h1>\n<p>%.3f s of completed I/O; %" PRIu64 " top-level I/Os, %.1f%% "
-		    "followed through every layer.", (r->st->last_ts - r->st->first_ts) / 1e9,
+		    "of which reached a disk through every layer", (r->st->last_ts - r->st->first_ts) / 1e9,
 		r->tk->ios_top, r->tk->ios_top ? 100.0 * r->tk->ios_top_matched / r->tk->ios_top
 					       : 100.0);
+	for (int op = 0; op < ST_OPS; op++) {
+		const struct st_e2e *e = &r->st->e2e[op];
+
+		if (!e->ios)
+			continue;
+		fprintf(fp, "%s%s %.1f%%", sep, st_op_name(op), 100.0 * e->matched / e->ios);
+		sep = ", ";
+	}
+	fputs(*sep == ',' ? ")." : ".", fp);
+	if (r->tk->ios_unexplained)
+		fprintf(fp, " %" PRIu64 " I/Os unexplained (see Tracking).", r->tk->ios_unexplained);
 	if (lost)
 		fprintf(fp, " <strong>%" PRIu64 " events were lost: the figures are incomplete."
 			    "</strong>", lost);

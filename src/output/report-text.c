@@ -284,6 +284,51 @@ static int print_layers(FILE *fp, const struct report *r)
 	return 0;
 }
 
+/*
+ * Each layer's I/O by the class of the I/O it belongs to: the classes add
+ * up to the layer's I/Os and bytes, unexplained I/O apart, never folded
+ * into the layer's own.
+ */
+static int print_classes(FILE *fp, const struct report *r)
+{
+	static const char *const cols[] = {
+		"LAYER", "OP", "IOS", "TOP", "CAUSED", "OWN", "UNEXPL",
+		"MiB", "TOP_MiB", "CAUSED_MiB", "OWN_MiB", "UNEXPL_MiB",
+	};
+	static const uint8_t order[] = { TK_IO_TOP, TK_IO_CAUSED, TK_IO_LAYER, TK_IO_UNEXPLAINED };
+	struct libscols_table *tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
+
+	if (!tb)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		const struct st_layer *l = &r->st->layers[i];
+
+		for (int op = 0; op < ST_OPS; op++) {
+			const struct st_layer_op *o = &l->op[op];
+			struct libscols_line *ln;
+
+			if (!o->ios)
+				continue;
+			ln = scols_table_new_line(tb, NULL);
+			if (!ln)
+				break;
+			set_layer_op(ln, r, l->dev, op);
+			set_u64(ln, 2, o->ios);
+			set_f(ln, 7, "%.2f", o->bytes / 1048576.0);
+			for (int c = 0; c < TK_CLASSES; c++) {
+				set_u64(ln, 3 + c, o->cls_ios[order[c]]);
+				set_f(ln, 8 + c, "%.2f", o->cls_bytes[order[c]] / 1048576.0);
+			}
+		}
+	}
+	fprintf(fp, "\nPer layer, by class of I/O (TOP: serving a top-level I/O, CAUSED: issued "
+		    "by a layer for one, OWN: issued by a layer on its own, UNEXPL: came down from "
+		    "a layer with nothing in flight to send it):\n");
+	scols_print_table(tb);
+	scols_unref_table(tb);
+	return 0;
+}
+
 /* One row of a latency table: the stage's name, samples, avg, percentiles, max. */
 static void latency_row(struct libscols_table *tb, const struct report *r, uint32_t dev,
 			int op, const char *stage, const struct hist *h)
@@ -459,6 +504,7 @@ static int print_procs(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = { "PID", "COMM", "IOS", "MiB", "AVG_us", "P99_us" };
 	struct libscols_table *tb;
+	bool grouped = false;
 	struct st_proc *p;
 	size_t n = r->st->nprocs;
 
@@ -479,6 +525,7 @@ static int print_procs(FILE *fp, const struct report *r)
 
 		if (!ln)
 			break;
+		grouped |= p[i].pid < 0;
 		snprintf(pid, sizeof(pid), p[i].pid < 0 ? "-" : "%d", p[i].pid);
 		scols_line_set_data(ln, 0, pid);
 		scols_line_set_data(ln, 1, p[i].comm);
@@ -489,8 +536,83 @@ static int print_procs(FILE *fp, const struct report *r)
 	}
 	fprintf(fp, "\nProcesses that queued top-level I/O, by bytes (end-to-end latency):\n");
 	scols_print_table(tb);
+	if (grouped)
+		fprintf(fp, "  PID -: past the first %d processes, summed by command name (past "
+			    "%d names, as \"other\")\n", ST_MAX_PROCS, ST_MAX_COMMS);
 	scols_unref_table(tb);
 	free(p);
+	return 0;
+}
+
+/* "ended at dm-0 3 read, 1 write; sda 1 flush": the layers where a reach shows, per op */
+static void print_reach_layers(FILE *fp, const struct report *r, enum tk_reach reach,
+			       const char *what)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		const struct st_layer *l = &r->st->layers[i];
+		bool first = true;
+		char name[64];
+
+		for (int op = 0; op < ST_OPS; op++) {
+			if (!l->op[op].top_end[reach])
+				continue;
+			if (first)
+				fprintf(fp, "%s %s", any ? ";" : what,
+					report_dev_label(r, l->dev, name, sizeof(name)));
+			fprintf(fp, "%s %" PRIu64 " %s", first ? "" : ",", l->op[op].top_end[reach],
+				st_op_name(op));
+			first = false;
+			any = true;
+		}
+	}
+	if (any)
+		fputc('\n', fp);
+}
+
+/*
+ * The match rate per operation: top-level I/O whose data reached a disk
+ * through every layer, and where the rest stopped, per layer.
+ */
+static int print_reach(FILE *fp, const struct report *r)
+{
+	static const char *const cols[] = {
+		"OP", "IOS", "DISK", "RATE", "SELF", "ENDED", "PARTIAL",
+	};
+	struct libscols_table *tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
+	int rows = 0;
+
+	if (!tb)
+		return -ENOMEM;
+	for (int op = 0; op < ST_OPS; op++) {
+		const struct st_e2e *e = &r->st->e2e[op];
+		struct libscols_line *ln;
+
+		if (!e->ios)
+			continue;
+		ln = scols_table_new_line(tb, NULL);
+		if (!ln)
+			break;
+		rows++;
+		scols_line_set_data(ln, 0, st_op_name(op));
+		set_u64(ln, 1, e->ios);
+		set_u64(ln, 2, e->reach[TK_REACH_DISK]);
+		set_f(ln, 3, "%.1f%%", 100.0 * e->reach[TK_REACH_DISK] / e->ios);
+		set_u64(ln, 4, e->reach[TK_REACH_SELF]);
+		set_u64(ln, 5, e->reach[TK_REACH_ENDED]);
+		set_u64(ln, 6, e->reach[TK_REACH_PARTIAL]);
+	}
+	if (rows) {
+		fprintf(fp, "\nMatch rate per operation (DISK: top-level I/Os whose data reached a "
+			    "disk through every layer; SELF: completed by a layer itself; ENDED: "
+			    "ended at a layer with devices below; PARTIAL: a step not seen):\n");
+		scols_print_table(tb);
+		print_reach_layers(fp, r, TK_REACH_SELF, "  completed by the layer itself:");
+		print_reach_layers(fp, r, TK_REACH_ENDED, "  ended at:");
+		print_reach_layers(fp, r, TK_REACH_PARTIAL, "  partly followed, lost at:");
+	}
+	scols_unref_table(tb);
 	return 0;
 }
 
@@ -499,14 +621,16 @@ static void print_tracking(FILE *fp, const struct report *r)
 	const struct tk_counters *tk = r->tk;
 
 	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %" PRIu64
-		    " top-level I/Os followed through every layer)\n",
+		    " top-level I/Os reached a disk through every layer)\n",
 		tk->events, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0,
 		tk->ios_top_matched, tk->ios_top);
-	fprintf(fp, "  top-level I/Os partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
-		    " for an I/O in flight, %" PRIu64 " on its own; expired %" PRIu64
-		    " (%" PRIu64 " top-level)\n",
-		tk->ios_top - tk->ios_top_matched, tk->ios_caused, tk->ios_layer, tk->expired,
-		tk->expired_top);
+	fprintf(fp, "  top-level I/Os completed by a layer itself %" PRIu64 ", ended at a layer "
+		    "%" PRIu64 ", partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
+		    " for a top-level I/O in flight, %" PRIu64 " on its own; unexplained %" PRIu64
+		    "; expired %" PRIu64 " (%" PRIu64 " top-level)\n",
+		tk->ios_top_reach[TK_REACH_SELF], tk->ios_top_reach[TK_REACH_ENDED],
+		tk->ios_top_reach[TK_REACH_PARTIAL], tk->ios_caused, tk->ios_layer,
+		tk->ios_unexplained, tk->expired, tk->expired_top);
 	fprintf(fp, "  completions with no match %" PRIu64
 		    ", remaps with no source %" PRIu64 ", request events with no request %" PRIu64
 		    "\n  not tracked (in-flight cap) %" PRIu64 ", most in flight %" PRIu64 "\n",
@@ -558,6 +682,8 @@ int out_report_text(FILE *fp, const struct report *r)
 		if (!ret)
 			ret = print_layers(fp, r);
 		if (!ret)
+			ret = print_classes(fp, r);
+		if (!ret)
 			ret = print_latency(fp, r);
 		if (!ret)
 			ret = print_btt(fp, r);
@@ -567,6 +693,8 @@ int out_report_text(FILE *fp, const struct report *r)
 			ret = print_procs(fp, r);
 		if (!ret && r->time)
 			ret = out_time_text(fp, r);
+		if (!ret)
+			ret = print_reach(fp, r);
 	}
 	if (ret)
 		return ret;

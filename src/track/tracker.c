@@ -1390,6 +1390,7 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 			return;
 		place_bio(n, r, TK_MERGE_NONE, ev->ts);
 		n->r.g = 0;
+		n->r.no_q = true;
 	}
 	r->issued = true;
 	r->d = ev->ts;

@@ -73,6 +73,8 @@ enum tk_layer_kind {
  *	    it (dm-snapshot's origin, until the chunk is copied) and released
  *	    it here; linked by device, sectors and operation
  * @flags: enum blk_flag bits as it entered the layer (PREFLUSH, FUA, ...)
+ * @no_q: a request the layer made itself (the flush machinery's flush):
+ *	  never queued nor remapped in; its @q is its issue
  * @end: enum tk_end: where the path ended, for a record with no record
  *	 below it in its tree (TK_END_NONE for the others)
  * @requeue_ns: time its request spent requeued, from each requeue to the
@@ -98,6 +100,7 @@ struct tk_rec {
 	bool split_rest;
 	bool rq_merged;
 	bool linked;
+	bool no_q;
 	uint8_t flags;
 	uint8_t end;
 	uint64_t requeue_ns;
