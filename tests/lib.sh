@@ -207,6 +207,36 @@ make_loop()
 	fi
 }
 
+# throttle_cgroup MAJ:MIN IOPS: a cgroup whose reads and writes of device
+# MAJ:MIN are throttled to IOPS a second each (cgroup v2 io.max, or v1
+# blkio.throttle where the io controller is v1's), removed at exit. Sets
+# CGDIR: a task whose pid is written to $CGDIR/cgroup.procs is throttled.
+# Bios are held before their queue event (blk-throttle runs first in
+# submit_bio_noacct): a throttled task's I/O waits before it is traced.
+throttle_cgroup()
+{
+	local mm=$1 iops=$2 cg=blkstack-$TEST_NAME-$$-${#_clean_hooks[@]}
+
+	if grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+		echo +io >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+		CGDIR=/sys/fs/cgroup/$cg
+		mkdir "$CGDIR" || skip "cannot create cgroup $CGDIR"
+		at_cleanup "rmdir '$CGDIR' 2>/dev/null"
+		echo "$mm riops=$iops wiops=$iops" >"$CGDIR/io.max" ||
+			skip "cgroup v2 io.max refuses '$mm riops=$iops wiops=$iops'"
+	elif [ -w /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
+		CGDIR=/sys/fs/cgroup/blkio/$cg
+		mkdir "$CGDIR" || skip "cannot create cgroup $CGDIR"
+		at_cleanup "rmdir '$CGDIR' 2>/dev/null"
+		echo "$mm $iops" >"$CGDIR/blkio.throttle.read_iops_device" ||
+			skip "blkio.throttle.read_iops_device refuses '$mm $iops'"
+		echo "$mm $iops" >"$CGDIR/blkio.throttle.write_iops_device" ||
+			skip "blkio.throttle.write_iops_device refuses '$mm $iops'"
+	else
+		skip "no cgroup I/O throttling here (neither v2 io.max nor v1 blkio.throttle)"
+	fi
+}
+
 # start_trace OUT ERR ARGS...: run "blkstack trace ARGS" in the background,
 # and return once its instance traces, so no workload event is missed. A new
 # instance starts with tracing_on = 1 and blkstack turns it off before it

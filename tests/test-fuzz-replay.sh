@@ -9,6 +9,11 @@
 set -euo pipefail
 
 : "${top_srcdir:?}" "${top_builddir:?}"
+# configure found what building the harnesses takes, or said what is missing
+if [ -n "${FUZZ_MISSING:-}" ]; then
+	echo "SKIP: the fuzz harnesses cannot be built: $FUZZ_MISSING"
+	exit 77
+fi
 command -v "${CLANG:-clang}" >/dev/null ||
 	{ echo "SKIP: clang is not installed (apt-get install clang): the fuzz harnesses cannot be built"; exit 77; }
 

@@ -29,21 +29,7 @@ make_loop B 16
 MM=$(cat "/sys/class/block/$A_NAME/dev")
 
 # A cgroup whose reads of the loop disk are throttled to 10 per second.
-CG=blkstack-test-flight-$$
-if grep -qw io /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
-	echo +io >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
-	mkdir "/sys/fs/cgroup/$CG" || skip "cannot create cgroup /sys/fs/cgroup/$CG"
-	CGDIR=/sys/fs/cgroup/$CG
-	echo "$MM riops=10" >"$CGDIR/io.max" || skip "cgroup v2 io.max refuses '$MM riops=10'"
-elif [ -w /sys/fs/cgroup/blkio/blkio.throttle.read_iops_device ]; then
-	mkdir "/sys/fs/cgroup/blkio/$CG" || skip "cannot create cgroup /sys/fs/cgroup/blkio/$CG"
-	CGDIR=/sys/fs/cgroup/blkio/$CG
-	echo "$MM 10" >"$CGDIR/blkio.throttle.read_iops_device" ||
-		skip "blkio.throttle.read_iops_device refuses '$MM 10'"
-else
-	skip "no cgroup I/O throttling here (neither v2 io.max nor v1 blkio.throttle)"
-fi
-at_cleanup "rmdir '$CGDIR' 2>/dev/null"
+throttle_cgroup "$MM" 10
 
 RECDIR=$TMPD/rec
 mkdir "$RECDIR"

@@ -9,32 +9,50 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <zlib.h>
 
 #include "base/pcevent.h"
 #include "base/tickevent.h"
 #include "cmd/report-iostat.h"
 #include "output/iostat.h"
 
+/* CONFIG_HZ= in a kernel configuration read through @fp, 0 if absent */
+static unsigned int config_hz(gzFile fp)
+{
+	char line[128];
+
+	while (gzgets(fp, line, sizeof(line)))
+		if (!strncmp(line, "CONFIG_HZ=", 10))
+			return (unsigned int)strtoul(line + 10, NULL, 10);
+	return 0;
+}
+
+/* CONFIG_HZ of the configuration file @path (plain or gzip), 0 if unknown */
+static unsigned int config_file_hz(const char *path)
+{
+	unsigned int hz;
+	gzFile fp;
+
+	/* gzopen() reads a plain file as it is: one reader for both */
+	fp = gzopen(path, "r");
+	if (!fp)
+		return 0;
+	hz = config_hz(fp);
+	gzclose(fp);
+	return hz;
+}
+
 unsigned int report_iostat_hz(void)
 {
-	unsigned int hz = 0;
+	unsigned int hz;
 	struct utsname u;
-	char path[128 + sizeof(u.release)], line[128];
-	FILE *fp;
+	char path[128 + sizeof(u.release)];
 
 	if (uname(&u) < 0)
 		return 0;
 	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-	fp = fopen(path, "r");
-	if (!fp)
-		return 0;
-	while (fgets(line, sizeof(line), fp))
-		if (!strncmp(line, "CONFIG_HZ=", 10)) {
-			hz = (unsigned int)strtoul(line + 10, NULL, 10);
-			break;
-		}
-	fclose(fp);
-	return hz;
+	hz = config_file_hz(path);
+	return hz ? hz : config_file_hz("/proc/config.gz");
 }
 
 bool report_iostat_counts_started(void)

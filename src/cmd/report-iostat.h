@@ -29,7 +29,7 @@ struct report_iostat {
 int report_iostat_init(struct report_iostat *ri, unsigned int hz);
 
 /** report_iostat_hz - this kernel's CONFIG_HZ from /boot/config-RELEASE,
- * 0 when it cannot be read */
+ * else /proc/config.gz (CONFIG_IKCONFIG_PROC), 0 when neither can be read */
 unsigned int report_iostat_hz(void);
 
 /**
