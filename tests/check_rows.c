@@ -247,6 +247,7 @@ START_TEST(jsonl_class_and_cause)
 	io.matched = false;
 	io.nrecs = 1;
 	recs[0].end = TK_END_LAYER;
+	recs[0].no_q = true;	/* a request the layer made: no submission of 0 */
 	io.id = 44;
 	ck_assert_int_eq(row_build(&r, &io), 0);
 	text = capture(rows_jsonl_write, &r);
@@ -263,6 +264,10 @@ START_TEST(jsonl_class_and_cause)
 	ck_assert(json_object_object_get_ex(obj, "layers", &layers));
 	ck_assert(json_object_object_get_ex(json_object_array_get_idx(layers, 0), "end", &v));
 	ck_assert_str_eq(json_object_get_string(v), "ended");
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(layers, 0), "sub_ns", &v));
+	ck_assert_ptr_null(v);
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(layers, 0), "total_ns", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 1000);
 	json_object_put(obj);
 	free(text);
 	/* a top-level I/O has neither cause nor issuer: null */

@@ -153,6 +153,78 @@ START_TEST(trees_are_copied)
 }
 END_TEST
 
+/* Offer tree @id, issued for @cause when not top-level, queued at @q, completed at @c. */
+static int offer_io(struct slowest *s, uint64_t id, uint64_t cause, uint8_t cls, uint64_t q,
+		    uint64_t c)
+{
+	struct tk_rec r = { .dev = cls == TK_IO_TOP ? KDEV_MKDEV(9, 0) : SDA, .parent = -1,
+			    .op = BLK_OP_READ, .sectors = 8, .q = q, .qev = q, .c = c };
+	struct tk_io io = { .id = id, .top = cls == TK_IO_TOP, .cls = cls, .cause = cause,
+			    .issuer = cls == TK_IO_TOP ? 0 : KDEV_MKDEV(9, 0), .root = &r,
+			    .recs = &r, .nrecs = 1 };
+
+	return slowest_io(s, &io, SLOWEST_NO_OWNER);
+}
+
+/*
+ * What a layer issued on behalf of a slow I/O goes with it: completed
+ * before it (a read-modify-write read), through a chain (a flush for that
+ * read), or after it; what served an I/O not kept is let go (issue 28, 4).
+ */
+START_TEST(caused_io_goes_with_its_cause)
+{
+	struct slowest *s = slowest_alloc(2);
+	const struct slow_io *v;
+	size_t n;
+
+	offer_io(s, 3, 2, TK_IO_CAUSED, 20, 30);	/* for 2, which served 1 */
+	offer_io(s, 2, 1, TK_IO_CAUSED, 15, 40);
+	offer_io(s, 5, 4, TK_IO_CAUSED, 25, 35);	/* for 4, fast: not kept */
+	offer_io(s, 6, 0, TK_IO_LAYER, 25, 35);		/* on its own */
+	offer_io(s, 1, 0, TK_IO_TOP, 10, 1000);
+	offer_io(s, 4, 0, TK_IO_TOP, 11, 12);
+	offer_io(s, 7, 0, TK_IO_TOP, 10, 500);
+	offer_io(s, 8, 1, TK_IO_CAUSED, 900, 1100);	/* after the I/O it served */
+	v = slowest_sorted(s, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(v[0].id, 1);
+	ck_assert_uint_eq(v[0].ncaused, 3);
+	ck_assert_uint_eq(v[0].caused[0].id, 3);
+	ck_assert_uint_eq(v[0].caused[0].cause, 2);
+	ck_assert_uint_eq(v[0].caused[1].id, 2);
+	ck_assert_uint_eq(v[0].caused[2].id, 8);
+	ck_assert_uint_eq(v[0].caused[2].issuer, KDEV_MKDEV(9, 0));
+	ck_assert_uint_eq(v[0].caused[2].recs[0].dev, SDA);
+	ck_assert_uint_eq(v[1].id, 7);
+	ck_assert_uint_eq(v[1].ncaused, 0);
+	ck_assert_uint_eq(slowest_caused_dropped(s), 0);
+	slowest_free(s);
+}
+END_TEST
+
+/* What waits for its cause is bounded: past the bound, the oldest goes. */
+START_TEST(caused_waiting_is_bounded)
+{
+	struct slowest *s = slowest_alloc(1);
+	const struct slow_io *v;
+	size_t n;
+
+	for (uint64_t i = 0; i <= SLOWEST_MAX_PENDING; i++)
+		offer_io(s, 1000000 + i, 10 + i, TK_IO_CAUSED, 20, 30);
+	ck_assert_uint_eq(slowest_caused_dropped(s), 1);
+	offer_io(s, 10, 0, TK_IO_TOP, 10, 100);		/* its caused I/O was let go */
+	offer_io(s, 11, 0, TK_IO_TOP, 10, 50);
+	v = slowest_sorted(s, &n);
+	ck_assert_uint_eq(v[0].id, 10);
+	ck_assert_uint_eq(v[0].ncaused, 0);
+	offer_io(s, 12, 0, TK_IO_TOP, 10, 200);
+	v = slowest_sorted(s, &n);
+	ck_assert_uint_eq(v[0].id, 12);
+	ck_assert_uint_eq(v[0].ncaused, 1);
+	slowest_free(s);
+}
+END_TEST
+
 START_TEST(zero_is_refused)
 {
 	ck_assert_ptr_null(slowest_alloc(0));
@@ -171,6 +243,8 @@ int main(void)
 	tcase_add_test(tc, sorted_then_offered_again);
 	tcase_add_test(tc, layer_issued_and_broken_left_out);
 	tcase_add_test(tc, trees_are_copied);
+	tcase_add_test(tc, caused_io_goes_with_its_cause);
+	tcase_add_test(tc, caused_waiting_is_bounded);
 	tcase_add_test(tc, zero_is_refused);
 	suite_add_tcase(s, tc);
 	return check_run(s);

@@ -107,7 +107,7 @@ static struct row_layer *layer_of(struct row *r, const struct tk_rec *rec)
 	l = &r->layers[r->nlayers++];
 	*l = (struct row_layer){
 		.dev = rec->dev, .parent_dev = rec->parent_dev, .depth = rec->depth,
-		.kind = rec->kind,
+		.kind = rec->kind, .no_q = true,
 	};
 	return l;
 }
@@ -173,6 +173,7 @@ int row_build(struct row *r, const struct tk_io *io)
 		l->requeue_ns += rec->requeue_ns;
 		if (rec->end > l->end)
 			l->end = rec->end;
+		l->no_q &= rec->no_q;
 		if (rec->merge != TK_MERGE_NONE)
 			l->merges++;
 		if (rec->error && !l->error)

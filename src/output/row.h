@@ -37,6 +37,8 @@
  * @requeue_ns: time its requests spent requeued (struct tk_rec)
  * @end: where a path ended at this device, the worst of its bios' (enum
  *	 tk_end; TK_END_NONE when every bio went further down)
+ * @no_q: every bio of it was a request the layer made itself (struct
+ *	  tk_rec): @q is an issue, there is no submission
  * @error: the first error a bio completed with (negative errno), 0 if none
  */
 struct row_layer {
@@ -50,6 +52,7 @@ struct row_layer {
 	uint32_t splits, merges, requeues;
 	uint64_t requeue_ns;
 	uint8_t end;
+	bool no_q;
 	int32_t error;
 };
 
@@ -118,6 +121,12 @@ void row_release(struct row *r);
 static inline int64_t row_span(uint64_t a, uint64_t b)
 {
 	return a && b && b >= a ? (int64_t)(b - a) : -1;
+}
+
+/** row_sub - a layer's submission, down - Q; -1 when not seen or it had no Q */
+static inline int64_t row_sub(const struct row_layer *l)
+{
+	return l->no_q ? -1 : row_span(l->q, l->down);
 }
 
 /** row_op_name - "read", "write", "discard", "secure-erase", "flush", "other" */

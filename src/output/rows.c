@@ -129,7 +129,7 @@ static void layer_values(const struct row_layer *l, struct texts *t, struct val 
 	v[n++] = val_time(l->down);
 	v[n++] = val_time(l->up);
 	v[n++] = val_time(l->c);
-	v[n++] = val_span(l->q, l->down);
+	v[n++] = row_sub(l) >= 0 ? VAL_INT(row_sub(l)) : (struct val){ .t = V_NULL };
 	v[n++] = val_span(l->down, l->up);
 	v[n++] = val_span(l->up, l->c);
 	v[n++] = val_span(l->q, l->c);
