@@ -524,7 +524,10 @@ START_TEST(bio_based_leaf_waterfall)
 	ck_assert_uint_eq(e->shares[0].sub_ns, 10);
 	ck_assert_uint_eq(e->shares[0].comp_ns, 30);
 	ck_assert_uint_eq(e->shares[1].dev, ZRAM0);
+	ck_assert_uint_eq(e->shares[0].sub_n, 1);
 	ck_assert_uint_eq(e->shares[1].sub_ns, 0);
+	/* zram never sends it down: no submission, not one of 0 (issue 28, 8) */
+	ck_assert_uint_eq(e->shares[1].sub_n, 0);
 	ck_assert_uint_eq(e->shares[1].dev_ns, 190);
 	ck_assert_uint_eq(stats_layer(st, ZRAM0)->op[ST_WRITE].sub.count, 0);
 	ck_assert_uint_eq(stats_layer(st, ZRAM0)->op[ST_WRITE].d2c.count, 0);

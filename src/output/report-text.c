@@ -420,7 +420,20 @@ static int print_btt(FILE *fp, const struct report *r)
 }
 
 
-/* The waterfall's rows under @parent, depth first: each path's layers in order. */
+/* Whether some layer sent I/O to @dev's: it is no disk. */
+static bool has_lower(const struct report *r, uint32_t dev)
+{
+	for (size_t i = 0; i < r->st->nlayers; i++)
+		if (r->st->layers[i].parent == dev)
+			return true;
+	return false;
+}
+
+/*
+ * The waterfall's rows under @parent, depth first: each path's layers in
+ * order. "down" only where the I/Os went down at that layer, "device" at a
+ * disk, "here" at a layer with layers below that completed them itself.
+ */
 static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *e, int parent,
 			 int depth)
 {
@@ -430,10 +443,14 @@ static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *
 
 		if (s->parent != parent)
 			continue;
-		fprintf(fp, "  %*s%-12s down %5.1f%%", 2 * depth, "",
-			report_dev_label(r, s->dev, name, sizeof(name)), 100.0 * s->sub_ns / e->total_ns);
+		fprintf(fp, "  %*s%-12s", 2 * depth, "", report_dev_label(r, s->dev, name, sizeof(name)));
+		if (s->sub_n)
+			fprintf(fp, " down %5.1f%%", 100.0 * s->sub_ns / e->total_ns);
+		else
+			fprintf(fp, " down %6s", "-");
 		if (s->dev_ns)
-			fprintf(fp, "  device %5.1f%%", 100.0 * s->dev_ns / e->total_ns);
+			fprintf(fp, "  %s %5.1f%%", has_lower(r, s->dev) ? "here" : "device",
+				100.0 * s->dev_ns / e->total_ns);
 		if (s->comp_ns)
 			fprintf(fp, "  up %5.1f%%", 100.0 * s->comp_ns / e->total_ns);
 		fputc('\n', fp);

@@ -305,8 +305,10 @@ static inline void account_leaf(struct st_share *s, const struct tk_rec *r)
 {
 	uint64_t start = r->down ? r->down : r->q;
 
-	if (r->down && r->down >= r->q)
+	if (r->down && r->down >= r->q) {
 		s->sub_ns += r->down - r->q;
+		s->sub_n++;
+	}
 	if (r->c >= start)
 		s->dev_ns += r->c - start;
 }
@@ -344,8 +346,10 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 			account_leaf(s, r);
 			return;
 		}
-		if (r->down && r->down >= r->q)
+		if (r->down && r->down >= r->q) {
 			s->sub_ns += r->down - r->q;
+			s->sub_n++;
+		}
 		if (r->up && r->c >= r->up)
 			s->comp_ns += r->c - r->up;
 		parent = s - e->shares;

@@ -137,6 +137,8 @@ struct st_layer {
  * @parent: index in st_e2e.shares of the layer above on the path, -1 for
  *	    the top
  * @sub_ns: summed submission time (down - Q)
+ * @sub_n: how many of the I/Os went down at this layer (0: it has no
+ *	   submission on these paths, as at a layer that completed them)
  * @dev_ns: summed time in the device (D to completion) at request-based
  *	    leaves, or Q to C at a bio-based leaf
  * @comp_ns: summed completion time (C - up)
@@ -146,6 +148,7 @@ struct st_share {
 	uint8_t depth;
 	int16_t parent;
 	uint64_t sub_ns;
+	uint64_t sub_n;
 	uint64_t dev_ns;
 	uint64_t comp_ns;
 };
