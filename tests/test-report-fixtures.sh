@@ -44,8 +44,8 @@ report = json.load(open(sys.argv[1]))
 name = sys.argv[3]
 t = report["tracking"]
 errors = []
-# reads and writes followed to the devices that completed them (a layer may
-# complete a discard itself, as dm-thin does: "partly followed", counted apart)
+# reads and writes followed to the disks (a layer may complete a discard
+# itself, as dm-thin does: "completed by a layer", counted apart)
 e2e = report["end_to_end"]
 rw = sum(e2e[op]["ios"] for op in ("read", "write") if op in e2e)
 rw_matched = sum(e2e[op]["matched"] for op in ("read", "write") if op in e2e)

@@ -832,8 +832,8 @@ for dev, l in layers.items():
     if got != want:
         errors.append("%s (%s): report %d bytes, trace log %d" % (dev, l["kind"], got, want))
 t = report["tracking"]
-# reads and writes followed to the devices that completed them (dm-thin
-# completes discards itself: those are "partly followed", counted apart)
+# reads and writes followed to the disks (dm-thin completes discards
+# itself: those are "completed by a layer", counted apart)
 e2e = report["end_to_end"]
 rw = sum(e2e[op]["ios"] for op in ("read", "write") if op in e2e)
 rw_matched = sum(e2e[op]["matched"] for op in ("read", "write") if op in e2e)
