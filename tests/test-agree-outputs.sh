@@ -21,7 +21,9 @@
 #    classes, the page's match rates are the JSON's, and its tables are the
 #    text report's;
 #  - report --iostat --json and top -x: each byte column, times the
-#    interval, is the report's bytes of that layer and operation.
+#    interval, is the report's bytes of that layer and operation;
+#  - report --slowest: each slow I/O is a top-level row, and the I/Os given
+#    as issued on its behalf are the rows whose chain of causes leads to it.
 #
 # Needs no root.
 set -euo pipefail
@@ -40,7 +42,8 @@ for dat in "$FIXTURES"/*/*.dat; do
 	out=$tmp/$name
 	mkdir "$out"
 	n=$((n + 1))
-	if ! { "$BLKSTACK" report -i "$dat" "${stack[@]}" --json --amplification -o "$out/r.json" &&
+	if ! { "$BLKSTACK" report -i "$dat" "${stack[@]}" --json --amplification --slowest 20 \
+		-o "$out/r.json" &&
 		"$BLKSTACK" report -i "$dat" "${stack[@]}" -o "$out/r.txt" &&
 		"$BLKSTACK" report -i "$dat" "${stack[@]}" --html "$out/r.html" -o /dev/null &&
 		"$BLKSTACK" report -i "$dat" "${stack[@]}" --iostat --json -o "$out/ios.json" &&
@@ -306,11 +309,42 @@ for line in open(out + "/top.txt"):
             if abs(got - want) > 0.006 * length + 0.001 * want:
                 errors.append("top -x %s %s: %.1f kB, report %.1f" % (row["Device"], op, got, want))
 
+# ---- the slowest I/Os and what was issued on their behalf -----------------
+row_of = {r["io"]: r for r in jrows}
+
+
+def served(r):
+    """The top-level I/O a row's chain of causes leads to, or None."""
+    seen = set()
+    while r and r["class"] != "top" and r["cause"] is not None and r["io"] not in seen:
+        seen.add(r["io"])
+        r = row_of.get(r["cause"])
+    return r["io"] if r and r["class"] == "top" else None
+
+
+on_behalf = defaultdict(set)
+for r in jrows:
+    if r["class"] != "top" and served(r) is not None:
+        on_behalf[served(r)].add(r["io"])
+for slow in rep["slowest"]:
+    r = row_of.get(slow["io"])
+    if not r or r["class"] != "top" or r["latency_ns"] != slow["latency_ns"]:
+        errors.append("slowest io %d: no top-level row of %d ns" % (slow["io"], slow["latency_ns"]))
+    got = {c["io"] for c in slow["caused"]}
+    if got != on_behalf[slow["io"]]:
+        errors.append("slowest io %d: %s issued on its behalf, rows %s" % (slow["io"], sorted(got),
+                                                                          sorted(on_behalf[slow["io"]])))
+    for c in slow["caused"]:
+        if c["cause"] != row_of.get(c["io"], {}).get("cause"):
+            errors.append("slowest io %d: caused io %d names cause %d" % (slow["io"], c["io"], c["cause"]))
+
 if errors:
     print("FAIL %s: %s" % (name, "; ".join(errors[:12])))
     sys.exit(1)
-print("ok   %s: %d layers, %d rows, %d top-level I/Os (%d reached a disk), classes and bytes agree"
-      % (name, len(rep["layers"]), len(jrows), t["top_level_ios"], t["top_level_matched"]))
+print("ok   %s: %d layers, %d rows, %d top-level I/Os (%d reached a disk), classes and bytes agree; "
+      "%d I/Os issued on behalf of the %d slowest" % (name, len(rep["layers"]), len(jrows),
+      t["top_level_ios"], t["top_level_matched"], sum(len(s["caused"]) for s in rep["slowest"]),
+      len(rep["slowest"])))
 PY
 		failed=1
 	fi
