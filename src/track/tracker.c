@@ -38,7 +38,13 @@
  *    array's start only for the member sector of that bio's stripe.
  *  - The class of a tree (top-level, or issued by a layer) comes from the
  *    roles of its root's device (tracker_set_role()), so it never depends
- *    on which event came first.
+ *    on which event came first. A tree is numbered as it begins; one a
+ *    layer issues for a bio in flight names that bio's tree (its cause).
+ *  - When a tree completes, each path of it is classed by where it ended:
+ *    a disk (nothing below it), a layer that completes such I/O itself
+ *    (by its role, or having issued I/O for it), a layer with devices
+ *    below that sent nothing down, or a step not seen; the worst is the
+ *    I/O's reach, and only a reach of the disks is "matched".
  *
  * A tree is handed out when its root completes. Memory is bounded by the
  * cap on bios in flight and by the timeout: a tree older than the timeout
@@ -538,10 +544,10 @@ static inline bool remap_only(const struct tdev *d)
 /*
  * Whether the layer of @d completes a bio like @x by its own means, with
  * nothing sent down (dm-zero and dm-error, with nothing below, are
- * leaf_end()'s): dm-thin and its pool a
- * read (of a block never provisioned), a discard (the pool discards the
- * data device with pieces of its own) or a flush (a metadata commit); md
- * raid4/5/6 a discard, of which it sends down whole stripes only.
+ * leaf_end()'s): dm-thin and its pool a read (of a block never
+ * provisioned), a discard (the pool discards the data device with pieces
+ * of its own) or a flush (a metadata commit); md raid4/5/6 a discard, of
+ * which it sends down whole stripes only.
  */
 static bool completes_itself(const struct tdev *d, const struct node *x)
 {
