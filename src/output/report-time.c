@@ -114,38 +114,31 @@ static void slow_layer_cells(struct libscols_line *ln, const struct report *r,
 
 /*
  * The layers of @row as lines of @tb under @under (NULL: at the top), each
- * under the layer above it; the first labelled @first. Returns the line of
- * the row's layer of @dev (or NULL), or sets *@err.
+ * under the layer above it, the first labelled @first (NULL: its name);
+ * *@lines (reallocated) gets them, in the row's order. Returns 0 or -ENOMEM.
  */
-static struct libscols_line *slow_row_lines(struct libscols_table *tb, const struct report *r,
-					    const struct row *row, struct libscols_line *under,
-					    const char *first, uint32_t dev,
-					    struct libscols_line ***lines, int *err)
+static int slow_row_lines(struct libscols_table *tb, const struct report *r,
+			  const struct row *row, struct libscols_line *under, const char *first,
+			  struct libscols_line ***lines)
 {
-	struct libscols_line *found = NULL, **ln;
+	struct libscols_line **ln;
 	char name[64];
 
 	ln = realloc(*lines, (row->nlayers ? row->nlayers : 1) * sizeof(**lines));
-	if (!ln) {
-		*err = -ENOMEM;
-		return NULL;
-	}
+	if (!ln)
+		return -ENOMEM;
 	*lines = ln;
 	for (size_t i = 0; i < row->nlayers; i++) {
 		const struct row_layer *l = &row->layers[i];
 		int parent = report_time_parent(row, i);
 
 		ln[i] = scols_table_new_line(tb, parent >= 0 ? ln[parent] : under);
-		if (!ln[i]) {
-			*err = -ENOMEM;
-			return NULL;
-		}
+		if (!ln[i])
+			return -ENOMEM;
 		slow_layer_cells(ln[i], r, l, i || !first ? report_dev_label(r, l->dev, name,
 									  sizeof(name)) : first);
-		if (l->dev == dev && !found)
-			found = ln[i];
 	}
-	return found;
+	return 0;
 }
 
 /*
@@ -176,7 +169,7 @@ static int print_caused(struct libscols_table *tb, const struct report *r,
 		snprintf(label, sizeof(label), "%s [%s %s #%" PRIu64 "]",
 			 report_dev_label(r, crow.dev, name, sizeof(name)),
 			 row_class_name(crow.cls), row_op_name(crow.op), crow.io);
-		slow_row_lines(tb, r, &crow, under, label, 0, &cl, &ret);
+		ret = slow_row_lines(tb, r, &crow, under, label, &cl);
 	}
 	free(cl);
 	row_release(&crow);
@@ -212,7 +205,7 @@ static int print_slow_io(FILE *fp, const struct report *r, const struct slow_io 
 			s->reach == TK_REACH_ENDED ? "ended at" : "partly followed, lost at",
 			report_dev_label(r, s->end_dev, name, sizeof(name)));
 	fputc('\n', fp);
-	slow_row_lines(tb, r, &row, NULL, NULL, 0, &lines, &ret);
+	ret = slow_row_lines(tb, r, &row, NULL, NULL, &lines);
 	if (!ret && row.nlayers)
 		ret = print_caused(tb, r, s, &row, lines);
 	if (!ret)
