@@ -427,48 +427,52 @@ static const char *const report_opts[][10] = {
 
 /*
  * The FNV-1a hash of the report and HTML page that the two passes before
- * every read gave (blkstack 833b8ec; made again where the report's content
- * changed since, as with issue 28) on check_roles-{early,late,none}.dat,
+ * every read gave (blkstack 833b8ec) on check_roles-{early,late,none}.dat,
  * version 6 and its version 7 (-z7), with each set of options, -j 1 and 2
  * alike. The page-cache options are left out: what they say of a device
- * depends on what this machine mounts.
+ * depends on what this machine mounts. The pages (options 8 and 13) were
+ * made anew when issue 30 rewrote them (without the charting library, so
+ * that no machine's copy changes them), by a build whose every other
+ * output still had the two passes' hash. Every hash was made again where
+ * issue 28 changed what the report says (the match rate per operation,
+ * the classes per layer, C - Q from the queue event).
  */
 static const uint64_t want_hash[REMAPS_KINDS][2][NOPTS] = {
 	[REMAPS_EARLY] = {
 		{ 0x3a21cb827abd9da2ULL, 0xf026a4764bdf1de6ULL, 0x1b67eb5d314d6792ULL,
 		  0x34c6d74f4b3bb79eULL, 0xf3a0561ec36fe1e2ULL, 0x5eee51d7ca46f013ULL,
-		  0x9d78795de5aa676dULL, 0x4640a9c86bdb7b13ULL, 0xf5b576a1fa240c37ULL,
+		  0x9d78795de5aa676dULL, 0x4640a9c86bdb7b13ULL, 0xd9abeaccd9d6b1e8ULL,
 		  0xdb51b445d3bca08eULL, 0x5795c130a6a71fc7ULL, 0xbc7950f784da43efULL,
-		  0x42bda3e8db78f29bULL, 0xeb47b666ef6706d1ULL, 0x7205d41daaf37526ULL },
+		  0x42bda3e8db78f29bULL, 0xdc1913bb301e47ebULL, 0x7205d41daaf37526ULL },
 		{ 0x291c1e32f53cb7fcULL, 0x9f7f9ed7f912d8d4ULL, 0xd46bd09400694a6cULL,
 		  0x2de1a145f706bbe0ULL, 0x1679100a66db98e0ULL, 0x7fd0fe652362b8c5ULL,
-		  0xa1208c8f7b7c315bULL, 0xe17fa57a4cac5441ULL, 0xb607ce2365206fafULL,
+		  0xa1208c8f7b7c315bULL, 0xe17fa57a4cac5441ULL, 0xbe7a8bcb5ac5ce4cULL,
 		  0xa1911ee479635d74ULL, 0x09a0fb71068c5ff5ULL, 0xbc7950f784da43efULL,
-		  0x42bda3e8db78f29bULL, 0x640fee375f00c525ULL, 0xb9c1b1609692c64cULL },
+		  0x42bda3e8db78f29bULL, 0x1b7fb3e7abbaf953ULL, 0xb9c1b1609692c64cULL },
 	},
 	[REMAPS_LATE] = {
 		{ 0x6c6f353c09eb6d9cULL, 0xa8f22fc7d757228eULL, 0x96700601e898186cULL,
 		  0x961df79968d9b60eULL, 0xe2a8a93ecc95b081ULL, 0x73a21e97d918be5eULL,
-		  0x0d81e60a14af6274ULL, 0xab4c5b7c26656326ULL, 0x08247fb5f37faa66ULL,
+		  0x0d81e60a14af6274ULL, 0xab4c5b7c26656326ULL, 0x610db7f32b448204ULL,
 		  0x269cef84852e5a46ULL, 0x8f7d89d161717f65ULL, 0xe156316f58c2aa15ULL,
-		  0x5190fd128bdd8dfeULL, 0x7e23261d86046c46ULL, 0x22864a47cb8cf978ULL },
+		  0x5190fd128bdd8dfeULL, 0x72f8d7a7bbc67f32ULL, 0x22864a47cb8cf978ULL },
 		{ 0xa2ffb4b5d86fb6ecULL, 0x9c3b3b61052dc0a2ULL, 0xe149e79cbf336e3cULL,
 		  0xfa3bfde9f96091c2ULL, 0x0f93abd28e9d6811ULL, 0x19361737fdcff4d2ULL,
-		  0x6a716de4ec5669a4ULL, 0xd45202290b1a2e0aULL, 0x90b4a2ca00bda732ULL,
+		  0x6a716de4ec5669a4ULL, 0xd45202290b1a2e0aULL, 0x64ad5a086ec03f66ULL,
 		  0x24ec80b0998e9f56ULL, 0xa4a58c67facc8fd1ULL, 0xe156316f58c2aa15ULL,
-		  0x5190fd128bdd8dfeULL, 0x48a7f55cde158900ULL, 0x3bbd16a04aceb308ULL },
+		  0x5190fd128bdd8dfeULL, 0x398369170703bf80ULL, 0x3bbd16a04aceb308ULL },
 	},
 	[REMAPS_NONE] = {
 		{ 0xe022b3555e940827ULL, 0x3e918c180ede13cdULL, 0x5eaf14b0d00395f6ULL,
 		  0xc63633a7889846b6ULL, 0x5aec97f64758ddcbULL, 0x15e18542d4f4e348ULL,
-		  0xe92491ac28a908ffULL, 0xf50f6ea023927027ULL, 0xf2be2a2109575567ULL,
+		  0xe92491ac28a908ffULL, 0xf50f6ea023927027ULL, 0xf6dd9e2aa49bf418ULL,
 		  0xe23c8856ae9abbd9ULL, 0xb39282900d759d02ULL, 0xbaccb6660df235ebULL,
-		  0xe3bf837432699b11ULL, 0x43bba3a069091e88ULL, 0xe158af53f970718cULL },
+		  0xe3bf837432699b11ULL, 0xd2b5382c0465ed85ULL, 0xe158af53f970718cULL },
 		{ 0x3cb5b1c3f4d0a93bULL, 0xcee7265fe7f1c6b5ULL, 0x292ad06cc55e2332ULL,
 		  0x54a40cb0d93dc8aeULL, 0x4913ba71825334afULL, 0x94f684f78c58f200ULL,
-		  0x397d63f125a8ede3ULL, 0x9291dc0661b30bbfULL, 0x6ae6471b1ff62129ULL,
+		  0x397d63f125a8ede3ULL, 0x9291dc0661b30bbfULL, 0x982d79fc0cfa679aULL,
 		  0x00b719d536e77835ULL, 0x9ec3adee9ca256daULL, 0xbaccb6660df235ebULL,
-		  0xe3bf837432699b11ULL, 0x6eb9872940dd397cULL, 0xe33d8607da25ca10ULL },
+		  0xe3bf837432699b11ULL, 0x7ed7183c083ff9f7ULL, 0xe33d8607da25ca10ULL },
 	},
 };
 
@@ -514,6 +518,8 @@ START_TEST(test_report_as_two_passes)
 	/* named as when the hashes were made: the report names its source */
 	snprintf(path, sizeof(path), "check_roles-%s.dat", remaps_name[how]);
 	snprintf(v7, sizeof(v7), "check_roles-%s-z7.dat", remaps_name[how]);
+	/* the page's charting library is this machine's: hashed without it */
+	setenv("BLKSTACK_DYGRAPHS", "/nonexistent/dygraph.min.js", 1);
 	write_recording(path, how);
 	if (convert_v7(path, v7))
 		versions = 2;

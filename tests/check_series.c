@@ -80,21 +80,27 @@ START_TEST(heatmap_of_two_modes)
 	l = series_layer_of(&s, SDA);
 	ck_assert_ptr_nonnull(l);
 	for (size_t b = 0; b < SERIES_BINS; b++)
-		for (int k = 0; k < SERIES_LAT_BUCKETS; k++) {
-			if (k == 7 && b < 100)
-				fast += l->heat_total[b][k];
-			else if (k == 14 && b >= 110 && b < 210)
-				slow += l->heat_total[b][k];
-			else
-				other += l->heat_total[b][k];
-		}
+		for (int k = 0; k < SERIES_LAT_BUCKETS; k++)
+			for (int d = 0; d < SERIES_DIRS; d++) {
+				uint32_t v = l->heat_total[d][b][k];
+
+				if (d == SERIES_READ && k == 7 && b < 100)
+					fast += v;
+				else if (d == SERIES_WRITE && k == 14 && b >= 110 && b < 210)
+					slow += v;
+				else
+					other += v;
+			}
 	ck_assert_uint_eq(fast, 100);
 	ck_assert_uint_eq(slow, 100);
 	ck_assert_uint_eq(other, 0);
 	/* device time: D to C, 50 us (bucket 6) and 10.5 ms (bucket 14) */
-	ck_assert_uint_eq(l->heat_dev[0][6], 1);
-	ck_assert_uint_eq(l->heat_dev[110][14], 1);
-	ck_assert(l->leaf_seen);
+	ck_assert_uint_eq(l->heat_dev[SERIES_READ][0][6], 1);
+	ck_assert_uint_eq(l->heat_dev[SERIES_WRITE][110][14], 1);
+	ck_assert(l->dev_seen);
+	/* the mean and the largest C - Q of a bin: one I/O each here */
+	ck_assert_uint_eq(l->lat_sum_ns[SERIES_READ][0], 100000);
+	ck_assert_uint_eq(l->lat_max_ns[SERIES_WRITE][110], 10 * W);
 	ck_assert_uint_eq(l->ios[SERIES_READ][5], 1);
 	ck_assert_uint_eq(l->bytes[SERIES_WRITE][150], 16 * 512);
 	ck_assert_uint_eq(s.nbins, 210);
@@ -118,13 +124,16 @@ START_TEST(coarsening_keeps_the_sums)
 	for (size_t b = 0; b < SERIES_BINS; b++) {
 		ios += l->ios[SERIES_READ][b];
 		for (int k = 0; k < SERIES_LAT_BUCKETS; k++)
-			heat += l->heat_total[b][k];
+			heat += l->heat_total[SERIES_READ][b][k];
 	}
 	ck_assert_uint_eq(ios, 1000);
 	ck_assert_uint_eq(heat, 1000);
 	ck_assert_uint_eq(l->ios[SERIES_READ][0], 8);
 	ck_assert_uint_eq(l->ios[SERIES_READ][124], 8);
 	ck_assert_uint_eq(s.nbins, 125);
+	/* each I/O took 2 ns: 8 of them per bin, the largest 2 ns */
+	ck_assert_uint_eq(l->lat_sum_ns[SERIES_READ][7], 16);
+	ck_assert_uint_eq(l->lat_max_ns[SERIES_READ][7], 2);
 }
 END_TEST
 

@@ -363,7 +363,8 @@ cold()
 }
 
 # need_chromium: headless Chromium (the tests that render SVG and HTML), with
-# a home and a profile of its own in TMPD; as root it runs unsandboxed. Then
+# a home and a profile of its own in TMPD; as root it runs unsandboxed, and
+# reaches for no network (this machine has none). Then
 # "chrome ARGS..." runs it, its messages in $TMPD/chromium.err.
 need_chromium()
 {
@@ -376,5 +377,6 @@ need_chromium()
 chrome()
 {
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$TMPD/profile" "$@" 2>>"$TMPD/chromium.err"
 }

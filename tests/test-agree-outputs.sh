@@ -17,9 +17,10 @@
 #    and where they ended; every cause is a row's number;
 #  - convert --to perfetto: the slices' bios and bytes per layer and class,
 #    their I/Os' classes and reaches, the same;
-#  - report --html: each layer's box carries the JSON's I/Os, bytes and
-#    classes, the page's match rates are the JSON's, and its tables are the
-#    text report's;
+#  - report --html: each layer's row of the stack carries the JSON's I/Os,
+#    bytes and classes, its table of every layer and operation the JSON's
+#    I/Os by class, its match rates are the JSON's, and its text report's
+#    tables are the text report's;
 #  - report --iostat --json and top -x: each byte column, times the
 #    interval, is the report's bytes of that layer and operation;
 #  - report --slowest: each slow I/O is a top-level row, and the I/Os given
@@ -262,7 +263,7 @@ for r in jrows:
 # ---- HTML ---------------------------------------------------------------
 page = open(out + "/r.html").read()
 boxes = {m.group(1): m for m in re.finditer(
-    r'<g class="layer" data-dev="([^"]+)"[^>]*? data-ios="(\d+)" data-bytes="(\d+)" data-classes="([\d ]+)"', page)}
+    r'class="layer" data-dev="([^"]+)"[^>]*? data-ios="(\d+)" data-bytes="(\d+)" data-classes="([\d ]+)"', page)}
 for dev, c in per_layer.items():
     m = boxes.get(dev)
     want = [c[(k, w)] for k in CLASSES for w in ("ios", "bytes")]
@@ -271,11 +272,30 @@ for dev, c in per_layer.items():
     elif (int(m.group(2)), int(m.group(3)), [int(x) for x in m.group(4).split()]) != (c[("all", "ios")], c[("all", "bytes")], want):
         errors.append("html %s: %s %s %s, json %d %d %s" % (dev, m.group(2), m.group(3), m.group(4),
                                                           c[("all", "ios")], c[("all", "bytes")], want))
-rates = re.search(r"top-level I/Os, [\d.]+% of which reached a disk through every layer \(([^)]*)\)", page)
+rates = re.search(r'<span class="rates">\d+ top-level I/Os, [\d.]+% of which reached a disk through every layer \(([^)]*)\)', page)
 want = ", ".join("%s %.1f%%" % (op, 100.0 * e["matched"] / e["ios"]) for op, e in e2e.items())
 if e2e and (not rates or rates.group(1) != want):
     errors.append("html: rates %s, json %s" % (rates and rates.group(1), want))
-pre = html.unescape(re.search(r"<pre>(.*?)</pre>", page, re.S).group(1))
+# the table of every layer and operation: I/Os by class, as the JSON
+table_html = re.search(r'<table[^>]*id="layer-table".*?</table>', page, re.S)
+if not table_html:
+    errors.append("html: no table of every layer and operation")
+else:
+    cells = lambda row: [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+    trs = re.findall(r"<tr>(.*?)</tr>", table_html.group(0), re.S)
+    head = cells(trs[0]) if trs else []
+    seen = 0
+    for tr in trs[1:]:
+        row = dict(zip(head, cells(tr)))
+        seen += 1
+        o = next(l for l in rep["layers"] if l["dev"] == dev_of[row["layer"]])["ops"][row["op"]]
+        got = [int(row[k]) for k in ("I/Os", "top", "caused", "own", "unexpl.")]
+        want = [o["ios"]] + [o["classes"][c]["ios"] for c in CLASSES]
+        if got != want:
+            errors.append("html table %s %s: %s, json %s" % (row["layer"], row["op"], got, want))
+    if seen != sum(len(l["ops"]) for l in rep["layers"]):
+        errors.append("html table: %d rows, json %d layers and ops" % (seen, sum(len(l["ops"]) for l in rep["layers"])))
+pre = next((html.unescape(p) for p in re.findall(r"<pre>(.*?)</pre>", page, re.S) if "Per layer, by class" in p), "")
 for title in ("Per layer, by class of I/O", "Match rate per operation"):
     section = lambda s: s[s.find(title):s.find("\n\n", s.find(title))]
     if title not in pre or section(pre) != section(text):

@@ -95,7 +95,7 @@ sys.exit(1 if errs else 0)
 PY
 note "--slowest finds the fsync phase: ok"
 
-chrome --window-size=1100,1400 --screenshot="$TMPD/shot.png" "file://$TMPD/r.html" >/dev/null ||
+chrome --window-size=1100,1400 --virtual-time-budget=3000 --screenshot="$TMPD/shot.png" "file://$TMPD/r.html" >/dev/null ||
 	{ cat "$TMPD/chromium.err" >&2; fail "chromium could not take a screenshot"; }
 python3 "$(dirname "$0")/png-stats.py" "$TMPD/shot.png" >"$TMPD/shot.json" ||
 	fail "cannot read the screenshot $TMPD/shot.png"
@@ -112,23 +112,27 @@ assert st["colours"] > 50, "too few colours"
 PY
 note "screenshot: ok"
 
-chrome --window-size=1100,1400 --dump-dom "file://$TMPD/r.html" >"$TMPD/dom.html" ||
+chrome --window-size=1100,1400 --virtual-time-budget=3000 --dump-dom "file://$TMPD/r.html" >"$TMPD/dom.html" ||
 	{ cat "$TMPD/chromium.err" >&2; fail "chromium could not load the page"; }
-python3 - "$TMPD/dom.html" "$TMPD/r.json" <<'PY' || fail "the page's DOM does not match report --json (see above)"
-import html.parser, json, sys
+python3 - "$TMPD/dom.html" "$TMPD/r.json" "$TMPD/r.html" <<'PY' || fail "the page's DOM does not match report --json (see above)"
+import html.parser, json, re, sys, time
 
 class Dom(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
-        self.layers, self.slow, self.texts, self.scripts = {}, [], [], 0
+        self.layers, self.slow, self.texts, self.scripts, self.data = {}, [], [], 0, False
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "g" and a.get("class") == "layer":
+        if tag == "tr" and a.get("class") == "layer":
             self.layers[a["data-dev"]] = a
-        elif tag == "svg" and a.get("class") == "slow-io":
+        elif tag == "svg" and "slow-io" in a.get("class", "").split():
             self.slow.append(a)
-        elif tag in ("script", "link", "img", "iframe"):
+        elif tag in ("link", "img", "iframe") or (tag == "script" and "src" in a):
             self.scripts += 1
+        elif tag == "script" and a.get("id") == "bs-data":
+            self.data = True
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
     def handle_data(self, data):
         self.texts.append(data)
 
@@ -138,7 +142,14 @@ doc = json.load(open(sys.argv[2]))
 text = " ".join(dom.texts)
 errs = []
 if dom.scripts:
-    errs.append("%d script, link, img or iframe elements: the page must be self-contained" % dom.scripts)
+    errs.append("%d script src, link, img or iframe elements: the page must be self-contained" % dom.scripts)
+# a live run knows the wall clock of its trace clock: the page's data has it
+wall = re.search(r'<script type="application/json" id="bs-data">\{"wall":([-0-9.e]+|null)',
+                 open(sys.argv[3]).read())
+if not wall or wall.group(1) == "null":
+    errs.append("the live page does not know the wall clock")
+elif abs(float(wall.group(1)) + time.clock_gettime(time.CLOCK_MONOTONIC) - time.time()) > 60:
+    errs.append("wall clock offset %s s is not realtime - monotonic" % wall.group(1))
 for l in doc["layers"]:
     g = dom.layers.get(l["dev"])
     if not g:
@@ -159,7 +170,7 @@ if got != want:
     errs.append("slowest in the page %s, JSON %s" % (got, want))
 for e in errs:
     print("  " + e)
-print("  DOM: %d layers, %d slow I/Os" % (len(dom.layers), len(dom.slow)))
+print("  DOM: %d layers, %d slow I/Os, data %s" % (len(dom.layers), len(dom.slow), dom.data))
 sys.exit(1 if errs else 0)
 PY
 note "DOM: every layer's name, numbers of report --json: ok"

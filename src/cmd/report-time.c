@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/util.h"
 #include "cmd/report-time.h"
@@ -112,6 +113,24 @@ const struct report_time *report_extra_time(struct report_extra *x, struct repor
 		t->file_ctx = x->run;
 	}
 	return t;
+}
+
+void report_html_time(struct report_time *t, struct tracefile *file)
+{
+	struct timespec mono, real;
+
+	if (file) {
+		t->markers = tracefile_markers(file, &t->nmarkers, NULL);
+		return;
+	}
+	t->markers_note = "none: a live run reads no trace_marker writes (a recording of "
+			  "trace-cmd record carries them).";
+	/* the live trace clock is CLOCK_MONOTONIC (capture/session.c): read both side by side */
+	if (clock_gettime(CLOCK_MONOTONIC, &mono) == 0 && clock_gettime(CLOCK_REALTIME, &real) == 0) {
+		t->wall_known = true;
+		t->wall_offset_ns = (real.tv_sec - mono.tv_sec) * 1000000000LL +
+				    (real.tv_nsec - mono.tv_nsec);
+	}
 }
 
 int report_html_open(struct outfile *of, const char *path)

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "cmd/pagecache.h"
+#include "format/tracefile.h"
 #include "output/outfile.h"
 #include "output/report-time.h"
 #include "track/access.h"
@@ -86,6 +87,13 @@ void report_extra_owner_io(const struct tk_io *io, int32_t owner, void *ctx);
  */
 const struct report_time *report_extra_time(struct report_extra *x, struct report_time *t,
 					   bool html);
+
+/**
+ * report_html_time - what the page adds to @t (report_extra_time()'s): the
+ * markers of the recording @file, or for a live run (@file NULL) the wall
+ * clock of its trace clock (CLOCK_MONOTONIC)
+ */
+void report_html_time(struct report_time *t, struct tracefile *file);
 
 /**
  * report_html_open - create @path.partial for the page, before the trace

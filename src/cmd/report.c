@@ -95,9 +95,9 @@ const char *cli_usage_report(void)
 	       "                         distances, their entropy) and I/Os in flight\n"
 	       "     --by flag           latency per layer split by rwbs flags (sync, meta, FUA,\n"
 	       "                         preflush, readahead) and operation, instead of the report\n"
-	       "     --html FILE.html    also write one self-contained HTML page: the stack, the\n"
-	       "                         series over time, latency heatmaps, offsets, the\n"
-	       "                         waterfall, the slowest I/Os (20 unless --slowest says)\n"
+	       "     --html FILE.html    also write one self-contained HTML page: the costliest\n"
+	       "                         layer per operation, latency over time with markers,\n"
+	       "                         heatmaps, the slowest I/Os (20 unless --slowest says)\n"
 	       "     --amplification     add each layer's I/Os and bytes per top-level I/O,\n"
 	       "                         for it and on the layer's own\n"
 	       "     --btt               btt's report instead, per device of the stack: its\n"
@@ -387,7 +387,8 @@ static int collectors_build(struct collectors *c, const struct report_params *p)
 		stats_free(c->st);
 		c->st = NULL;
 	}
-	if (p->amplification)
+	/* the page has the amplification table whether or not the text report asks for it */
+	if (p->amplification || p->html)
 		c->x.amp = &c->amp;
 	if (c->st && p->page_cache) {
 		/* the files' side owns the tracker: completed I/O gives files their latency */
@@ -684,6 +685,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (p.html) {
 		r.time = report_extra_time(&c.x, &htime, true);
+		r.amp = &c.amp;
+		report_html_time(&htime, file);
 		if (report_html_write(&html, p.html, &r) < 0)
 			goto out;
 	}

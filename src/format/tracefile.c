@@ -88,6 +88,10 @@ struct tracefile {
 	/* and the names of the files its page-cache events touched */
 	struct tracefile_name *names;
 	size_t nnames, names_cap;
+	/* the workload's markers, read at the first tracefile_markers() */
+	struct tracefile_marker *marks;
+	size_t nmarks, marks_cap, marks_dropped;
+	bool marks_read;
 	/* a mapped file's saved_cmdlines, read at the first tracefile_comm() */
 	struct cmdlines *cmdlines;
 	bool cmdlines_read;
@@ -396,7 +400,13 @@ struct markers {
 	char *text;		/* the stack's lines */
 	size_t len, cap;
 	int err;		/* -ENOMEM */
+	bool workload;		/* collect the others' markers (tracefile_markers()) instead */
 };
+
+/* The workload's markers kept at most: a page marks phases, not every I/O. */
+#define MARKER_WORKLOAD_MAX	4096
+/* and the text kept of each */
+#define MARKER_WORKLOAD_TEXT	200
 
 static void add_topology_line(struct markers *m, const char *s, size_t n)
 {
@@ -447,13 +457,49 @@ static void add_file_name(struct tracefile *f, struct markers *m, const char *s,
 	f->nnames++;
 }
 
-static void add_marker(struct tracefile *f, struct markers *m, const char *s, size_t n)
+/* A marker of the workload's (not blkstack's own), with its time. */
+static void add_workload_marker(struct tracefile *f, struct markers *m, uint64_t ts,
+				const char *s, size_t n)
+{
+	struct tracefile_marker *mk;
+
+	if (n >= 9 && !memcmp(s, "blkstack-", 9))
+		return;
+	if (f->nmarks == MARKER_WORKLOAD_MAX) {
+		f->marks_dropped++;
+		return;
+	}
+	if (f->nmarks == f->marks_cap) {
+		size_t c = f->marks_cap ? f->marks_cap * 2 : 32;
+		struct tracefile_marker *t = realloc(f->marks, c * sizeof(*t));
+
+		if (!t) {
+			m->err = -ENOMEM;
+			return;
+		}
+		f->marks = t;
+		f->marks_cap = c;
+	}
+	mk = &f->marks[f->nmarks];
+	mk->ts = ts;
+	mk->text = strndup(s, n < MARKER_WORKLOAD_TEXT ? n : MARKER_WORKLOAD_TEXT);
+	if (!mk->text) {
+		m->err = -ENOMEM;
+		return;
+	}
+	f->nmarks++;
+}
+
+static void add_marker(struct tracefile *f, struct markers *m, uint64_t ts, const char *s,
+		       size_t n)
 {
 	size_t tlen = strlen(MARKER_PREFIX), flen = strlen(NAME_MARKER_PREFIX);
 
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\0'))
 		n--;
-	if (n >= tlen && !memcmp(s, MARKER_PREFIX, tlen))
+	if (m->workload)
+		add_workload_marker(f, m, ts, s, n);
+	else if (n >= tlen && !memcmp(s, MARKER_PREFIX, tlen))
 		add_topology_line(m, s + tlen, n - tlen);
 	else if (n >= flen && !memcmp(s, NAME_MARKER_PREFIX, flen))
 		add_file_name(f, m, s + flen, n - flen);
@@ -477,20 +523,22 @@ static void scan_page(struct tracefile *f, struct markers *m, struct pagewalk *w
 		memcpy(&type, rec, 2);
 		if ((swap ? bswap_16(type) : type) != print->id)
 			continue;
-		add_marker(f, m, (const char *)rec + buf->offset,
+		add_marker(f, m, ts, (const char *)rec + buf->offset,
 			   strnlen((const char *)rec + buf->offset, size - buf->offset));
 	}
 }
 
-static void scan_markers(struct tracefile *f)
+/*
+ * The print events of every stream: blkstack's own near the start and the
+ * end of each (@m->workload false), or the workload's on every page.
+ */
+static void scan_streams(struct tracefile *f, struct markers *m)
 {
 	struct tep_handle *tep = f->tep;
 	struct tep_event *print = tep_find_event_by_name(tep, "ftrace", "print");
 	struct tep_format_field *buf = print ? tep_find_field(print, "buf") : NULL;
 	const struct datfile_layout *l = &f->layout;
 	bool swap = l->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	struct markers m = { 0 };
-	unsigned int line;
 
 	if (!buf)
 		return;
@@ -502,15 +550,16 @@ static void scan_markers(struct tracefile *f)
 
 		if (datpages_init(&dp, f->map, f->read_fd, l, &l->streams[i]) < 0) {
 			datpages_destroy(&dp);
-			m.err = -ENOMEM;
+			m->err = -ENOMEM;
 			break;
 		}
 		pages = datpages_count(&dp);
 		pagewalk_init(&w, tep_get_header_page_size(tep) == 4 ? 4 : 8, l->big_endian);
 		while ((page = datpages_next(&dp))) {
-			scan_page(f, &m, &w, page, print, buf, swap);
+			scan_page(f, m, &w, page, print, buf, swap);
 			/* the first pages, then the last ones */
-			if (++n == MARKER_SCAN_PAGES && pages > 2 * MARKER_SCAN_PAGES) {
+			if (!m->workload && ++n == MARKER_SCAN_PAGES &&
+			    pages > 2 * MARKER_SCAN_PAGES) {
 				n = pages - MARKER_SCAN_PAGES;
 				datpages_destroy(&dp);
 				if (datpages_init(&dp, f->map, f->read_fd, l, &l->streams[i]) < 0 ||
@@ -523,11 +572,45 @@ static void scan_markers(struct tracefile *f)
 			datpages_forget(&dp);
 		datpages_destroy(&dp);
 	}
+}
+
+static void scan_markers(struct tracefile *f)
+{
+	struct markers m = { 0 };
+	unsigned int line;
+
+	scan_streams(f, &m);
 	if (m.err)
 		debug_msg("out of memory reading the markers of the recording");
 	if (m.len)
 		f->has_topology = topo_record_parse(m.text, m.len, &f->topology, &line) == 0;
 	free(m.text);
+}
+
+static int marker_cmp(const void *a, const void *b)
+{
+	const struct tracefile_marker *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+const struct tracefile_marker *tracefile_markers(struct tracefile *f, size_t *n, size_t *dropped)
+{
+	struct markers m = { .workload = true };
+
+	if (f->mapped && !f->marks_read) {
+		f->marks_read = true;
+		scan_streams(f, &m);
+		if (m.err)
+			debug_msg("out of memory reading the markers of the recording");
+		/* streams are per CPU: in time order only once merged */
+		if (f->nmarks)
+			qsort(f->marks, f->nmarks, sizeof(*f->marks), marker_cmp);
+	}
+	*n = f->nmarks;
+	if (dropped)
+		*dropped = f->marks_dropped;
+	return f->nmarks ? f->marks : NULL;
 }
 
 const struct topo_record *tracefile_topology(const struct tracefile *f)
@@ -1698,6 +1781,9 @@ void tracefile_close(struct tracefile *f)
 	for (size_t i = 0; i < f->nnames; i++)
 		free(f->names[i].path);
 	free(f->names);
+	for (size_t i = 0; i < f->nmarks; i++)
+		free(f->marks[i].text);
+	free(f->marks);
 	cmdlines_free(f->cmdlines);
 	/* an instance handle holds a reference on the top-level one */
 	for (int i = 1; i < f->nbuffers; i++)

@@ -131,6 +131,25 @@ struct tracefile_name {
 const struct tracefile_name *tracefile_file_names(const struct tracefile *f, size_t *n);
 
 /**
+ * struct tracefile_marker - a print event of the workload's (a write to
+ * trace_marker), blkstack's own markers left out
+ * @ts: when, ns of the trace clock
+ * @text: what it said, without its trailing newline (cut at 200 bytes)
+ */
+struct tracefile_marker {
+	uint64_t ts;
+	char *text;
+};
+
+/**
+ * tracefile_markers - the workload's markers in time order, NULL (and *@n
+ * 0) when none; the first call reads every page of a version 6 or 7 file
+ * (a file read through libtracecmd gives none). At most 4096 are kept.
+ * @dropped: when not NULL, set to how many were left out past that
+ */
+const struct tracefile_marker *tracefile_markers(struct tracefile *f, size_t *n, size_t *dropped);
+
+/**
  * tracefile_damage_said - after tracefile_read() returned @read_ret: say
  * whether the file was corrupt or cut short, naming @path; @done, when not
  * NULL, tells what became of the events before the damage ("printed").

@@ -11,6 +11,7 @@
 #include <libsmartcols/libsmartcols.h>
 #include <stdio.h>
 
+#include "format/tracefile.h"
 #include "output/report.h"
 #include "output/row.h"
 #include "track/access.h"
@@ -34,6 +35,14 @@ typedef const char *(*report_file_fn)(int32_t owner, char *buf, size_t len, void
  *	    NULL when not asked for
  * @file: names the owner of a slow I/O; NULL: no file attribution
  * @file_ctx: passed to @file
+ * @markers: the workload's markers (print events) in time order, HTML
+ *	     only; NULL: none
+ * @nmarkers: how many
+ * @markers_note: why there are none, when the source cannot carry them
+ *		  (live tracing); NULL otherwise
+ * @wall_known: @wall_offset_ns is known (live: the trace clock is
+ *		CLOCK_MONOTONIC, read beside CLOCK_REALTIME)
+ * @wall_offset_ns: CLOCK_REALTIME minus the trace clock, ns
  */
 struct report_time {
 	const struct slow_io *slow;
@@ -44,6 +53,11 @@ struct report_time {
 	const struct access *access;
 	report_file_fn file;
 	void *file_ctx;
+	const struct tracefile_marker *markers;
+	size_t nmarkers;
+	const char *markers_note;
+	bool wall_known;
+	int64_t wall_offset_ns;
 };
 
 /**

@@ -64,14 +64,25 @@ uint64_t series_lat_low_ns(unsigned int b)
 
 enum series_dir series_dir_of(uint8_t blk_op)
 {
-	return blk_op == BLK_OP_READ ? SERIES_READ : blk_op == BLK_OP_WRITE ? SERIES_WRITE
-									   : SERIES_OTHER;
+	switch (blk_op) {
+	case BLK_OP_READ:
+		return SERIES_READ;
+	case BLK_OP_WRITE:
+		return SERIES_WRITE;
+	case BLK_OP_DISCARD:
+	case BLK_OP_SECURE_ERASE:
+		return SERIES_DISCARD;
+	case BLK_OP_FLUSH:
+		return SERIES_FLUSH;
+	default:
+		return SERIES_OTHER;
+	}
 }
 
 enum series_dir series_dir_of_rec(const struct tk_rec *r)
 {
 	/* an empty preflush write is counted as a flush, as the statistics count it */
-	return tk_rec_is_flush(r) ? SERIES_OTHER : series_dir_of(r->op);
+	return tk_rec_is_flush(r) ? SERIES_FLUSH : series_dir_of(r->op);
 }
 
 const struct series_layer *series_layer_of(const struct series *s, uint32_t dev)
@@ -112,16 +123,20 @@ static void coarsen(struct series *s)
 				l->ios[d][i] = in ? l->ios[d][a] + (b < SERIES_BINS ? l->ios[d][b] : 0) : 0;
 				l->bytes[d][i] = in ? l->bytes[d][a] +
 						      (b < SERIES_BINS ? l->bytes[d][b] : 0) : 0;
+				l->lat_sum_ns[d][i] = in ? l->lat_sum_ns[d][a] +
+							   (b < SERIES_BINS ? l->lat_sum_ns[d][b] : 0)
+							 : 0;
+				l->lat_max_ns[d][i] = !in ? 0 : b < SERIES_BINS &&
+						      l->lat_max_ns[d][b] > l->lat_max_ns[d][a] ?
+						      l->lat_max_ns[d][b] : l->lat_max_ns[d][a];
+				for (int j = 0; j < SERIES_LAT_BUCKETS; j++) {
+					l->heat_total[d][i][j] = in ? l->heat_total[d][a][j] +
+						(b < SERIES_BINS ? l->heat_total[d][b][j] : 0) : 0;
+					l->heat_dev[d][i][j] = in ? l->heat_dev[d][a][j] +
+						(b < SERIES_BINS ? l->heat_dev[d][b][j] : 0) : 0;
+				}
 			}
 			l->busy_ns[i] = in ? l->busy_ns[a] + (b < SERIES_BINS ? l->busy_ns[b] : 0) : 0;
-			for (int j = 0; j < SERIES_LAT_BUCKETS; j++) {
-				l->heat_total[i][j] = in ? l->heat_total[a][j] +
-							   (b < SERIES_BINS ? l->heat_total[b][j] : 0)
-							 : 0;
-				l->heat_dev[i][j] = in ? l->heat_dev[a][j] +
-							 (b < SERIES_BINS ? l->heat_dev[b][j] : 0)
-						       : 0;
-			}
 		}
 	}
 	s->shift++;
@@ -221,7 +236,10 @@ int series_io(struct series *s, const struct tk_io *io)
 		/* a remap may coarsen: the completion's bin is taken again after it */
 		add_busy(s, l, q, r->c);
 		bin = bin_of(s, r->c);
-		l->heat_total[bin][series_lat_bucket(r->c - q)]++;
+		l->heat_total[dir][bin][series_lat_bucket(r->c - q)]++;
+		l->lat_sum_ns[dir][bin] += r->c - q;
+		if (r->c - q > l->lat_max_ns[dir][bin])
+			l->lat_max_ns[dir][bin] = r->c - q;
 		if (r->op != BLK_OP_FLUSH || r->sectors)
 			sample(s, l, r);
 		for (size_t j = i + 1; j < io->nrecs; j++)
@@ -229,16 +247,11 @@ int series_io(struct series *s, const struct tk_io *io)
 				leaf = false;
 				break;
 			}
-		if (!leaf || r->kind == TK_LAYER_REMAP)
+		/* a bio-based layer where a path ends is no device: its time is C - Q's */
+		if (!leaf || r->kind != TK_LAYER_REQUEST || !r->d || r->c < r->d)
 			continue;
-		if (r->kind == TK_LAYER_REQUEST) {
-			if (!r->d || r->c < r->d)
-				continue;
-			l->heat_dev[bin][series_lat_bucket(r->c - r->d)]++;
-		} else {
-			l->heat_dev[bin][series_lat_bucket(r->c - q)]++;
-		}
-		l->leaf_seen = true;
+		l->heat_dev[dir][bin][series_lat_bucket(r->c - r->d)]++;
+		l->dev_seen = true;
 	}
 	return 0;
 }

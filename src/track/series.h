@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * series.h - per-layer figures over time: I/Os and bytes per direction,
- * in-flight I/Os, latency heatmaps (time x log-scale latency), and a
- * sample of the offsets each device saw (iowatcher's I/O graph).
+ * series.h - per-layer figures over time: I/Os, bytes and latency per
+ * operation, in-flight I/Os, latency heatmaps per operation (time x
+ * log-scale latency), and a sample of the offsets each device saw
+ * (iowatcher's I/O graph).
  *
  * Memory is fixed per layer whatever the trace length: there are at most
  * SERIES_BINS bins, and when the trace outgrows them, neighbouring bins are
@@ -28,11 +29,16 @@
 /* the first bin width, 2^20 ns (1.05 ms): a power of two, so a bin is a shift */
 #define SERIES_FIRST_SHIFT	20
 
-/* Directions of the throughput series. */
+/*
+ * Operations of the series, those of the statistics (enum st_op, in its
+ * order): each has its own scale, a discard's bytes never swamp a read's.
+ */
 enum series_dir {
 	SERIES_READ = 0,
 	SERIES_WRITE,
-	SERIES_OTHER,	/* discard, flush, the rest */
+	SERIES_DISCARD,	/* discard and secure erase */
+	SERIES_FLUSH,	/* empty flushes and flush requests */
+	SERIES_OTHER,	/* write-zeroes, zone and driver operations */
 	SERIES_DIRS
 };
 
@@ -53,24 +59,32 @@ struct series_point {
 /**
  * struct series_layer - one device over time
  * @dev: the device
- * @leaf_seen: some record of it had no lower piece (it has device time)
+ * @dev_seen: some request was issued to it and completed (@heat_dev holds
+ *	      device time); never for a bio-based layer, whose whole time
+ *	      is @heat_total's
  * @ios, @bytes: completed at this layer in each bin (by completion time)
+ * @lat_sum_ns, @lat_max_ns: C - Q at this layer, summed and the largest,
+ *			     of the I/Os completed in each bin with both
+ *			     ends seen (as many as @heat_total's bin holds)
  * @busy_ns: summed time the layer's I/Os were in flight within each bin:
  *	     divided by the bin width, the average number in flight
- * @heat_total: C - Q at this layer, per bin of completion and latency bucket
- * @heat_dev: at leaves, the device's time (D to C, or Q to C at a
- *	      bio-based leaf), likewise
+ * @heat_total: C - Q at this layer, per operation, bin of completion and
+ *		latency bucket
+ * @heat_dev: at request-based layers, the device's time (D to C) of the
+ *	      requests that were not split below, likewise
  * @points: a uniform sample (reservoir) of the I/Os, @npoints of them
  * @offered: I/Os the sample was drawn from
  */
 struct series_layer {
 	uint32_t dev;
-	bool leaf_seen;
+	bool dev_seen;
 	uint64_t ios[SERIES_DIRS][SERIES_BINS];
 	uint64_t bytes[SERIES_DIRS][SERIES_BINS];
+	uint64_t lat_sum_ns[SERIES_DIRS][SERIES_BINS];
+	uint64_t lat_max_ns[SERIES_DIRS][SERIES_BINS];
 	uint64_t busy_ns[SERIES_BINS];
-	uint32_t heat_total[SERIES_BINS][SERIES_LAT_BUCKETS];
-	uint32_t heat_dev[SERIES_BINS][SERIES_LAT_BUCKETS];
+	uint32_t heat_total[SERIES_DIRS][SERIES_BINS][SERIES_LAT_BUCKETS];
+	uint32_t heat_dev[SERIES_DIRS][SERIES_BINS][SERIES_LAT_BUCKETS];
 	struct series_point points[SERIES_POINTS];
 	size_t npoints;
 	uint64_t offered;
@@ -125,10 +139,10 @@ unsigned int series_lat_bucket(uint64_t ns);
 /** series_lat_low_ns - the smallest latency of bucket @b, ns */
 uint64_t series_lat_low_ns(unsigned int b);
 
-/** series_dir_of - the direction of an enum blk_op */
+/** series_dir_of - the operation of an enum blk_op */
 enum series_dir series_dir_of(uint8_t blk_op);
 
-/** series_dir_of_rec - the direction of a record: a flush (tk_rec_is_flush()) is other */
+/** series_dir_of_rec - the operation of a record: a flush (tk_rec_is_flush()) is a flush */
 enum series_dir series_dir_of_rec(const struct tk_rec *r);
 
 #endif /* BLKSTACK_SERIES_H */

@@ -19,9 +19,10 @@
 #     the guest (blkstack trace), blkstack parse of trace-cmd's trace.dat on
 #     the host, and blkparse of blktrace in the guest
 #   - blkstack report, live in the guest over the same window: every layer,
-#     bytes conserved at each, >= 99% of top-level reads and writes matched,
-#     the leaves' btt phases (Q2G, G2I, I2D, Q2M, D2C, Q2C) over as many
-#     I/Os as btt on the guest's blktrace, with averages within 1% (or 5 us)
+#     bytes conserved at each, >= 99% of top-level reads and writes matched
+#   - btt's phases at the leaves (Q2G, G2I, I2D, Q2M, D2C, Q2C) on the
+#     guest's blktrace and on trace.dat's records, over the same I/Os:
+#     apart by no more than the two tracers' measured stamps allow
 #   - blkstack convert --to blktrace of trace.dat writes, at every device
 #     blktrace traced, blktrace's own records (action, sector, size, pid);
 #     on those records btt -A prints exactly report --btt's tables, and
@@ -537,6 +538,7 @@ check_stack() {
 	check_report "$RES"
 	check_blktrace_records "$RES"
 	check_btt_engine "$RES"
+	check_btt_times
 	check_app "$RES"
 	check_pagecache "$RES"
 	known_unseen
@@ -793,13 +795,11 @@ PY
 # bytes queued at that device, or remapped out of a partition, in blkstack
 # trace's log of the window, itself checked against blktrace and the
 # workload above), at least 99% of top-level I/O followed through every
-# layer, and at each request-based leaf the D2C and Q2C averages against
-# btt's on the guest's blktrace of the same window: within 1% (or 5 us, a
-# probe's cost under emulation) they agree; beyond, the figures are a note
-# (emulation stalls between the two tracers' probes; the host test holds
-# the 1% bound).
+# layer. It also leaves btt's input from the guest's blktrace
+# ($STACK.dump, $STACK.btt.avg) for check_blktrace_records and
+# check_btt_times.
 check_report() {
-	local RES=$1 leaf phase ours theirs
+	local RES=$1
 	if [[ ! -s $RES/report.json ]]; then
 		fail "no report.json: $(tail -n 3 "$RES/report.log" 2>/dev/null || echo 'blkstack report did not run')"
 		return
@@ -902,48 +902,6 @@ PY
 	# in $TMP: btt writes its per-device *_iops_fp.dat files to the directory it runs in
 	(cd "$TMP" && btt -i "$TMP/$STACK.dump" -A -o "$TMP/$STACK.btt" >/dev/null 2>&1) ||
 		{ fail "btt failed"; return; }
-	# btt's per-device rows: "PHASE (MAJ,MIN) AVG_NS"; a disk that receives
-	# remaps is "dm-like" to btt, which calls its Q2C "Q2Cdm"
-	awk '/^==================== Per Device/ { pd = 1; next }
-		/^====================/ { pd = 0 }
-		pd && $2 == "MIN" { phase = $1; sub(/dm$/, "", phase); next }
-		pd && match($0, /^\( *[0-9]+, *[0-9]+\)/) {
-			d = substr($0, 2, RLENGTH - 2); gsub(/ /, "", d); sub(",", ":", d)
-			# MIN AVG MAX N
-			printf "%s %s %.0f %d\n", phase, d, $(NF - 2) * 1e9, $NF }' "$TMP/$STACK.btt.avg" >"$TMP/$STACK.bttdev"
-	compared=0
-	while read -r _ leaf phase ours n; do
-		read -r theirs btt_n < <(awk -v p="$phase" -v d="$leaf" '$1 == p && $2 == d { print $3, $4 }' "$TMP/$STACK.bttdev")
-		if [[ -z ${theirs:-} ]]; then
-			fail "btt printed no $phase for $leaf"
-			continue
-		fi
-		# btt loses some I/Os that blkstack follows (with mq-deadline and
-		# requeues on SATA, it matches fewer completions): averages over
-		# different I/Os are not comparable, and that is said, not checked
-		if ((btt_n != n)); then
-			say "note: leaf $leaf $phase: btt followed $btt_n I/Os, blkstack $n: averages not compared (report $ours ns, btt $theirs ns)"
-			continue
-		fi
-		compared=$((compared + 1))
-		# within 1% (or 5 us) they agree; beyond, it is said, not failed: under
-		# emulation a vCPU can stall (for milliseconds on a busy host) between
-		# blkstack's probe and blktrace's at the same event, which moves one
-		# tracer's time stamp and not the other's. The host test
-		# (test-agree-btt.sh) holds them to 1%.
-		off=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { d = a - b; if (d < 0) d = -d
-			printf "%d %.2f\n", !(d * 100 <= b || d <= 5000), b ? d * 100 / b : 0 }')
-		if [[ ${off%% *} == 0 ]]; then
-			pass "leaf $leaf $phase: report $ours ns, btt $theirs ns over the same $n I/Os (${off#* }%)"
-		else
-			say "note: leaf $leaf $phase: report $ours ns, btt $theirs ns over the same $n I/Os: ${off#* }% apart (probe timing under emulation)"
-		fi
-	done < <(grep '^btt ' "$TMP/$STACK.rep")
-	if ((compared > 0)); then
-		pass "btt phases (Q2G, G2I, I2D, Q2M, D2C, Q2C) compared with btt at $compared leaf phase(s)"
-	else
-		say "note: no leaf where btt and blkstack followed the same I/Os: nothing compared"
-	fi
 }
 
 # convert --to blktrace against blktrace itself: at every device blktrace
@@ -1092,6 +1050,114 @@ PY
 		return
 	fi
 	pass "report --btt and convert --to btt-data are btt's on the same events: $(sed -n 's/^summary //p' "$TMP/$STACK.btte"), equal"
+}
+
+# btt's phases on the guest's blktrace against btt's on the same window of
+# trace.dat (convert's records, whose tables report --btt prints exactly:
+# check_btt_engine): one engine, so where both follow the same number of
+# I/Os at a leaf, the averages differ only by the two tracers' time stamps
+# of each event. Those are measured: every record of one is paired with the
+# same record of the other (action, sector, size, process, device; the
+# k-th with the k-th), gap = blktrace's time - trace.dat's, m = the median
+# gap (the clocks' offset). An I/O's phase moves by the gap of its end event
+# less the gap of its start event, so the averages over N I/Os can differ by
+#   B = min(2 * max|gap - m|, (K + 1) * sum|gap - m| / N)
+# at most, K the most bios one request can carry (1 + the merges), plus
+# 2 ns of btt's rounding. Beyond B the times disagree. Where btt follows a
+# different number of I/Os in the two (the records' order across CPUs
+# decides some matches), the phase is not compared, and that is said.
+check_btt_times() {
+	local conv=$TMP/$STACK.conv
+	[[ -s $conv/btt.avg && -s $TMP/$STACK.btt.avg ]] || { fail "btt times: no btt output to compare"; return; }
+	if ! python3 - "$TMP/$STACK.dump" "$conv/dump" "$TMP/$STACK.btt.avg" "$conv/btt.avg" >"$TMP/$STACK.bttt" <<'PY'; then
+import collections, re, statistics, struct, sys
+bt_dump, conv_dump, bt_avg, conv_avg = sys.argv[1:]
+NOTIFY = 1 << (10 + 16)
+Q, G, I, D, C, M = 1, 2, 4, 8, 9, 6     # __BLK_TA_QUEUE, GETRQ, INSERT, ISSUE, COMPLETE, BACKMERGE
+FM = 7                                   # __BLK_TA_FRONTMERGE
+
+def records(path):
+    """(device, action, sector, bytes, pid) -> times, in the dump's order"""
+    data, o, out = open(path, "rb").read(), 0, collections.defaultdict(list)
+    while o + 48 <= len(data):
+        # blkparse -d's times are from its first record: one of another CPU
+        # stamped before it is negative
+        _, _, t, sector, nbytes, action, pid, dev, _, _, pdu = \
+            struct.unpack_from("<IIqQIIIIIHH", data, o)
+        o += 48 + pdu
+        if action & NOTIFY or action & 0xffff not in (Q, G, I, D, C, M, FM):
+            continue
+        out[(dev, action & 0xffff, sector, nbytes, pid)].append(t)
+    return out
+
+def phases(path):
+    """(phase, "maj:min") -> (avg ns, N) from btt's per-device tables"""
+    out, pd, phase = {}, False, None
+    for line in open(path):
+        if line.startswith("==================== Per Device"):
+            pd = True
+            continue
+        if line.startswith("===================="):
+            pd = False
+        f = line.split()
+        if pd and len(f) > 1 and f[1] == "MIN":
+            phase = re.sub("dm$", "", f[0])
+            continue
+        m = re.match(r"^\( *(\d+), *(\d+)\)", line)
+        if pd and m and phase:
+            out[(phase, "%s:%s" % m.groups())] = (float(f[-3]) * 1e9, int(f[-1]))
+    return out
+
+a, b = records(bt_dump), records(conv_dump)
+gaps, merges = collections.defaultdict(list), collections.Counter()
+for key in a.keys() & b.keys():
+    for ta, tb in zip(a[key], b[key]):
+        gaps[key[0]].append(ta - tb)
+    if key[1] in (M, FM):
+        merges[key[0]] += min(len(a[key]), len(b[key]))
+leaves = {key[0] for key in a.keys() & b.keys() if key[1] == G}
+every = [g for v in gaps.values() for g in v]
+if not every:
+    sys.exit("no record paired between the guest's blktrace and trace.dat")
+m = statistics.median(every)
+pa, pb = phases(bt_avg), phases(conv_avg)
+errs = compared = 0
+for (phase, dev), (avg_a, n_a) in sorted(pa.items()):
+    if phase not in ("Q2G", "G2I", "I2D", "Q2M", "D2C", "Q2C") or (phase, dev) not in pb:
+        continue
+    avg_b, n_b = pb[(phase, dev)]
+    if n_a != n_b:
+        print("note %s %s: btt follows %d I/Os on blktrace, %d on trace.dat: not compared"
+              % (dev, phase, n_a, n_b))
+        continue
+    mj, mn = (int(x) for x in dev.split(":"))
+    # leaves only: a bio-based device's completions name no request, and
+    # btt pairs its equal bios in the order each dump gives them
+    if (mj << 20) | mn not in leaves:
+        continue
+    g = gaps.get((mj << 20) | mn, [])
+    if not g or not n_a:
+        continue
+    spread = [abs(x - m) for x in g]
+    k = 1 + merges[(mj << 20) | mn]
+    bound = min(2 * max(spread), (k + 1) * sum(spread) / n_a) + 2
+    ok = abs(avg_a - avg_b) <= bound
+    compared += 1
+    print("%s %s %s: %d I/Os, btt on blktrace %.0f ns, on trace.dat %.0f ns, %.0f apart, bound %.0f"
+          % ("ok" if ok else "error", dev, phase, n_a, avg_a, avg_b, abs(avg_a - avg_b), bound))
+    errs += not ok
+spread = sorted(abs(x - m) for x in every)
+print("summary %d phase(s) at the leaves compared over the same I/Os, %d records paired, "
+      "their gaps within %.0f ns of the median for half, %.0f for 99%%, %.0f at most"
+      % (compared, len(every), spread[len(spread) // 2], spread[len(spread) * 99 // 100], spread[-1]))
+sys.exit(1 if errs else 0)
+PY
+		fail_lines "$TMP/$STACK.bttt" "btt times: "
+		return
+	fi
+	sed -n 's/^note /btt times: /p' "$TMP/$STACK.bttt" | while read -r l; do say "note: $l"; done
+	sed -n 's/^ok /btt times: /p' "$TMP/$STACK.bttt" | while read -r l; do pass "$l"; done
+	pass "btt times: $(sed -n 's/^summary //p' "$TMP/$STACK.bttt"), each within its probes' bound"
 }
 
 # A stack that this run booted and that failed is booted once more, in
