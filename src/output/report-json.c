@@ -63,7 +63,6 @@ void report_json_dev(json_object *o, const char *key, const struct report *r, ui
 static json_object *jlayer_op(const struct st_layer_op *o, uint8_t kind)
 {
 	json_object *j = json_object_new_object();
-
 	json_object *cls = json_object_new_object();
 
 	json_object_object_add(j, "ios", json_object_new_uint64(o->ios));
