@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * check_cli_monitor.c - the options of "blkstack monitor": defaults, short,
- * long and "=" forms, the flight recorder's conditions, and the
- * combinations that must exit 2.
+ * long and "=" forms, the flight recorder's conditions, the endpoint's
+ * web configuration, and the combinations that must exit 2.
  */
 #include <check.h>
 #include <string.h>
@@ -195,6 +195,44 @@ START_TEST(bad_record_options)
 END_TEST
 
 /* report --by cgroup: the last --by wins, live only, no page cache */
+START_TEST(web_config_options)
+{
+	struct monitor_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor"), CLI_RUN);
+	ck_assert_ptr_null(p.web_config);
+	ck_assert(!p.record_without_auth);
+	/* the default listener takes it */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--web-config", "/etc/w.yml"),
+			 CLI_RUN);
+	ck_assert_str_eq(p.web_config, "/etc/w.yml");
+	ck_assert_str_eq(p.listen, MONITOR_DEFAULT_LISTEN);
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--listen", ":9581",
+				    "--web-config=w.yml", "--textfile", "/t", "--record-on", "http",
+				    "--record-dir", "/d", "--record-without-auth"), CLI_RUN);
+	ck_assert_str_eq(p.web_config, "w.yml");
+	ck_assert(p.record_without_auth);
+}
+END_TEST
+
+START_TEST(bad_web_config_options)
+{
+	struct monitor_params p;
+
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--web-config", ""),
+			 CLI_USAGE_ERROR);
+	/* a textfile alone serves no HTTP: the file would configure nothing */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--textfile", "/t",
+				    "--web-config", "w.yml"), CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--listen"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-without-auth"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--record-on http"));
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_monitor, &p, "monitor", "--record-on", "signal",
+				    "--record-dir", "/d", "--record-without-auth"), CLI_USAGE_ERROR);
+}
+END_TEST
+
 START_TEST(report_by_cgroup)
 {
 	struct report_params p;
@@ -236,6 +274,10 @@ static Suite *cli_monitor_suite(void)
 	tcase_add_test(tc, record_options);
 	tcase_add_test(tc, record_layer_p99);
 	tcase_add_test(tc, bad_record_options);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("web");
+	tcase_add_test(tc, web_config_options);
+	tcase_add_test(tc, bad_web_config_options);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("report");
 	tcase_add_test(tc, report_by_cgroup);

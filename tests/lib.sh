@@ -60,7 +60,8 @@ tool_package()
 	valgrind) echo valgrind ;;
 	prometheus | promtool) echo prometheus ;;
 	prometheus-node-exporter) echo prometheus-node-exporter ;;
-	curl | python3) echo "$1" ;;
+	htpasswd) echo apache2-utils ;;
+	curl | python3 | openssl) echo "$1" ;;
 	*) echo util-linux ;;
 	esac
 }
@@ -307,14 +308,15 @@ free_port()
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# wait_http URL WHAT PID [ERRFILE]: until URL answers 200, at most 15 s; PID
-# (WHAT) exiting first is a failure, with ERRFILE shown.
+# wait_http URL WHAT PID [ERRFILE [CURL_ARGS...]]: until URL answers 200, at
+# most 15 s; PID (WHAT) exiting first is a failure, with ERRFILE shown.
+# CURL_ARGS: certificates and credentials of an endpoint that needs them.
 wait_http()
 {
 	local i
 
 	for i in $(seq 150); do
-		curl -sf -o /dev/null "$1" && return 0
+		curl -sf -o /dev/null "${@:5}" "$1" && return 0
 		if ! kill -0 "$3" 2>/dev/null; then
 			[ -z "${4:-}" ] || cat "$4" >&2
 			fail "$2 exited before serving $1"
@@ -322,6 +324,34 @@ wait_http()
 		sleep 0.1
 	done
 	fail "$2 did not answer at $1 within 15 s"
+}
+
+# make_tls DIR: certificates made now, never committed: a CA (DIR/ca.crt)
+# and the server's certificate it signs for 127.0.0.1 and localhost
+# (DIR/server.crt, .key), a client's (DIR/client.crt, .key, for client
+# authentication), and a client certificate of another CA (DIR/rogue.crt,
+# .key), EC P-256 keys all.
+make_tls()
+{
+	local d=$1 n
+
+	need_tool openssl
+	mkdir -p "$d"
+	printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >"$d/server.ext"
+	printf 'extendedKeyUsage=clientAuth\n' >"$d/client.ext"
+	for n in ca other-ca; do
+		openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+			-keyout "$d/$n.key" -out "$d/$n.crt" -subj "/CN=blkstack test $n" 2>/dev/null ||
+			fail "openssl cannot make the test CA $n"
+	done
+	for n in server:ca:server client:ca:client rogue:other-ca:client; do
+		set -- ${n//:/ }
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$d/$1.key" \
+			-out "$d/$1.csr" -subj "/CN=blkstack test $1" 2>/dev/null &&
+			openssl x509 -req -in "$d/$1.csr" -CA "$d/$2.crt" -CAkey "$d/$2.key" \
+				-CAcreateserial -days 2 -extfile "$d/$3.ext" -out "$d/$1.crt" 2>/dev/null ||
+			fail "openssl cannot make the test certificate $1"
+	done
 }
 
 # dd_quiet ARGS...: quiet dd; failures are test failures.

@@ -13,6 +13,8 @@
 #    its remap from the partition: so is the report's);
 #  - the device map names the devices as the recording's stack does (the
 #    file is blkstack record's, which carries it).
+#  - the files are created 0600 and btt-data's directory 0700, under umask
+#    000 too;
 #  - a full disk (a small tmpfs) while converting: exit status 1, a message
 #    naming the file, the .partial files left and nothing under the final
 #    names.
@@ -59,8 +61,17 @@ record "$rec" "$(direct "$A_PDEV") &&
 	dd status=none if=/dev/zero of=$A_PDEV bs=4k count=64 seek=8192 conv=fsync"
 
 # --- blkparse on the converted files -------------------------------------------
-"$BLKSTACK" convert -i "$rec" --to blktrace -o "$TMPD/bt" 2>"$TMPD/cv.err" ||
+(umask 000 && exec "$BLKSTACK" convert -i "$rec" --to blktrace -o "$TMPD/bt") 2>"$TMPD/cv.err" ||
 	{ cat "$TMPD/cv.err" >&2; fail "convert --to blktrace failed"; }
+# the user's alone, whatever the umask: they name the processes that did the I/O
+for f in "$TMPD"/bt.blktrace.* "$TMPD/bt.devmap"; do
+	[ "$(stat -c %a "$f")" = 600 ] || fail "$f is mode $(stat -c %a "$f") under umask 000, not 600"
+done
+(umask 000 && exec "$BLKSTACK" convert -i "$rec" --to btt-data -o "$TMPD/bttdata") 2>"$TMPD/cv.err" ||
+	{ cat "$TMPD/cv.err" >&2; fail "convert --to btt-data failed"; }
+[ "$(stat -c %a "$TMPD/bttdata")" = 700 ] || fail "the btt-data directory is mode $(stat -c %a "$TMPD/bttdata"), not 700"
+[ -z "$(find "$TMPD/bttdata" -type f ! -perm 600)" ] || fail "btt-data files not 600: $(find "$TMPD/bttdata" -type f ! -perm 600)"
+[ -n "$(find "$TMPD/bttdata" -type f)" ] || fail "convert --to btt-data wrote no file"
 "$BLKSTACK" parse -i "$rec" --no-summary -o "$TMPD/parse.txt"
 blkparse -q -i "$TMPD/bt" -o "$TMPD/bp.txt" >"$TMPD/bp.err" 2>&1 ||
 	{ cat "$TMPD/bp.err" >&2; fail "blkparse could not read the converted files"; }

@@ -7,13 +7,14 @@
 # says of it equals what `blkstack report` of the same workload says: bytes
 # exactly at every layer and end to end, the p99 latency in the same
 # bucket. `promtool check metrics` accepts the endpoint's text, and
-# node_exporter's textfile collector serves the --textfile output. SIGTERM
+# node_exporter's textfile collector, running as nobody, serves the
+# --textfile output, a file of mode 0640 in its directory's group. SIGTERM
 # ends the monitor within a second, its instance and textfile gone.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 setup
-need_tool prometheus promtool prometheus-node-exporter curl python3 mkfs.ext4
+need_tool prometheus promtool prometheus-node-exporter curl python3 mkfs.ext4 setpriv
 
 # promql QUERY: the value of an instant query's only sample ("" if none).
 promql()
@@ -36,6 +37,13 @@ PROM_PORT=$(free_port)
 NODE_PORT=$(free_port)
 TEXTDIR=$TMPD/textfile
 mkdir "$TEXTDIR"
+# node_exporter runs as another user (as Debian runs it, as prometheus), and
+# reads the textfile through its directory's group, set-group-ID so that the
+# file takes it; nobody else can read the file
+getent group nogroup >/dev/null || skip "no group nogroup to run node_exporter in"
+chmod 711 "$TMPD"
+chgrp nogroup "$TEXTDIR"
+chmod 2750 "$TEXTDIR"
 
 "$BLKSTACK" monitor -d "$A_PDEV" --listen "127.0.0.1:$MON_PORT" --textfile "$TEXTDIR" \
 	--interval 1s >"$TMPD/monitor.out" 2>"$TMPD/monitor.err" &
@@ -61,7 +69,8 @@ PROM_PID=$!
 _clean_pids+=("$PROM_PID")
 wait_http "http://127.0.0.1:$PROM_PORT/-/ready" prometheus "$PROM_PID"
 
-prometheus-node-exporter --web.listen-address="127.0.0.1:$NODE_PORT" \
+setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	prometheus-node-exporter --web.listen-address="127.0.0.1:$NODE_PORT" \
 	--collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$TEXTDIR" >"$TMPD/node.log" 2>&1 &
 NODE_PID=$!
@@ -140,6 +149,8 @@ for i in $(seq 50); do
 done
 [ "$N_PART" = "$R_PART" ] || fail "node_exporter serves '$N_PART' bytes read at $A_PNAME from the textfile, report $R_PART"
 grep -q '^node_textfile_scrape_error 0' "$TMPD/node.txt" || fail "node_exporter's textfile collector reports an error"
+[ "$(stat -c '%a %G' "$TEXTDIR/blkstack.prom")" = "640 nogroup" ] ||
+	fail "the textfile is '$(stat -c '%a %G' "$TEXTDIR/blkstack.prom")', not '640 nogroup' (its directory's group)"
 
 # SIGTERM: out within a second, exit 0, no instance, no textfile left
 kill -TERM "$MON_PID"

@@ -5,7 +5,8 @@
 #  - round trip: trace-cmd report reads the recording with no warning and
 #    shows, per event type, what blkstack parse shows; blkstack report -i of
 #    the recording equals the live report of the same run in I/Os and bytes,
-#    and draws the stack the recording carries as markers;
+#    and draws the stack the recording carries as markers; the recording is
+#    mode 0600 under umask 000;
 #  - Ctrl-C while recording: exit 0, a complete, readable file;
 #  - a full disk (a small tmpfs): exit 1, a message naming the directory,
 #    the pages recorded so far kept as FILE.partial, never as FILE;
@@ -44,14 +45,17 @@ live_pid=$!
 _clean_pids+=("$live_pid")
 _clean_instances+=("blkstack-$live_pid")
 wait_armed "$live_pid"
-"$BLKSTACK" record -d "$A_PDEV" -o "$TMPD/rec.dat" -- sh -c "
+# umask 000: the recording is the user's alone whatever the umask
+(umask 000 && exec "$BLKSTACK" record -d "$A_PDEV" -o "$TMPD/rec.dat" -- sh -c "
 	dd status=none if=/dev/zero of=$A_PDEV bs=64k count=16 oflag=direct &&
-	dd status=none if=$A_PDEV of=/dev/null bs=4k count=32 iflag=direct" \
+	dd status=none if=$A_PDEV of=/dev/null bs=4k count=32 iflag=direct") \
 	2>"$TMPD/rec.err" || { cat "$TMPD/rec.err" >&2; fail "blkstack record -- dd failed"; }
 kill -INT "$live_pid"
 wait "$live_pid" || { cat "$TMPD/live.err" >&2; fail "the live report failed"; }
 [ -s "$TMPD/rec.dat" ] || fail "no recording written"
 [ ! -e "$TMPD/rec.dat.partial" ] || fail "rec.dat.partial left beside the recording"
+[ "$(stat -c %a "$TMPD/rec.dat")" = 600 ] ||
+	fail "the recording is mode $(stat -c %a "$TMPD/rec.dat") under umask 000, not 600"
 grep -q "events, .* in '$TMPD/rec.dat'; lost: cpu0 0" "$TMPD/rec.err" ||
 	{ cat "$TMPD/rec.err" >&2; fail "no summary line with the events and losses"; }
 [ -z "$(find "$TMPD" -maxdepth 1 -name '.blkstack-record.*')" ] || fail "temporary files left in $TMPD"

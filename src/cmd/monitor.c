@@ -27,6 +27,7 @@
 #include "cmd/cmd.h"
 #include "cmd/live.h"
 #include "cmd/monitor-devices.h"
+#include "cmd/monitor-http.h"
 #include "cmd/monitor-record.h"
 #include "cmd/monitor.h"
 #include "cmd/opt.h"
@@ -46,9 +47,12 @@ enum {
 	OPT_TIMEOUT,
 	OPT_BY,
 	OPT_MAX_CGROUPS,
+	OPT_WEB_CONFIG,
+	OPT_RECORD_WITHOUT_AUTH,
 };
 
 #define TEXTFILE_NAME "blkstack.prom"
+#define TEXTFILE_MODE 0640
 
 /* ---- options ---- */
 
@@ -68,6 +72,8 @@ const char *cli_usage_monitor(void)
 	       "\n"
 	       "Export:\n"
 	       "     --listen ADDR:PORT  serve http://ADDR:PORT/metrics (:PORT: every address)\n"
+	       "     --web-config FILE   TLS and basic-auth users of the endpoint, in the web\n"
+	       "                         configuration format of Prometheus's exporters\n"
 	       "     --textfile DIR      write DIR/" TEXTFILE_NAME " atomically every interval\n"
 	       "     --interval TIME     how often the textfile is written (default 15s)\n"
 	       "     --by cgroup         the layer and end-to-end series per cgroup of the task\n"
@@ -82,6 +88,8 @@ const char *cli_usage_monitor(void)
 	       "                                       device, named as -d names it) above TIME\n"
 	       "                         signal        SIGUSR1\n"
 	       "                         http          POST /record on --listen's endpoint\n"
+	       "     --record-without-auth  serve POST /record to anyone on a listener that is\n"
+	       "                         not loopback, when --web-config has no users\n"
 	       "     --record-dir DIR    where recordings go (needed with --record-on)\n"
 	       "     --record-window TIME  how far back pages are kept (default 30s)\n"
 	       "     --record-memory MIB memory for those pages, all CPUs (default 64)\n"
@@ -128,6 +136,8 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 		{ "device",	  required_argument, NULL, 'd' },
 		{ "buffer-size",  required_argument, NULL, 'b' },
 		{ "listen",	  required_argument, NULL, OPT_LISTEN },
+		{ "web-config",	  required_argument, NULL, OPT_WEB_CONFIG },
+		{ "record-without-auth", no_argument, NULL, OPT_RECORD_WITHOUT_AUTH },
 		{ "textfile",	  required_argument, NULL, OPT_TEXTFILE },
 		{ "interval",	  required_argument, NULL, OPT_INTERVAL },
 		{ "max-inflight", required_argument, NULL, OPT_MAX_INFLIGHT },
@@ -170,6 +180,14 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 		case OPT_LISTEN:
 			r = check_listen(optarg, err, errlen);
 			p->listen = optarg;
+			break;
+		case OPT_WEB_CONFIG:
+			if (!*optarg)
+				return opt_error(err, errlen, "--web-config needs a file");
+			p->web_config = optarg;
+			break;
+		case OPT_RECORD_WITHOUT_AUTH:
+			p->record_without_auth = true;
 			break;
 		case OPT_TEXTFILE:
 			if (!*optarg)
@@ -230,6 +248,11 @@ enum cli_result cli_parse_monitor(int argc, char **argv, struct monitor_params *
 				 "the --record-* options need --record-on: when to write a recording");
 	if (p->rec.on && !p->rec.dir)
 		return opt_error(err, errlen, "--record-on needs --record-dir: where recordings go");
+	if (p->web_config && !p->listen && p->textfile)
+		return opt_error(err, errlen,
+				 "--web-config goes with --listen: it configures the HTTP endpoint");
+	if (p->record_without_auth && !p->rec.on_http)
+		return opt_error(err, errlen, "--record-without-auth goes with --record-on http");
 	if (!p->listen && !p->textfile)
 		p->listen = MONITOR_DEFAULT_LISTEN;
 	if (p->rec.on_http && !p->listen)
@@ -254,6 +277,7 @@ struct monitor {
 	uint64_t next_tick;		/* when the textfile and the names are next due */
 	int textfile_err;		/* the last textfile error said, 0 when it works */
 	char *textfile_path;
+	gid_t textfile_gid;		/* the group of its directory, which may read it */
 };
 
 /* A completed tree: into the statistics, and past the recorder's triggers. */
@@ -336,13 +360,20 @@ static int write_textfile(struct monitor *m)
 		.groups = m->groups, .ngroups = build_groups(m),
 	};
 	struct outfile of = { 0 };
+	struct stat sb;
 	int ret;
 
 	monitor_devices_sample(&m->devs);
-	ret = outfile_open(&of, m->textfile_path);
+	/* node_exporter reads it through the directory's group, nobody else */
+	ret = outfile_open_mode(&of, m->textfile_path, TEXTFILE_MODE);
 	if (ret < 0)
 		return ret;
-	ret = out_openmetrics(of.fp, &in);
+	/* a set-group-ID directory gave it already: no capability needed */
+	if (fstat(fileno(of.fp), &sb) < 0 ||
+	    (sb.st_gid != m->textfile_gid && fchown(fileno(of.fp), -1, m->textfile_gid) < 0))
+		ret = -errno;
+	if (!ret)
+		ret = out_openmetrics(of.fp, &in);
 	if (ret < 0) {
 		/* leaves blkstack.prom.partial, which the collector ignores (not *.prom) */
 		outfile_abort(&of);
@@ -386,6 +417,7 @@ static int monitor_pass(void *ctx)
 	if (m->http) {
 		unsigned int want = mhttp_wanted(m->http);
 
+		monitor_http_notes(m->http);
 		for (int f = 0; f < MHTTP_FORMATS; f++) {
 			char *text;
 			size_t len;
@@ -398,24 +430,6 @@ static int monitor_pass(void *ctx)
 		}
 	}
 	return 0;
-}
-
-static void say_listen_error(const char *listen, int ret, const char *what)
-{
-	if (ret == -EADDRINUSE) {
-		err_msg("cannot listen on '%s': the port is in use", listen);
-		hint_msg("stop what uses it (ss -ltnp shows it), or choose another port with --listen");
-	} else if (ret == -EINVAL) {
-		err_msg("invalid --listen '%s': give ADDR:PORT", listen);
-	} else if (ret == -EADDRNOTAVAIL) {
-		err_msg("cannot listen on '%s': no such address on this machine", listen);
-		hint_msg("give one of this machine's addresses (ip -br addr), 127.0.0.1, or :PORT for all");
-	} else if (ret == -ELIBACC) {
-		err_msg("cannot listen on '%s': %s", listen, what);
-		hint_msg("install libmicrohttpd, which serves --listen (Debian: libmicrohttpd12)");
-	} else {
-		err_msg("cannot listen on '%s' (%s): %s", listen, what, strerror(-ret));
-	}
 }
 
 /* The textfile directory must exist and be writable before tracing starts. */
@@ -433,12 +447,19 @@ static int check_textfile_dir(struct monitor *m)
 		err_msg("cannot use textfile directory '%s': not a directory", dir);
 		return -1;
 	}
+	m->textfile_gid = sb.st_gid;
 	if (asprintf(&m->textfile_path, "%s/%s", dir, TEXTFILE_NAME) < 0) {
 		m->textfile_path = NULL;
 		err_msg("out of memory");
 		return -1;
 	}
 	m->textfile_err = write_textfile(m);
+	if (m->textfile_err == -EPERM) {
+		err_msg("cannot give '%s' the group of its directory: %s", m->textfile_path,
+			strerror(EPERM));
+		hint_msg("make the directory set-group-ID (chmod g+s '%s'): its files then take its group", dir);
+		return -1;
+	}
 	if (m->textfile_err < 0) {
 		err_msg("cannot write '%s': %s", m->textfile_path, strerror(-m->textfile_err));
 		hint_msg("the directory must be writable by blkstack monitor (it runs as root)");
@@ -454,11 +475,18 @@ static int run(struct monitor *m)
 		.devs = p->devs, .ndevs = p->ndevs, .buffer_kb = p->buffer_kb,
 	};
 	struct utsname u;
-	const char *what;
+	bool tls = false;
 	int ret;
 
 	if (uname(&u) == 0)
 		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
+	/* a bad web configuration is said before anything is traced */
+	if (p->listen) {
+		m->http = monitor_http_open(p->listen, p->web_config, p->rec.on_http,
+					    p->record_without_auth, &tls);
+		if (!m->http)
+			return -1;
+	}
 	live_signals();
 	if (live_open(m->l, &lo) < 0)
 		return -1;
@@ -471,17 +499,11 @@ static int run(struct monitor *m)
 	}
 	if (p->textfile && check_textfile_dir(m) < 0)
 		return -1;
-	if (p->listen) {
-		ret = mhttp_open(p->listen, p->rec.on_http, &m->http, &what);
-		if (ret < 0) {
-			say_listen_error(p->listen, ret, what);
-			return -1;
-		}
-	}
 	if (live_start(m->l) < 0)
 		return -1;
 	note_msg("monitoring %s%s%s%s%s%s", p->ndevs ? "the selected stacks" : "every device",
-		 p->listen ? ": metrics at http://" : "", p->listen ? p->listen : "",
+		 p->listen ? (tls ? ": metrics at https://" : ": metrics at http://") : "",
+		 p->listen ? p->listen : "",
 		 p->listen ? "/metrics" : "", p->textfile ? ", textfile written every interval" : "",
 		 p->rec.on ? ", flight recorder on" : "");
 	m->next_tick = mono_now_ns() + p->interval_ns;

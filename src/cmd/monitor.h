@@ -28,6 +28,9 @@
  * @devs: -d: devices whose stacks to monitor (none: every device)
  * @ndevs: how many
  * @listen: --listen ADDR:PORT, NULL when not serving HTTP
+ * @web_config: --web-config FILE: TLS and users of the endpoint, or NULL
+ * @record_without_auth: --record-without-auth: POST /record from anyone
+ *			 on a listener that is not loopback, with no users
  * @textfile: --textfile DIR, NULL when not writing DIR/blkstack.prom
  * @interval_ns: --interval: how often the textfile is written and the
  *		 device names are read again
@@ -43,6 +46,8 @@ struct monitor_params {
 	const char *devs[CLI_MAX_DEVS];
 	size_t ndevs;
 	const char *listen;
+	const char *web_config;
+	bool record_without_auth;
 	const char *textfile;
 	uint64_t interval_ns;
 	unsigned int buffer_kb;

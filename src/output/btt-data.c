@@ -17,6 +17,7 @@
 
 #include "base/array.h"
 #include "output/btt-data.h"
+#include "output/outfile.h"
 #include "track/btt-rate.h"
 
 /*
@@ -60,7 +61,8 @@ struct btt_data *btt_data_alloc(const char *dir)
 {
 	struct btt_data *w;
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+	/* its files are only the user's, as every output (outfile.h) */
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 		return NULL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
@@ -103,9 +105,9 @@ static FILE *open_file(struct btt_data *w, const char *name, bool pair, bool twi
 		return NULL;
 	}
 	w->n++;
-	f->fp = fopen(partial, "w");
+	f->fp = outfile_create(partial, OUTFILE_MODE);
 	if (f->fp && pair)
-		f->twin = fopen(partial, "w");
+		f->twin = outfile_create(partial, OUTFILE_MODE);
 	free(partial);
 	if (!f->fp || (pair && !f->twin)) {
 		w->err = -errno;

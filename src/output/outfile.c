@@ -3,6 +3,7 @@
  * outfile.c - an output file that is only presented as complete when it is.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,7 +12,30 @@
 
 #include "output/outfile.h"
 
+FILE *outfile_create(const char *path, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, mode);
+	FILE *fp;
+
+	if (fd < 0)
+		return NULL;
+	/* the umask only narrows @mode, and a file left from before keeps its own */
+	if (fchmod(fd, mode) < 0 || !(fp = fdopen(fd, "w"))) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+		return NULL;
+	}
+	return fp;
+}
+
 int outfile_open(struct outfile *o, const char *path)
+{
+	return outfile_open_mode(o, path, OUTFILE_MODE);
+}
+
+int outfile_open_mode(struct outfile *o, const char *path, mode_t mode)
 {
 	struct stat st;
 
@@ -36,7 +60,7 @@ int outfile_open(struct outfile *o, const char *path)
 		o->tmp = NULL;
 		return -ENOMEM;
 	}
-	o->fp = fopen(o->tmp, "w");
+	o->fp = outfile_create(o->tmp, mode);
 	if (!o->fp) {
 		int err = -errno;
 

@@ -6,11 +6,19 @@
  * that fails on the way (disk full) leaves FILE.partial, never a FILE that
  * looks whole. A path that exists and is not a regular file (/dev/null, a
  * FIFO, a symlink) is written in place.
+ *
+ * A new file is created mode 0600 (outfile_open_mode() says otherwise):
+ * what blkstack writes names processes, pids and, with the page cache,
+ * files, and is nobody else's to read.
  */
 #ifndef BLKSTACK_OUTFILE_H
 #define BLKSTACK_OUTFILE_H
 
 #include <stdio.h>
+#include <sys/types.h>
+
+/* The mode of every file blkstack creates, unless a caller says otherwise. */
+#define OUTFILE_MODE 0600
 
 struct outfile {
 	FILE *fp;
@@ -23,6 +31,19 @@ struct outfile {
  * Returns 0 or a negative errno (the file is not created then).
  */
 int outfile_open(struct outfile *o, const char *path);
+
+/**
+ * outfile_open_mode - outfile_open(), the new file created with exactly
+ * @mode (whatever the umask)
+ */
+int outfile_open_mode(struct outfile *o, const char *path, mode_t mode);
+
+/**
+ * outfile_create - create or truncate @path for writing with exactly @mode,
+ * never through a symlink (another user's link in a shared directory)
+ * Returns the stream, or NULL with errno set.
+ */
+FILE *outfile_create(const char *path, mode_t mode);
 
 /**
  * outfile_commit - flush, close and rename into place

@@ -8,9 +8,10 @@
 #   make -f fuzz.mk SRCDIR=<top_srcdir> BUILDDIR=<top_builddir> OUT=<dir>
 
 CLANG ?= clang
-HARNESSES = pagewalk tracefile decode markers opt
+HARNESSES = pagewalk tracefile decode markers opt http webconfig
 
 PKGS = libtracecmd libtracefs libtraceevent mount smartcols json-c devmapper libzstd zlib \
+	yaml-0.1 libxcrypt gnutls \
 	$(shell pkg-config --exists libmicrohttpd && echo libmicrohttpd) \
 	$(shell pkg-config --exists libdeflate && echo libdeflate)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))

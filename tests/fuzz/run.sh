@@ -24,7 +24,7 @@ BUILDDIR=${BUILDDIR:-$SRCDIR}
 OUT=${OUT:-$BUILDDIR/tests/fuzz/build}
 CLANG=${CLANG:-clang}
 FUZZ=$SRCDIR/tests/fuzz
-ALL="pagewalk tracefile decode markers opt"
+ALL="pagewalk tracefile decode markers opt http webconfig"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=16:detect_leaks=1}
 export LSAN_OPTIONS=suppressions=$FUZZ/lsan.supp:print_suppressions=0
