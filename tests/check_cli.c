@@ -161,10 +161,14 @@ START_TEST(parse_errors)
 
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse"), CLI_USAGE_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "no input file"));
-	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i", "t", "-d", "sda"),
+	/* a name is resolved when the recording's stack is known: not a usage error */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i", "t", "-d", "sda",
+				    "--topology", "s.topo"), CLI_RUN);
+	ck_assert_str_eq(p.devs[0], "sda");
+	ck_assert_str_eq(p.topology, "s.topo");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i", "t", "-d", ""),
 			 CLI_USAGE_ERROR);
-	ck_assert_ptr_nonnull(strstr(err, "MAJ:MIN"));
-	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i", "t", "-d", "8:1x"),
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i", "t", "--topology="),
 			 CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_parse, &p, "parse", "-i"), CLI_USAGE_ERROR);
 	ck_assert_ptr_nonnull(strstr(err, "needs an argument"));
@@ -378,7 +382,7 @@ START_TEST(topology_options)
 	ck_assert_ptr_nonnull(strstr(err, "unexpected argument"));
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_topology, &p, "topology", "-x"), CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_topology, &p, "topology", "-h"), CLI_HELP);
-	ck_assert_ptr_nonnull(strstr(cli_usage_topology(), "--topology STACK"));
+	ck_assert_ptr_nonnull(strstr(cli_usage_topology(), "--topology FILE"));
 }
 END_TEST
 
@@ -415,6 +419,13 @@ START_TEST(top_options)
 	ck_assert(p.access);
 	ck_assert_uint_eq(p.interval_ns, 2000000000ULL);
 	ck_assert(!p.extended);
+	/* --topology: a recording's stack, as report -i takes it */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "-i", "t.dat", "--topology",
+				    "s.topo"), CLI_RUN);
+	ck_assert_str_eq(p.topology, "s.topo");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "--topology", "s.topo"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "goes with -i"));
 	/* -x: iostat's columns; --hz only with it */
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_top, &p, "top", "-x", "--hz", "1000", "5"), CLI_RUN);
 	ck_assert(p.extended);
@@ -488,6 +499,14 @@ START_TEST(diff_options)
 	ck_assert_ptr_nonnull(strstr(err, "two recordings"));
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "a", "b", "c"), CLI_USAGE_ERROR);
 	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "--help"), CLI_HELP);
+	/* a stack per side */
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "--topology-a", "a.topo",
+				    "--topology-b=b.topo", "a.dat", "b.dat"), CLI_RUN);
+	ck_assert_str_eq(p.topology_a, "a.topo");
+	ck_assert_str_eq(p.topology_b, "b.topo");
+	ck_assert_int_eq(PARSE_ARGS(cli_parse_diff, &p, "diff", "--topology-a", "", "a", "b"),
+			 CLI_USAGE_ERROR);
+	ck_assert_ptr_nonnull(strstr(err, "--topology needs a file name"));
 	ck_assert_ptr_nonnull(strstr(cli_usage_diff(), "blkstack-diff(8)"));
 }
 END_TEST

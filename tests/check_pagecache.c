@@ -489,6 +489,56 @@ START_TEST(categories)
 END_TEST
 
 /*
+ * Without iomap's direct-I/O events (a kernel before 5.15, or a recording
+ * made without them), direct I/O of a file cannot be given to its file:
+ * a read that filled no page and a sync write outside writeback are
+ * "direct", not "raw" nor "unattributed"; a plain write with no context
+ * stays unattributed, and the device without a filesystem is raw.
+ */
+START_TEST(direct_without_iomap_events)
+{
+	const uint32_t a = MKDEV(7, 0);
+
+	pagecache_set_source(pc, true, false);
+	queue(900, "fio", a, 100, 128, BLK_OP_READ, BLK_F_SYNC);
+	queue(900, "fio", a, 300, 64, BLK_OP_WRITE, BLK_F_SYNC);
+	queue(901, "x", a, 500, 8, BLK_OP_WRITE, 0);
+	queue(902, "dd", MKDEV(7, 5), 40, 8, BLK_OP_WRITE, BLK_F_SYNC);
+
+	ck_assert_str_eq(pc_cat_name(PC_CAT_DIRECT), "direct");
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_DIRECT)->read_bytes, 128 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_DIRECT)->write_bytes, 64 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_DIRECT)->direct_bytes, 192 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_UNATTRIBUTED)->write_bytes, 8 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_RAW)->write_bytes, 8 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_RAW)->read_bytes, 0);
+}
+END_TEST
+
+/*
+ * A recording of another machine: this machine's mounts say nothing of its
+ * devices, so a device they do not know is not "raw": its direct I/O is
+ * direct, the rest unattributed.
+ */
+START_TEST(recording_devices_not_raw)
+{
+	const uint32_t other = MKDEV(253, 7);
+
+	pagecache_set_source(pc, false, false);
+	queue(910, "fio", other, 100, 16, BLK_OP_READ, BLK_F_SYNC);
+	queue(910, "x", other, 300, 8, BLK_OP_WRITE, 0);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_RAW)->read_bytes +
+			  pagecache_cat(pc, PC_CAT_RAW)->write_bytes, 0);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_DIRECT)->read_bytes, 16 * 512);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_UNATTRIBUTED)->write_bytes, 8 * 512);
+	/* with iomap's events, what no event explains is unattributed */
+	pagecache_set_source(pc, false, true);
+	queue(911, "fio", other, 500, 16, BLK_OP_READ, BLK_F_SYNC);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_UNATTRIBUTED)->read_bytes, 16 * 512);
+}
+END_TEST
+
+/*
  * A block device's own page cache (superblock "bdev", mounted nowhere,
  * inode number = the device's dev_t): dd from a bare device is raw access,
  * a filesystem's buffers on its device are metadata. Neither is a file.
@@ -683,6 +733,8 @@ int main(void)
 	tcase_add_test(tc, new_files);
 	tcase_add_test(tc, bdi_names);
 	tcase_add_test(tc, many_files);
+	tcase_add_test(tc, direct_without_iomap_events);
+	tcase_add_test(tc, recording_devices_not_raw);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

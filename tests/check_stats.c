@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "track/stackorder.h"
 #include "track/stats.h"
 
 #define DM0	KDEV_MKDEV(253, 0)
@@ -729,6 +730,61 @@ START_TEST(op_names)
 }
 END_TEST
 
+/* md0 (9:0) on four members, in the order a trace shows them: members first */
+START_TEST(stack_order_md_top_first)
+{
+	const uint32_t devs[] = { KDEV_MKDEV(254, 16), KDEV_MKDEV(254, 0), KDEV_MKDEV(9, 0),
+				  KDEV_MKDEV(254, 48), KDEV_MKDEV(254, 32) };
+	const uint32_t parents[] = { KDEV_MKDEV(9, 0), KDEV_MKDEV(9, 0), 0, KDEV_MKDEV(9, 0),
+				     KDEV_MKDEV(9, 0) };
+	const size_t want[] = { 2, 1, 0, 4, 3 };
+	size_t order[5];
+
+	ck_assert_int_eq(stack_order(devs, parents, 5, order), 0);
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_uint_eq(order[i], want[i]);
+}
+END_TEST
+
+/*
+ * dm-snapshot: origin dm-1 over base dm-0 over nvme0n1, snapshot dm-2 over
+ * its COW disk nvme1n1: each top, then what is under it, depth first (the
+ * device numbers alone would give dm-0, dm-1, dm-2, nvme0n1, nvme1n1)
+ */
+START_TEST(stack_order_depth_first)
+{
+	const uint32_t dm0 = KDEV_MKDEV(253, 0), dm1 = KDEV_MKDEV(253, 1), dm2 = KDEV_MKDEV(253, 2);
+	const uint32_t nv0 = KDEV_MKDEV(259, 0), nv1 = KDEV_MKDEV(259, 1);
+	const uint32_t devs[] = { dm0, nv0, nv1, dm1, dm2 };
+	const uint32_t parents[] = { dm1, dm0, dm2, 0, 0 };
+	const size_t want[] = { 3, 0, 1, 4, 2 };
+	size_t order[5];
+
+	ck_assert_int_eq(stack_order(devs, parents, 5, order), 0);
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_uint_eq(order[i], want[i]);
+}
+END_TEST
+
+/* parents in a circle, and a parent that is not a layer: each device once */
+START_TEST(stack_order_circle_and_strangers)
+{
+	const uint32_t devs[] = { 30, 10, 20, 40 };
+	const uint32_t parents[] = { 20, 30, 10, 99 };
+	bool seen[4] = { false };
+	size_t order[4];
+
+	ck_assert_int_eq(stack_order(devs, parents, 4, order), 0);
+	/* 40's parent is no layer: a top, placed first; then the circle by number */
+	ck_assert_uint_eq(order[0], 3);
+	ck_assert_uint_eq(order[1], 1);
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert(!seen[order[i]]);
+		seen[order[i]] = true;
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -755,6 +811,9 @@ int main(void)
 	tcase_add_test(tc, spans_of_zero_and_unseen_ends);
 	tcase_add_test(tc, size_buckets_as_sizes_change);
 	tcase_add_test(tc, op_names);
+	tcase_add_test(tc, stack_order_md_top_first);
+	tcase_add_test(tc, stack_order_depth_first);
+	tcase_add_test(tc, stack_order_circle_and_strangers);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

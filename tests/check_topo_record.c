@@ -13,6 +13,7 @@
 
 #include "base/event.h"
 #include "check_run.h"
+#include "track/layermatch.h"
 #include "track/topo-record.h"
 
 #ifndef FIXTURES_DIR
@@ -210,6 +211,112 @@ START_TEST(test_free_order)
 }
 END_TEST
 
+/*
+ * The place each lower device fills: a dm table's order, not the device
+ * numbers' (the stripe of ref-sata on 6.1 names sdb1 first), from its
+ * table line or from slots=; what no line describes is left out.
+ */
+START_TEST(test_slots)
+{
+	struct topo_record r;
+	unsigned int line;
+	const struct topo_dev_info *d;
+
+	ck_assert_int_eq(topo_record_load(FIXTURES_DIR "/vm/6.1.0-56-amd64-ref-sata.topo", &r, &line), 0);
+	d = topo_record_find(&r, KDEV_MKDEV(253, 0));
+	ck_assert_uint_eq(d->nslots, 2);
+	ck_assert_uint_eq(d->slots[0], KDEV_MKDEV(8, 17));
+	ck_assert_uint_eq(d->slots[1], KDEV_MKDEV(8, 1));
+	/* thin-pool METADATA DATA: sdc first, the stripe second */
+	d = topo_record_find(&r, KDEV_MKDEV(253, 1));
+	ck_assert_uint_eq(d->nslots, 2);
+	ck_assert_uint_eq(d->slots[0], KDEV_MKDEV(8, 32));
+	ck_assert_uint_eq(d->slots[1], KDEV_MKDEV(253, 0));
+	ck_assert_uint_eq(topo_record_find(&r, KDEV_MKDEV(8, 1))->nslots, 0);
+	topo_record_free(&r);
+
+	write_tmp("blk name=sda dev=8:0\nblk name=sdb dev=8:16\n"
+		  "blk name=dm-0 dev=253:0 dm_name=m slaves=sda,sdb slots=sdb,sda\n"
+		  "table m: 0 8 striped 2 64 8:0 0 8:16 0\n"
+		  "blk name=dm-1 dev=253:1 dm_name=n slaves=sda\n"
+		  "table n: 0 8 linear 8:0 0\ntable n: 8 8 linear 9:9 0\n");
+	ck_assert_int_eq(topo_record_load(tmp_path, &r, &line), 0);
+	/* slots= given: the table line does not override it */
+	d = topo_record_find(&r, KDEV_MKDEV(253, 0));
+	ck_assert_uint_eq(d->nslots, 2);
+	ck_assert_uint_eq(d->slots[0], KDEV_MKDEV(8, 16));
+	ck_assert_uint_eq(d->target[0], 's');
+	/* 9:9 is no device of the stack */
+	d = topo_record_find(&r, KDEV_MKDEV(253, 1));
+	ck_assert_uint_eq(d->nslots, 1);
+	ck_assert_uint_eq(d->slots[0], KDEV_MKDEV(8, 0));
+	topo_record_free(&r);
+}
+END_TEST
+
+/*
+ * A layer's role: by dm or md name, else by its place in the layer above
+ * (a stripe's legs in table order, a pool's metadata device first), a
+ * disk by its partition's; the same stack on two kernels pairs layer for
+ * layer though its disks swap names (ref-sata: sda is the second leg on
+ * 6.1, the first on 6.12).
+ */
+START_TEST(test_roles_and_match)
+{
+	struct topo_record a, b;
+	struct layer_pair *pairs;
+	unsigned int line;
+	char key[128];
+	size_t n;
+	const uint32_t da[] = { KDEV_MKDEV(253, 3), KDEV_MKDEV(8, 1), KDEV_MKDEV(8, 0),
+				KDEV_MKDEV(8, 17), KDEV_MKDEV(8, 32), KDEV_MKDEV(7, 0) };
+	const uint32_t db[] = { KDEV_MKDEV(8, 17), KDEV_MKDEV(8, 1), KDEV_MKDEV(253, 3),
+				KDEV_MKDEV(8, 32), KDEV_MKDEV(8, 16) };
+
+	ck_assert_int_eq(topo_record_load(FIXTURES_DIR "/vm/6.1.0-56-amd64-ref-sata.topo", &a, &line), 0);
+	ck_assert_int_eq(topo_record_load(FIXTURES_DIR "/vm/6.12.117+deb12-amd64-ref-sata.topo", &b, &line), 0);
+	ck_assert_str_eq(layer_role(&a, KDEV_MKDEV(253, 3), key, sizeof(key)), "dm bsk-crypt");
+	ck_assert_str_eq(layer_role(&a, KDEV_MKDEV(8, 17), key, sizeof(key)), "dm bsk-stripe/0");
+	ck_assert_str_eq(layer_role(&a, KDEV_MKDEV(8, 1), key, sizeof(key)), "dm bsk-stripe/1");
+	ck_assert_str_eq(layer_role(&a, KDEV_MKDEV(8, 0), key, sizeof(key)), "dm bsk-stripe/1/disk");
+	ck_assert_str_eq(layer_role(&a, KDEV_MKDEV(8, 32), key, sizeof(key)), "dm bsk-pool/0");
+	ck_assert_str_eq(layer_role(&a, KDEV_MKDEV(254, 0), key, sizeof(key)), "name vda");
+	ck_assert_str_eq(layer_role(&a, KDEV_MKDEV(7, 0), key, sizeof(key)), "dev 7:0");
+	ck_assert_str_eq(layer_role(NULL, KDEV_MKDEV(8, 1), key, sizeof(key)), "dev 8:1");
+	ck_assert_str_eq(layer_role(&b, KDEV_MKDEV(8, 1), key, sizeof(key)), "dm bsk-stripe/0");
+
+	ck_assert_int_eq(layer_match(&a, da, 6, &b, db, 5, &pairs, &n), 0);
+	ck_assert_uint_eq(n, 6);	/* every layer of B paired */
+	/* A's in A's order, each with B's in the same place */
+	ck_assert_uint_eq(pairs[0].b, KDEV_MKDEV(253, 3));
+	ck_assert(pairs[0].by_role);
+	ck_assert_uint_eq(pairs[1].b, KDEV_MKDEV(8, 17));	/* the second leg */
+	ck_assert_uint_eq(pairs[2].b, KDEV_MKDEV(8, 16));	/* its disk */
+	ck_assert_uint_eq(pairs[3].b, KDEV_MKDEV(8, 1));	/* the first leg */
+	ck_assert_uint_eq(pairs[4].b, KDEV_MKDEV(8, 32));
+	/* 7:0 is in neither stack, nor in B: alone */
+	ck_assert_uint_eq(pairs[5].a, KDEV_MKDEV(7, 0));
+	ck_assert_uint_eq(pairs[5].b, 0);
+	free(pairs);
+	/* B's layers paired with none come last */
+	ck_assert_int_eq(layer_match(&a, da, 1, &b, db, 2, &pairs, &n), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(pairs[0].b, 0);
+	ck_assert_uint_eq(pairs[1].a, 0);
+	ck_assert_uint_eq(pairs[1].b, db[0]);
+	ck_assert_uint_eq(pairs[2].b, db[1]);
+	free(pairs);
+	/* no stack: by number, not said to be by role */
+	ck_assert_int_eq(layer_match(NULL, da, 2, NULL, db, 2, &pairs, &n), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(pairs[1].b, KDEV_MKDEV(8, 1));
+	ck_assert(!pairs[1].by_role);
+	free(pairs);
+	topo_record_free(&a);
+	topo_record_free(&b);
+}
+END_TEST
+
 static Suite *topo_record_suite(void)
 {
 	Suite *s = suite_create("topo-record");
@@ -221,6 +328,8 @@ static Suite *topo_record_suite(void)
 	tcase_add_loop_test(tc, test_not_a_stack, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_missing_file);
 	tcase_add_test(tc, test_free_order);
+	tcase_add_test(tc, test_slots);
+	tcase_add_test(tc, test_roles_and_match);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -70,8 +70,6 @@ AT = {"self": "completed_by", "ended": "ended_at", "partial": "lost_at"}
 
 rep = json.load(open(out + "/r.json"))
 t = rep["tracking"]
-label = {l["dev"]: l.get("name") or l["dev"] for l in rep["layers"]}
-dev_of = {v: k for k, v in label.items()}
 
 # ---- the JSON with itself: classes and reaches add up -------------------
 per_layer = defaultdict(Counter)     # dev -> (class, "ios"|"bytes") -> n, every op
@@ -123,8 +121,20 @@ def table(title):
     return []
 
 
+# the text names a layer as its stack does ("bsk-crypt(crypt)"), in the
+# stack's order, as the JSON lists them: the labels, in their order, are
+# the JSON's layers with I/O
+per_layer_rows = table("Per layer (MiB/s")
+labels = []
+for row in per_layer_rows:
+    if row["LAYER"] not in labels:
+        labels.append(row["LAYER"])
+with_io = [l["dev"] for l in rep["layers"] if l["ops"]]
+if len(labels) != len(with_io):
+    errors.append("text: %d layers, json %d with I/O" % (len(labels), len(with_io)))
+dev_of = dict(zip(labels, with_io))
 mib = lambda b: "%.2f" % (b / 1048576.0)
-for row in table("Per layer (MiB/s"):
+for row in per_layer_rows:
     o = rep["layers"][[l["dev"] for l in rep["layers"]].index(dev_of[row["LAYER"]])]["ops"][row["OP"]]
     if (int(row["IOS"]), row["MiB"]) != (o["ios"], mib(o["bytes"])):
         errors.append("text per layer %s %s: %s I/Os %s MiB, json %d %s"
@@ -164,7 +174,7 @@ for r, key in AT.items():
     want = Counter({(a["dev"], op): a["ios"] for op, e in e2e.items() for a in e[key]})
     if got != want:
         errors.append("text %s %s, json %s" % (head.strip(), dict(got), dict(want)))
-m = re.search(r"^Tracking: \d+ events; match rate [\d.]+% \((\d+) of (\d+) top-level I/Os reached a disk", text, re.M)
+m = re.search(r"^Tracking: \d+ block events taken; match rate [\d.]+% \((\d+) of (\d+) top-level I/Os reached a disk", text, re.M)
 if not m or (int(m.group(1)), int(m.group(2))) != (t["top_level_matched"], t["top_level_ios"]):
     errors.append("text Tracking line, json %d of %d" % (t["top_level_matched"], t["top_level_ios"]))
 m = re.search(r"completed by a layer itself (\d+), ended at a layer (\d+), partly followed (\d+); "

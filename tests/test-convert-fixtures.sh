@@ -108,11 +108,23 @@ for dat in "$FIXTURES"/vm/*.dat; do
 			2>"$out/err" || bad "$name: convert --to perfetto --topology failed: $(cat "$out/err")"
 		python3 - "$topo" "$out/named.devmap" "$out/named.json" <<'PY' || bad "$name: the converted files do not name the recorded stack"
 import json, re, sys
-names = {}
+names, labels, targets = {}, {}, {}
+for line in open(sys.argv[1]):
+    if line.startswith("table ") and len(line.split()) > 4:
+        targets[line.split()[1].rstrip(":")] = line.split()[4]
 for line in open(sys.argv[1]):
     m = re.match(r"blk name=(\S+) dev=(\d+):(\d+) ", line)
     if m:
-        names["%s,%s" % (m.group(2), m.group(3))] = m.group(1)
+        num = "%s,%s" % (m.group(2), m.group(3))
+        f = dict(x.split("=", 1) for x in line.split()[1:] if "=" in x)
+        names[num] = m.group(1)
+        # a track is labelled as the report names a layer: dm name(target), md0(level)
+        if f.get("dm_name", "-") != "-":
+            labels[num] = "%s(%s)" % (f["dm_name"], targets[f["dm_name"]])
+        elif f.get("md_level", "-") != "-":
+            labels[num] = "%s(%s)" % (m.group(1), f["md_level"])
+        else:
+            labels[num] = m.group(1)
 ok = True
 lines = open(sys.argv[2]).read().split("\n")[:-1]
 for line in lines:
@@ -124,8 +136,8 @@ tracks = [ev["args"]["name"] for ev in json.load(open(sys.argv[3]))["traceEvents
           if ev["ph"] == "M" and ev["name"] == "process_name"]
 for t in tracks:
     name, num = t.split()
-    if names.get(num.replace(":", ",")) != name:
-        print("  perfetto: track %s, the stack says %s" % (t, names.get(num.replace(":", ","))))
+    if labels.get(num.replace(":", ",")) != name:
+        print("  perfetto: track %s, the stack says %s" % (t, labels.get(num.replace(":", ","))))
         ok = False
 sys.exit(0 if ok and lines and tracks else 1)
 PY

@@ -216,17 +216,22 @@ trace-cmd report "$TMPD/arch32.dat" >/dev/null 2>&1 || fail "trace-cmd report ca
 note "a 32-bit machine's recording (4-byte longs in its headers and pages): read as the original by report, parse, top, convert: ok"
 
 # header_page says 4-byte longs but the pages have 8-byte ones: what does
-# not parse is skipped with a warning naming the file, nothing read out of bounds
+# not parse is skipped with a warning naming the file, nothing read out of
+# bounds; when no block event is left, that is said (exit 1), as damage
 cp "$TMPD/good.dat" "$TMPD/long4.dat"
 python3 "$TMPD/patch.py" "$TMPD/long4.dat" long4 || fail "cannot patch header_page"
 for cmd in report parse top; do
-	bs_run 0 "$cmd" "$cmd" -i "$TMPD/long4.dat"
+	want=0
+	"$BS" report -i "$TMPD/long4.dat" >/dev/null 2>"$TMPD/probe.err" || want=1
+	bs_run "$want" "$cmd" "$cmd" -i "$TMPD/long4.dat"
 	[ ! -s "$TMPD/$cmd.err" ] || grep -qF "'$TMPD/long4.dat': " "$TMPD/$cmd.err" ||
 		{ cat "$TMPD/$cmd.err" >&2; fail "$cmd -i of pages unlike their header_page: a message without the file"; }
+	[ "$want" -eq 0 ] || grep -q "no block event could be read, and [0-9]* records did not parse" "$TMPD/$cmd.err" ||
+		{ cat "$TMPD/$cmd.err" >&2; fail "$cmd -i of pages unlike their header_page: exit 1, not said to be damaged"; }
 done
 grep -q "malformed records skipped" "$TMPD/report.err" ||
 	note "(the pages unlike their header_page happened to parse: no warning)"
-note "pages unlike their header_page's long size: exit 0, what does not parse skipped and said, naming the file: ok"
+note "pages unlike their header_page's long size: what does not parse skipped and said, naming the file (exit 1 when nothing is left): ok"
 
 # a damaged event format in the headers (libtraceevent's parser crashes on
 # this one): exit 1, the file named as corrupt
@@ -332,14 +337,14 @@ note "version 7 (zstd): read as the v6 original; cut or with a damaged chunk, ex
 bs_run 0 empty record -d "$A_PDEV" -o "$TMPD/empty.dat" -w 0.5
 bs_run 0 empty-cmd record -d "$A_PDEV" -o "$TMPD/empty-cmd.dat" -- true
 for f in "$TMPD/empty.dat" "$TMPD/empty-cmd.dat"; do
-	readers "$f" 0
-	grep -q '^No I/O completed' "$TMPD/report.out" ||
-		fail "report of an empty recording: $(head -3 "$TMPD/report.out")"
+	# a valid recording with nothing to show: said so, exit 1 (test-no-block-events.sh)
+	readers "$f" 1
+	grep -q "holds no block events" "$TMPD/report.err" ||
+		fail "report of an empty recording: $(head -3 "$TMPD/report.err")"
 	[ -z "$(count_actions "$TMPD/parse.out")" ] || fail "parse of an empty recording prints events"
-	[ "$(wc -l <"$TMPD/conv.csv")" -eq 1 ] || fail "convert of an empty recording: not just the CSV header"
 	trace-cmd report "$f" >/dev/null 2>&1 || fail "trace-cmd report cannot read an empty recording"
 done
-note "empty recordings (-w, -- true): valid, read by report, parse, top, convert and trace-cmd: ok"
+note "empty recordings (-w, -- true): valid (trace-cmd reads them), said by report, parse, top, convert to hold no block events: ok"
 
 # the page-cache side: record --page-cache (the recorded pages read back,
 # files named by a walk, markers appended) and the readers of its names
@@ -374,9 +379,16 @@ interrupted_clean()
 recording_complete()
 {
 	[ "$2" -eq 0 ] || { cat "$4" >&2; fail "$1: exit $2"; }
-	readers "$3" 0
-	trace-cmd report "$3" >/dev/null 2>"$TMPD/tc.err" && [ ! -s "$TMPD/tc.err" ] ||
+	trace-cmd report "$3" >"$TMPD/tc.out" 2>"$TMPD/tc.err" && [ ! -s "$TMPD/tc.err" ] ||
 		{ cat "$TMPD/tc.err" >&2; fail "$1: trace-cmd report fails or warns"; }
+	# stopped before any I/O: a valid recording, said to hold no block events
+	if grep -q ' block_[a-z_]*: ' "$TMPD/tc.out"; then
+		readers "$3" 0
+	else
+		readers "$3" 1
+		grep -q "holds no block events" "$TMPD/report.err" ||
+			fail "$1: a recording without I/O is not said to hold no block events"
+	fi
 }
 
 # Ctrl-C while the walk for names runs (after the command ended the tracing):

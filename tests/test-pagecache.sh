@@ -253,6 +253,15 @@ for fs in ext4 xfs btrfs; do
 		"$TMPD/$fs-blk.json")
 	[ "$got" -eq "$want" ] && [ "$want" -gt 0 ] ||
 		fail "$fs: report -i gave the tracker $got events, not the recording's $want block events"
+	# one word, one meaning: the text says these are block events, and the
+	# events read per CPU, page-cache events among them, are more
+	"$BLKSTACK" report -i "$TMPD/$fs.dat" -o "$TMPD/$fs-blk.txt" ||
+		fail "$fs: text report -i of the recording failed"
+	grep -q "^Tracking: $want block events taken;" "$TMPD/$fs-blk.txt" ||
+		fail "$fs: the text's Tracking line is not of the $want block events: $(grep '^Tracking' "$TMPD/$fs-blk.txt")"
+	read_all=$(awk '/^  cpu[0-9]+: [0-9]+ read, / { n += $2 } END { print n + 0 }' "$TMPD/$fs-blk.txt")
+	[ "$read_all" -gt "$want" ] && grep -q "events read (block and page cache)" "$TMPD/$fs-blk.txt" ||
+		fail "$fs: $read_all events read per CPU, not more than the $want block events, or not said to count the page cache's"
 	"$BLKSTACK" parse -i "$TMPD/$fs.dat" -o "$TMPD/$fs.parse" ||
 		fail "$fs: parse -i of the recording failed"
 	# every line before the summaries is a block event's

@@ -5,7 +5,12 @@
 # 6.1, made by tests/vm): for every block event type that has a blkparse
 # letter, the number of lines blkstack prints equals the number of records
 # trace-cmd report shows; the v6 files (read by blkstack's own page walker)
-# and the v7 compressed file (read through libtracecmd) both. Needs no root.
+# and the v7 compressed file (read through libtracecmd) both. -d names a
+# device as the other commands do, by the recording's stack (--topology):
+# its kernel name, dm name, /dev path and the directory its filesystem was
+# mounted on (each stack's "mount" line) print what its MAJ:MIN prints,
+# only that device's lines; a name the stack lacks is refused, exit 1.
+# Needs no root.
 set -euo pipefail
 
 : "${BLKSTACK:?}" "${FIXTURES:?}"
@@ -62,4 +67,32 @@ for dat in "$FIXTURES"/vm/*.dat; do
 		{ echo "FAIL $name: summary does not say 0 events lost"; failed=1; }
 done
 [ "$n" -gt 0 ] || { echo "FAIL: no fixtures in $FIXTURES/vm"; exit 1; }
+
+# -d by the recording's stack: each name of a device prints its MAJ:MIN's lines
+for dat in "$FIXTURES"/vm/6.1.0-56-amd64-md-raid1.dat "$FIXTURES"/vm/6.12.117+deb12-amd64-ref-virtio.dat; do
+	name=$(basename "$dat")
+	topo=${dat%.dat}.topo
+	mnt=$(awk '$1 == "mount" { print $3; exit }' "$topo")
+	src=$(awk '$1 == "mount" { print $2; exit }' "$topo")
+	# the mounted device's MAJ:MIN and kernel name, from the stack's own lines
+	kname=$(awk -v s="${src##*/}" '$1 == "blk" { n = ""; d = ""; m = "";
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "name") n = kv[2];
+		if (kv[1] == "dm_name") m = kv[2] } if (n == s || m == s) { print n; exit } }' "$topo")
+	mm=$(awk -v s="$kname" '$1 == "blk" && $2 == "name=" s { sub("dev=", "", $3); print $3 }' "$topo")
+	[ -n "$mnt" ] && [ -n "$mm" ] || { echo "FAIL $name: no mount line or device in $topo"; failed=1; continue; }
+	"$BLKSTACK" parse -i "$dat" --topology "$topo" -d "$mm" --no-summary -o "$tmp/want.txt"
+	awk -v d="${mm/:/,}" 'NF >= 7 && $1 != d { bad++ } END { exit bad > 0 }' "$tmp/want.txt" &&
+		[ -s "$tmp/want.txt" ] || { echo "FAIL $name: -d $mm prints other devices' lines, or none"; failed=1; }
+	for arg in "$kname" "/dev/$kname" "$src" "$mnt" "$mnt/a/file"; do
+		"$BLKSTACK" parse -i "$dat" --topology "$topo" -d "$arg" --no-summary -o "$tmp/got.txt" 2>"$tmp/err" &&
+			cmp -s "$tmp/want.txt" "$tmp/got.txt" ||
+			{ echo "FAIL $name: -d $arg does not print what -d $mm prints: $(cat "$tmp/err")"; failed=1; }
+	done
+	rc=0
+	"$BLKSTACK" parse -i "$dat" --topology "$topo" -d nosuchdev -o "$tmp/no.txt" 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 1 ] && grep -q "no device 'nosuchdev' in the stack of" "$tmp/err" &&
+		[ ! -e "$tmp/no.txt" ] ||
+		{ echo "FAIL $name: -d nosuchdev: exit $rc: $(cat "$tmp/err")"; failed=1; }
+	echo "ok   $name: -d $kname, /dev/$kname, $src, $mnt, $mnt/a/file: the lines of $mm"
+done
 exit "$failed"

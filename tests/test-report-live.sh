@@ -90,6 +90,30 @@ wait "$pid" || rc=$?
 grep -q '^End to end' "$TMPD/int.txt" || fail "no report after SIGINT"
 [ ! -d "$TRACEFS/instances/blkstack-$pid" ] || fail "instance blkstack-$pid left after SIGINT"
 note "SIGINT: report written, instance removed: ok"
+# what it traces and how to stop it is said whatever stderr is (here a file)
+grep -q "^blkstack: tracing the stacks -d named (.*$A_PNAME.*) until Ctrl-C or SIGTERM, then report\$" "$TMPD/int.out" ||
+	fail "report -d without -w does not say what it traces and how to stop: $(cat "$TMPD/int.out")"
+
+# a bare report: every device, said so, until SIGTERM, then the report
+"$BLKSTACK" report -o "$TMPD/bare.txt" >"$TMPD/bare.out" 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+	[ -d "$TRACEFS/instances/blkstack-$pid" ] && break
+	sleep 0.1
+done
+sleep 0.5
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$TMPD/bare.out" >&2; fail "a bare report after SIGTERM exited $rc"; }
+grep -q "^blkstack: tracing every block device (-d DEV for one stack, -w TIME for a time) until Ctrl-C or SIGTERM, then report\$" "$TMPD/bare.out" ||
+	fail "a bare report does not say what it traces and how to stop: $(cat "$TMPD/bare.out")"
+grep -q '^Tracking' "$TMPD/bare.txt" || fail "no report after SIGTERM of a bare report"
+# with -w, it stops by itself: nothing to say
+"$BLKSTACK" report -d "$A_PDEV" -w 200ms -o "$TMPD/w2.txt" >"$TMPD/w2.out" 2>&1 ||
+	fail "report -w 200ms failed: $(cat "$TMPD/w2.out")"
+! grep -q "until Ctrl-C" "$TMPD/w2.out" || fail "report -w says it traces until Ctrl-C"
+note "what is traced and how to stop it: said without -w, whatever stderr is: ok"
 
 # zram: a bio-based leaf, queued and completed as bios. A zram device of our
 # own (hot_add), so that a zram0 in use elsewhere is left alone.

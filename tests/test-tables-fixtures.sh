@@ -202,7 +202,7 @@ for path, other in (("/self.json", mine), ("/other.json", theirs)):
             if figs["ios"]["a"] is not None:
                 got_a[(l["dev"], op)] = round(figs["ios"]["a"])
             if figs["ios"]["b"] is not None:
-                got_b[(l["dev"], op)] = round(figs["ios"]["b"])
+                got_b[(l["dev_b"], op)] = round(figs["ios"]["b"])
             if path == "/self.json":
                 for m, v in figs.items():
                     if v["change_pct"] not in (None, 0) and abs(v["change_pct"]) > 1e-9:

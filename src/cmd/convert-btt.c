@@ -32,7 +32,8 @@ int convert_btt_data(const char *input, struct tracefile *f, const char *dir)
 	}
 	btt_set_sink(rb.b, btt_data_sink(w, rb.b));
 	ret = tracefile_read(f, report_btt_event, &rb);
-	if (tracefile_damage_said(input, f, ret, "converted") || ret < 0)
+	if (tracefile_damage_said(input, f, ret, "converted") || ret < 0 ||
+	    tracefile_no_block_said(input, f))
 		goto out;
 	ret = report_btt_finish(&rb);
 	if (ret >= 0)

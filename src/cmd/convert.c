@@ -141,9 +141,7 @@ enum cli_result cli_parse_convert(int argc, char **argv, struct convert_params *
 			tracking = true;
 			break;
 		case OPT_TOPOLOGY:
-			if (!*optarg)
-				return opt_error(err, errlen, "--topology needs a file name");
-			p->topology = optarg;
+			r = opt_topology(optarg, &p->topology, err, errlen);
 			break;
 		case 'D':
 			p->debug = true;
@@ -202,12 +200,15 @@ static bool to_stdout(const char *out)
 	return !out || strcmp(out, "-") == 0;
 }
 
-/* A Perfetto track: the recorded name and the number ("dm-0 254:0"). */
+/*
+ * A Perfetto track: the layer's label, as the report names it, and the
+ * number ("bsk-crypt(crypt) 253:3")
+ */
 static const char *track_name(uint32_t dev, char *buf, size_t len, void *ctx)
 {
-	char name[64];
+	char name[96];
 
-	if (!topo_record_name(dev, name, sizeof(name), ctx))
+	if (!topo_record_label(dev, name, sizeof(name), ctx))
 		return NULL;
 	snprintf(buf, len, "%s %u:%u", name, KDEV_MAJOR(dev), KDEV_MINOR(dev));
 	return buf;
@@ -271,6 +272,8 @@ static int run_blktrace(const struct convert_params *p, struct tracefile *f,
 	}
 	bt_out_set_names(bt, recorded_name, f);
 	ret = tracefile_read(f, bt_out_event, bt);
+	if (ret >= 0 && tracefile_no_block_said(p->input, f))
+		goto out;	/* said; no file is left */
 	damaged = input_damaged(p->input, f, ret);
 	/* the CPU count of a file is known once it is read: a file for each */
 	if (ret == 0 || ret == -EBADMSG)
@@ -397,10 +400,13 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f,
 		err_msg("cannot create '%s.partial': %s", p->output, strerror(-ret));
 		return EXIT_RUNTIME;
 	}
-	if (p->format == CONVERT_PERFETTO)
+	if (p->format == CONVERT_PERFETTO) {
 		tr.pf = perfetto_out_alloc(of.fp, stack ? track_name : NULL, (void *)stack);
-	else
+		if (tr.pf)
+			perfetto_out_stack(tr.pf, stack);
+	} else {
 		tr.rows = rows_out_alloc(of.fp, p->format == CONVERT_CSV ? ROWS_CSV : ROWS_JSONL);
+	}
 	if ((tr.pf || tr.rows) && tracefile_has(f, PC_EV_ADD)) {
 		/* the attribution owns the tracker, and names each I/O's file */
 		if (pc_run_init(&run, false, CLI_RESOLVE_DEFAULT, &tp, NULL) < 0)
@@ -430,6 +436,8 @@ static int run_tracked(const struct convert_params *p, struct tracefile *f,
 	if (roles_of_recording(p->input, f, stack, tr.t, 1) < 0)
 		goto out;
 	ret = tracefile_read(f, tracked_event, &tr);
+	if (ret >= 0 && tracefile_no_block_said(p->input, f))
+		goto out;	/* said; no file is left */
 	damaged = input_damaged(p->input, f, ret);
 	if (ret == 0 || ret == -EBADMSG)
 		tracker_finish(tr.t);

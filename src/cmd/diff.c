@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/pcevent.h"
 #include "base/util.h"
@@ -26,6 +27,8 @@
 
 enum {
 	OPT_JSON = CHAR_MAX + 1,
+	OPT_TOPOLOGY_A,
+	OPT_TOPOLOGY_B,
 };
 
 const char *cli_usage_diff(void)
@@ -33,10 +36,17 @@ const char *cli_usage_diff(void)
 	return "Usage:\n"
 	       " blkstack diff [options] A.dat B.dat\n"
 	       "\n"
-	       "Follow every I/O of two recordings through their stacks and print, per layer\n"
-	       "and operation, the figures of each side by side with the change from A to B:\n"
-	       "I/Os, throughput, size, latency (average, p50, p99), merges, splits and the\n"
-	       "layer's byte amplification.\n"
+	       "Follow every I/O of two recordings through their stacks, pair their layers by\n"
+	       "name and place in the stack, and print per layer and operation the figures of\n"
+	       "each side by side with the change from A to B, the biggest change first: I/Os,\n"
+	       "MiB/s, size, latency (average, p50, p99), merges, splits and the layer's byte\n"
+	       "amplification.\n"
+	       "\n"
+	       "Stacks:\n"
+	       "     --topology-a FILE   A's device stack, as 'blkstack topology' wrote it on\n"
+	       "                         the machine A was recorded on (a blkstack recording\n"
+	       "                         carries its own)\n"
+	       "     --topology-b FILE   B's, likewise\n"
 	       "\n"
 	       "Output:\n"
 	       " -o, --output FILE       write to FILE instead of standard output\n"
@@ -55,6 +65,8 @@ enum cli_result cli_parse_diff(int argc, char **argv, struct diff_params *p, cha
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json",   no_argument,       NULL, OPT_JSON },
+		{ "topology-a", required_argument, NULL, OPT_TOPOLOGY_A },
+		{ "topology-b", required_argument, NULL, OPT_TOPOLOGY_B },
 		{ "debug",  no_argument,       NULL, 'D' },
 		{ "help",   no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -73,6 +85,12 @@ enum cli_result cli_parse_diff(int argc, char **argv, struct diff_params *p, cha
 			break;
 		case OPT_JSON:
 			p->json = true;
+			break;
+		case OPT_TOPOLOGY_A:
+			r = opt_topology(optarg, &p->topology_a, err, errlen);
+			break;
+		case OPT_TOPOLOGY_B:
+			r = opt_topology(optarg, &p->topology_b, err, errlen);
 			break;
 		case 'D':
 			p->debug = true;
@@ -94,12 +112,15 @@ enum cli_result cli_parse_diff(int argc, char **argv, struct diff_params *p, cha
 
 /* ---- the command ---- */
 
-/* One recording: its statistics, amplification and recorded stack. */
+/* One recording: its statistics, amplification and stack. */
 struct side {
 	struct stats *st;
 	struct amp amp;
 	struct tracker *t;
 	struct tracefile *f;
+	struct topo_record given;		/* --topology-a or -b */
+	const struct topo_record *stack;	/* that, or the one recorded in it */
+	char stack_from[4200];			/* where it came from, for the output */
 };
 
 static void side_io(const struct tk_io *io, void *ctx)
@@ -148,13 +169,15 @@ static int side_read_once(struct tracefile *f, void *ctx)
 	return tracefile_read(f, side_event, ctx);
 }
 
-/* Read @path into @s. Says what failed; returns 0 or -1. */
-static int side_read(struct side *s, const char *path)
+/* Read @path into @s, with the stack of @topology (NULL: its own). Says what failed; returns 0 or -1. */
+static int side_read(struct side *s, const char *path, const char *topology)
 {
 	struct roles_reader reader = { .read = side_read_once, .rebuild = side_collect_build,
 				       .ctx = s };
 	int ret;
 
+	if (topology && topo_record_load_said(topology, &s->given) < 0)
+		return -1;
 	if (!side_collect_build(s))
 		return -1;
 	s->f = tracefile_open(path, &ret);
@@ -162,12 +185,18 @@ static int side_read(struct side *s, const char *path)
 		tracefile_open_error(path, ret);
 		return -1;
 	}
-	/* as report -i: the recorded stack, or the remaps, tell each device's role */
+	s->stack = topology ? &s->given : tracefile_topology(s->f);
+	if (topology)
+		snprintf(s->stack_from, sizeof(s->stack_from), "%s", topology);
+	else if (s->stack)
+		snprintf(s->stack_from, sizeof(s->stack_from), "recorded in it");
+	/* as report -i: the stack, or the remaps, tell each device's role */
 	tracefile_set_jobs(s->f, 1);
-	ret = roles_read(path, s->f, tracefile_topology(s->f), s->t, 1, &reader);
+	ret = roles_read(path, s->f, s->stack, s->t, 1, &reader);
 	if (ret == -ECANCELED)
 		return -1;	/* said */
-	if (tracefile_damage_said(path, s->f, ret, NULL) || ret < 0)
+	if (tracefile_damage_said(path, s->f, ret, NULL) || ret < 0 ||
+	    tracefile_no_block_said(path, s->f))
 		return -1;
 	tracker_finish(s->t);
 	return 0;
@@ -177,6 +206,15 @@ static void side_free(struct side *s)
 {
 	side_collect_free(s);
 	tracefile_close(s->f);
+	topo_record_free(&s->given);
+}
+
+/* Whether @a and @b name the same file (a link, another path to it). */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int cmd_diff(int argc, char **argv)
@@ -187,6 +225,7 @@ int cmd_diff(int argc, char **argv)
 	struct diff_params p;
 	char err[CLI_ERR_LEN];
 	int rc = EXIT_RUNTIME;
+	bool same;
 	int ret;
 
 	switch (cli_parse_diff(argc, argv, &p, err, sizeof(err))) {
@@ -201,20 +240,21 @@ int cmd_diff(int argc, char **argv)
 		break;
 	}
 	util_debug = p.debug;
-	if (side_read(&sa, p.a) < 0 || side_read(&sb, p.b) < 0)
+	same = same_file(p.a, p.b);
+	if (same)
+		note_msg("'%s' and '%s' are the same file: every change is 0", p.a, p.b);
+	if (side_read(&sa, p.a, p.topology_a) < 0 || side_read(&sb, p.b, p.topology_b) < 0)
 		goto out;
-	da = (struct diff_side){ .label = p.a, .st = sa.st, .amp = &sa.amp,
-				 .name = tracefile_topology(sa.f) ? topo_record_name : NULL,
-				 .name_ctx = (void *)tracefile_topology(sa.f) };
-	db = (struct diff_side){ .label = p.b, .st = sb.st, .amp = &sb.amp,
-				 .name = tracefile_topology(sb.f) ? topo_record_name : NULL,
-				 .name_ctx = (void *)tracefile_topology(sb.f) };
+	da = (struct diff_side){ .label = p.a, .st = sa.st, .amp = &sa.amp, .names = sa.stack,
+				 .stack = sa.stack ? sa.stack_from : NULL };
+	db = (struct diff_side){ .label = p.b, .st = sb.st, .amp = &sb.amp, .names = sb.stack,
+				 .stack = sb.stack ? sb.stack_from : NULL };
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
 		goto out;
 	}
-	ret = p.json ? out_diff_json(of.fp, &da, &db) : out_diff_text(of.fp, &da, &db);
+	ret = p.json ? out_diff_json(of.fp, &da, &db, same) : out_diff_text(of.fp, &da, &db, same);
 	if (!ret)
 		ret = outfile_commit(&of);
 	if (ret < 0) {

@@ -18,6 +18,8 @@
  * @output: -o file, NULL for stdout
  * @json: --json
  * @debug: -D
+ * @topology_a, @topology_b: --topology-a, --topology-b: each recording's
+ *	stack, NULL for the one it carries (if any)
  */
 struct diff_params {
 	const char *a;
@@ -25,6 +27,8 @@ struct diff_params {
 	const char *output;
 	bool json;
 	bool debug;
+	const char *topology_a;
+	const char *topology_b;
 };
 
 /** cli_parse_diff - parse "blkstack diff" arguments */

@@ -277,6 +277,49 @@ static uint32_t sysfs_dev(const char *name)
 	return n == 2 ? KDEV_MKDEV(ma, mi) : 0;
 }
 
+int live_stack_record(const struct live *l, struct topo_record *out)
+{
+	struct topo_selection all = { 0 };
+	int ret;
+
+	if (l->sel.n)
+		return topo_record_from_sysfs("", l->sel.devs, l->sel.n, out);
+	memset(out, 0, sizeof(*out));
+	ret = topo_all_devices("", &all);
+	if (!ret)
+		ret = topo_record_from_sysfs("", all.devs, all.n, out);
+	topo_selection_free(&all);
+	return ret;
+}
+
+/* Devices named in the message at most; the rest are counted. */
+#define SAY_MAX_NAMES 8
+
+void live_say_tracing(const struct live *l, const char *then)
+{
+	char names[512] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < l->sel.n && i < SAY_MAX_NAMES; i++) {
+		char name[64];
+
+		if (topo_dev_name("", l->sel.devs[i], name, sizeof(name)))
+			snprintf(name, sizeof(name), "%u:%u", KDEV_MAJOR(l->sel.devs[i]),
+				 KDEV_MINOR(l->sel.devs[i]));
+		len += snprintf(names + len, sizeof(names) - len, "%s%s", i ? ", " : "", name);
+		if (len >= sizeof(names))
+			break;
+	}
+	if (l->sel.n > SAY_MAX_NAMES && len < sizeof(names))
+		snprintf(names + len, sizeof(names) - len, " and %zu more", l->sel.n - SAY_MAX_NAMES);
+	if (l->sel.n)
+		fprintf(stderr, PROGRAM_NAME ": tracing the stacks -d named (%s) until "
+			"Ctrl-C or SIGTERM, then %s\n", names, then);
+	else
+		fprintf(stderr, PROGRAM_NAME ": tracing every block device (-d DEV for one stack, "
+			"-w TIME for a time) until Ctrl-C or SIGTERM, then %s\n", then);
+}
+
 /* Tell @t the role of @dev in its stack, from sysfs. */
 static void mark_roles(struct tracker *t, uint32_t dev)
 {

@@ -19,6 +19,7 @@
 #include "cmd/signals.h"
 #include "format/decode.h"
 #include "track/merge.h"
+#include "track/topo-record.h"
 #include "track/topo.h"
 #include "track/tracker.h"
 
@@ -104,6 +105,22 @@ void live_report_losses(const struct source_stats *st);
  * Returns @buf, or NULL when sysfs does not know the device.
  */
 const char *live_dev_name(uint32_t dev, char *buf, size_t len, void *ctx);
+
+/**
+ * live_stack_record - the traced devices of this machine described as a
+ * recorded stack (topo_record_from_sysfs()), to name a live report's
+ * layers: the selection, or every block device
+ * Returns 0 or a negative errno; @out is then empty.
+ */
+int live_stack_record(const struct live *l, struct topo_record *out);
+
+/**
+ * live_say_tracing - tell on standard error what is traced and how to stop
+ * it, for a command that traces until stopped ("tracing the stack of sda1:
+ * sda, sda1, dm-0; Ctrl-C (or SIGTERM) to stop and report")
+ * @then: what happens when it stops ("report", "write the log")
+ */
+void live_say_tracing(const struct live *l, const char *then);
 
 /**
  * live_mark_roles - tell @t what each traced device is in its stack, from

@@ -75,6 +75,14 @@ enum cli_result opt_file(const char *arg, const char **file, char opt, char *err
 	return CLI_RUN;
 }
 
+enum cli_result opt_topology(const char *arg, const char **file, char *err, size_t errlen)
+{
+	if (!*arg)
+		return opt_error(err, errlen, "--topology needs a file name");
+	*file = arg;
+	return CLI_RUN;
+}
+
 enum cli_result opt_max_inflight(const char *arg, unsigned long long *n, char *err,
 				 size_t errlen)
 {

@@ -63,6 +63,13 @@ enum cli_result opt_buffer(const char *arg, unsigned int *kb, char *err, size_t 
 enum cli_result opt_file(const char *arg, const char **file, char opt, char *err,
 			 size_t errlen);
 
+/** opt_topology - --topology FILE: a recorded stack's file (not empty) */
+enum cli_result opt_topology(const char *arg, const char **file, char *err, size_t errlen);
+
+/* the refusal of --topology without a recording, the same in every command */
+#define OPT_TOPOLOGY_LIVE \
+	"--topology describes a recording's stack: it goes with -i (live, the stack comes from sysfs)"
+
 /** opt_max_inflight - --max-inflight: bios the tracker follows at once */
 enum cli_result opt_max_inflight(const char *arg, unsigned long long *n, char *err,
 				 size_t errlen);

@@ -113,12 +113,13 @@ void pc_session_notes(const struct session *s)
 
 void pc_run_dio_events(struct pc_run *r, bool has_begin, bool has_iter)
 {
+	pagecache_set_source(r->pc, r->live, has_begin || has_iter);
 	if (has_begin)
 		r->dio_note = NULL;
 	else if (has_iter)
 		r->dio_note = "no iomap:iomap_dio_rw_begin event (kernels before 6.3): direct I/O is given to its file from iomap:iomap_iter";
 	else
-		r->dio_note = "no iomap:iomap_dio_rw_begin or iomap:iomap_iter event: direct I/O cannot be given to its file and counts as unattributed";
+		r->dio_note = "no iomap:iomap_dio_rw_begin or iomap:iomap_iter event: direct I/O cannot be given to its file and counts as direct (reads that filled no page, sync writes outside writeback)";
 }
 
 void pc_run_watch(struct pc_run *r, const struct pc_filter *f)
@@ -255,6 +256,9 @@ int pc_run_init(struct pc_run *r, bool live, int resolve, const struct tk_params
 			 strerror(-ret));
 	}
 	r->pc = pagecache_alloc(&r->map);
+	/* a recording's devices are not those this machine's mounts describe */
+	if (r->pc)
+		pagecache_set_source(r->pc, live, true);
 	r->pr = pathres_alloc("");
 	if (r->pr && live)
 		pathres_set_cancel(r->pr, signalled, r);

@@ -19,9 +19,12 @@
 #include "format/tracefile.h"
 #include "output/blkparse.h"
 #include "output/outfile.h"
+#include "track/topo-record.h"
+#include "track/topo.h"
 
 enum {
 	OPT_NO_SUMMARY = CHAR_MAX + 1,
+	OPT_TOPOLOGY,
 };
 
 /* ---- options ---- */
@@ -35,7 +38,12 @@ const char *cli_usage_parse(void)
 	       "\n"
 	       "Input:\n"
 	       " -i, --input FILE        the trace.dat file (from trace-cmd record -e block)\n"
-	       " -d, --device MAJ:MIN    print only this device's events (repeatable)\n"
+	       " -d, --device DEV        print only this device's events (repeatable): MAJ:MIN,\n"
+	       "                         or a name, /dev path or mount point of the\n"
+	       "                         recording's stack (this machine's when unknown)\n"
+	       "     --topology FILE     the recording's device stack, as 'blkstack topology'\n"
+	       "                         wrote it on the traced machine (a blkstack recording\n"
+	       "                         carries its own)\n"
 	       "\n"
 	       "Output:\n"
 	       " -o, --output FILE       write the log to FILE instead of standard output\n"
@@ -56,6 +64,7 @@ enum cli_result cli_parse_parse(int argc, char **argv, struct parse_params *p,
 		{ "device",	 required_argument, NULL, 'd' },
 		{ "output",	 required_argument, NULL, 'o' },
 		{ "no-summary",	 no_argument,	    NULL, OPT_NO_SUMMARY },
+		{ "topology",	 required_argument, NULL, OPT_TOPOLOGY },
 		{ "debug",	 no_argument,	    NULL, 'D' },
 		{ "help",	 no_argument,	    NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -72,17 +81,12 @@ enum cli_result cli_parse_parse(int argc, char **argv, struct parse_params *p,
 		case 'i':
 			r = opt_file(optarg, &p->input, 'i', err, errlen);
 			break;
-		case 'd': {
-			unsigned int ma, mi;
-			char extra;
-
-			if (sscanf(optarg, "%u:%u%c", &ma, &mi, &extra) != 2)
-				return opt_error(err, errlen,
-						 "invalid device '%s': a recording is read by MAJ:MIN, e.g. 8:16",
-						 optarg);
+		case 'd':
 			r = opt_add_dev(p->devs, &p->ndevs, optarg, err, errlen);
 			break;
-		}
+		case OPT_TOPOLOGY:
+			r = opt_topology(optarg, &p->topology, err, errlen);
+			break;
 		case 'o':
 			r = opt_file(optarg, &p->output, 'o', err, errlen);
 			break;
@@ -130,6 +134,43 @@ static int in_list(const void *ctx, uint32_t dev)
 	return 0;
 }
 
+/*
+ * -d's devices into @devs: by the recording's stack when it has one (names
+ * travel with it), else by this machine's (a recording made here). Says
+ * what it could not resolve; returns 0 or -1.
+ */
+static int resolve_devs(const struct parse_params *p, const struct topo_record *stack,
+			struct dev_list *devs)
+{
+	for (size_t i = 0; i < p->ndevs; i++) {
+		uint32_t *dev = &devs->devs[devs->n++];
+		int ret;
+
+		if (stack) {
+			if (topo_record_resolve(stack, p->devs[i], dev) == 0)
+				continue;
+			err_msg("no device '%s' in the stack of '%s'", p->devs[i], p->input);
+			hint_msg("give MAJ:MIN, a name (dm-0, a dm name), /dev/NAME or a mount point "
+				 "of that stack; 'blkstack report -i %s' lists its layers", p->input);
+			return -1;
+		}
+		ret = topo_resolve("", p->devs[i], dev);
+		if (ret == 0) {
+			/* unless a number, a name is this machine's: say which device it is */
+			if (!strchr(p->devs[i], ':') || p->devs[i][0] == '/')
+				note_msg("'%s' is %u:%u on this machine; '%s' carries no stack to "
+					 "name it by (give --topology)", p->devs[i], KDEV_MAJOR(*dev),
+					 KDEV_MINOR(*dev), p->input);
+			continue;
+		}
+		err_msg("unknown device '%s': '%s' carries no stack, and this machine has no "
+			"such block device", p->devs[i], p->input);
+		hint_msg("give MAJ:MIN, or the recording's stack with --topology FILE");
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_parse(int argc, char **argv)
 {
 	struct blkparse_filter filter = { 0 };
@@ -137,6 +178,8 @@ int cmd_parse(int argc, char **argv)
 	struct tracefile *f = NULL;
 	struct outfile of = { 0 };
 	struct dev_list devs = { .n = 0 };
+	struct topo_record topology = { 0 };
+	const struct topo_record *stack;
 	const struct source_stats *st;
 	struct parse_params p;
 	char err[CLI_ERR_LEN];
@@ -157,21 +200,20 @@ int cmd_parse(int argc, char **argv)
 	}
 	util_debug = p.debug;
 	signal(SIGPIPE, SIG_IGN);
-	for (size_t i = 0; i < p.ndevs; i++) {
-		unsigned int ma, mi;
-
-		sscanf(p.devs[i], "%u:%u", &ma, &mi);
-		devs.devs[devs.n++] = KDEV_MKDEV(ma, mi);
-	}
-	if (devs.n) {
-		filter.has = in_list;
-		filter.ctx = &devs;
-	}
-
+	if (p.topology && topo_record_load_said(p.topology, &topology) < 0)
+		return EXIT_RUNTIME;
 	f = tracefile_open(p.input, &ret);
 	if (!f) {
 		tracefile_open_error(p.input, ret);
+		topo_record_free(&topology);
 		return EXIT_RUNTIME;
+	}
+	stack = p.topology ? &topology : tracefile_topology(f);
+	if (resolve_devs(&p, stack, &devs) < 0)
+		goto out;
+	if (devs.n) {
+		filter.has = in_list;
+		filter.ctx = &devs;
 	}
 	if (!tracefile_has(f, BLK_EV_BIO_QUEUE))
 		note_msg("'%s' has no block_bio_queue events: there will be no Q lines", p.input);
@@ -194,6 +236,8 @@ int cmd_parse(int argc, char **argv)
 			p.input);
 		goto out;
 	}
+	if (ret == 0 && tracefile_no_block_said(p.input, f))
+		goto out;	/* no line to print, no summary to give */
 	if (ret == 0)
 		ret = blkparse_out_finish(out);
 	if (ret == -EPIPE) {
@@ -237,5 +281,6 @@ out:
 		outfile_abort(&of);
 	blkparse_out_free(out);
 	tracefile_close(f);
+	topo_record_free(&topology);
 	return rc;
 }

@@ -18,10 +18,12 @@
  * struct parse_params - blkstack parse
  * @input: -i trace.dat
  * @output: -o file, NULL for stdout
- * @devs: -d devices (MAJ:MIN only: the file is from another machine)
+ * @devs: -d devices, as given: resolved in the recording's stack when it
+ *	  is known, else on this machine
  * @ndevs: how many
  * @no_summary: --no-summary
  * @debug: -D
+ * @topology: --topology FILE, the recording's stack; NULL: the one it carries
  */
 struct parse_params {
 	const char *input;
@@ -30,6 +32,7 @@ struct parse_params {
 	size_t ndevs;
 	bool no_summary;
 	bool debug;
+	const char *topology;
 };
 
 /** cli_parse_parse - parse "blkstack parse" arguments (argv[0] is "parse") */

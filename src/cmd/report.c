@@ -203,9 +203,7 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 			r = opt_timeout(optarg, &p->timeout_ns, err, errlen);
 			break;
 		case OPT_TOPOLOGY:
-			if (!*optarg)
-				return opt_error(err, errlen, "--topology needs a file name");
-			p->topology = optarg;
+			r = opt_topology(optarg, &p->topology, err, errlen);
 			break;
 		case OPT_PAGE_CACHE:
 			page_cache_opt = true;
@@ -334,13 +332,32 @@ enum cli_result cli_parse_report(int argc, char **argv, struct report_params *p,
 	if (p->has_duration && p->command)
 		return opt_error(err, errlen, "-w and a command are mutually exclusive");
 	if (p->topology && !p->input)
-		return opt_error(err, errlen,
-				 "--topology describes a recording's stack: it goes with -i "
-				 "(live, the stack comes from sysfs)");
+		return opt_error(err, errlen, OPT_TOPOLOGY_LIVE);
 	return CLI_RUN;
 }
 
 /* ---- the command ---- */
+
+/*
+ * A truncated recording is reported up to where its first cut CPU's data
+ * ends (@ns, trace clock; 0: not cut): the events after it are of I/Os
+ * whose events on that CPU are gone. @fn and @ctx: the consumer wrapped.
+ */
+struct cut {
+	uint64_t ns;
+	blk_event_fn fn;
+	void *ctx;
+};
+
+/* Past the cut, the read stops: what this returns ends it (not an error). */
+#define CUT_REACHED (-ERANGE)
+
+static int cut_event(const struct blk_event *ev, void *ctx)
+{
+	const struct cut *cut = ctx;
+
+	return ev->ts > cut->ns ? CUT_REACHED : cut->fn(ev, cut->ctx);
+}
 
 /*
  * The consumers of one report, made by one function and freed by one, so
@@ -371,6 +388,7 @@ struct collectors {
 	struct report_iostat ios;
 	blk_event_fn feed;
 	void *feed_ctx;
+	struct cut cut;
 };
 
 /* Make @c's consumers for @p, empty; 0, or -1 after saying what failed (then free @c). */
@@ -495,8 +513,9 @@ static int run_live(const struct report_params *p, struct tracker *t,
 	if (p->command) {
 		if (live_command_start(&w->cmd, p->command) < 0)
 			return -1;
-	} else if (isatty(STDERR_FILENO)) {
-		fprintf(stderr, PROGRAM_NAME ": tracing; Ctrl-C to stop and report\n");
+	} else if (!p->has_duration) {
+		/* said whatever stderr is: nothing else says the command waits for a signal */
+		live_say_tracing(l, "report");
 	}
 	ret = live_loop(l, p->has_duration ? p->duration_ns : 0, fn, ctx, after_pass, w);
 	if (ret == 0)
@@ -519,6 +538,9 @@ static int block_event(const struct blk_event *ev, void *ctx)
 static int read_recording(struct tracefile *f, void *ctx)
 {
 	struct collectors *c = ctx;
+	blk_event_fn fn;
+	void *fn_ctx;
+	int ret;
 
 	if (c->run.pc) {
 		if (pc_run_recorded_names(&c->run, f) < 0) {
@@ -527,14 +549,24 @@ static int read_recording(struct tracefile *f, void *ctx)
 		}
 		pc_run_dio_events(&c->run, tracefile_has(f, PC_EV_DIO_BEGIN),
 				  tracefile_has(f, PC_EV_DIO_ITER));
-		return tracefile_read(f, pc_run_event, &c->run);
+		fn = pc_run_event;
+		fn_ctx = &c->run;
+	} else if (c->feed) {
+		fn = c->feed;
+		fn_ctx = c->feed_ctx;
+	} else {
+		/* the events no rule takes only move the tracker's clock */
+		tracefile_bare_kinds(f, tracker_bare_kinds());
+		/* most recordings have no page-cache event to leave out: no test per event */
+		fn = tracefile_has_pagecache(f) ? block_event : tracker_event;
+		fn_ctx = c->t;
 	}
-	if (c->feed)
-		return tracefile_read(f, c->feed, c->feed_ctx);
-	/* the events no rule takes only move the tracker's clock */
-	tracefile_bare_kinds(f, tracker_bare_kinds());
-	/* most recordings have no page-cache event to leave out: no test per event */
-	return tracefile_read(f, tracefile_has_pagecache(f) ? block_event : tracker_event, c->t);
+	if (!c->cut.ns)
+		return tracefile_read(f, fn, fn_ctx);
+	c->cut.fn = fn;
+	c->cut.ctx = fn_ctx;
+	ret = tracefile_read(f, cut_event, &c->cut);
+	return ret == CUT_REACHED ? 0 : ret;
 }
 
 /* The collectors made again, empty, for a read that starts again (a roles_reader's rebuild). */
@@ -542,18 +574,67 @@ static struct tracker *rebuild(void *ctx)
 {
 	struct collectors *c = ctx;
 	const struct report_params *p = c->p;
+	uint64_t cut = c->cut.ns;
 
 	collectors_free(c);
-	return collectors_build(c, p) < 0 ? NULL : c->t;
+	if (collectors_build(c, p) < 0)
+		return NULL;
+	c->cut.ns = cut;
+	return c->t;
 }
 
-/* @stack: the stack given with --topology, else the one the file carries */
+/*
+ * Where a truncated recording is reported up to: the time of the last
+ * record of the CPU whose data ends first (@cpu set to it), 0 when no CPU
+ * is cut or none of the cut ones has a record left. @missing: set to the
+ * cut CPUs with no record at all ("cpu1, cpu3"; "" when none): their I/O
+ * is missing from the whole report.
+ */
+static uint64_t recording_cut(const struct source_stats *st, int *cpu, char *missing,
+			      size_t len)
+{
+	uint64_t cut = 0;
+	size_t n = 0;
+
+	missing[0] = '\0';
+	for (int i = 0; i < st->ncpu; i++) {
+		const struct source_cpu_stats *cs = &st->cpu[i];
+
+		if (cs->truncated && !cs->last_ts && n < len)
+			n += snprintf(missing + n, len - n, "%scpu%d", n ? ", " : "", i);
+		if (cs->truncated && cs->last_ts && (!cut || cs->last_ts < cut)) {
+			cut = cs->last_ts;
+			*cpu = i;
+		}
+	}
+	return cut;
+}
+
+/* One read of the recording into @c, the roles of its devices learnt first (not with --btt, --iostat). */
+static int read_file(const struct report_params *p, struct collectors *c, struct tracefile *f,
+		     const struct topo_record *stack, int jobs)
+{
+	struct roles_reader reader = { .read = read_recording, .rebuild = rebuild, .ctx = c };
+
+	/* --btt and --iostat take the events themselves: no tracker needs roles */
+	if (c->feed)
+		return read_recording(f, c);
+	return roles_read(p->input, f, stack, c->t, jobs, &reader);
+}
+
+/*
+ * @stack: the stack given with --topology, else the one the file carries.
+ * @cut, @cut_cpu: set where a truncated recording was reported up to (0: not cut).
+ * @missing: set to the CPUs of a truncated recording with no data left (@len bytes).
+ * Returns 0, 1 when the recording is truncated (reported up to the cut), or -1.
+ */
 static int run_file(const struct report_params *p, struct collectors *c,
 		    const struct source_stats **src, struct tracefile **fp,
-		    const struct topo_record **stack)
+		    const struct topo_record **stack, uint64_t *cut, int *cut_cpu,
+		    char *missing, size_t len)
 {
 	int jobs = p->jobs ? p->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	struct roles_reader reader = { .read = read_recording, .rebuild = rebuild, .ctx = c };
+	bool truncated = false;
 	int ret;
 
 	*fp = tracefile_open(p->input, &ret);
@@ -565,17 +646,35 @@ static int run_file(const struct report_params *p, struct collectors *c,
 		*stack = tracefile_topology(*fp);
 	/* decoding in threads changes nothing of what the tracker is given */
 	tracefile_set_jobs(*fp, jobs);
-	/* --btt and --iostat take the events themselves: no tracker needs roles */
-	if (c->feed)
-		ret = read_recording(*fp, c);
-	else
-		ret = roles_read(p->input, *fp, *stack, c->t, jobs, &reader);
+	ret = read_file(p, c, *fp, *stack, jobs);
+	*src = tracefile_stats(*fp);
+	*cut = ret >= 0 ? recording_cut(*src, cut_cpu, missing, len) : 0;
+	if (*cut) {
+		/* again, up to the cut: later events are of I/Os with events gone */
+		if (!rebuild(c))
+			return -1;
+		c->cut.ns = *cut;
+		ret = tracefile_rewind(*fp);
+		if (ret < 0) {
+			err_msg("cannot read '%s' again: %s", p->input, strerror(-ret));
+			return -1;
+		}
+		ret = read_file(p, c, *fp, *stack, jobs);
+	}
 	if (ret == -ECANCELED)
 		return -1;	/* said */
-	*src = tracefile_stats(*fp);
-	if (tracefile_damage_said(p->input, *fp, ret, NULL))
+	for (int i = 0; i < (*src)->ncpu; i++)
+		truncated |= (*src)->cpu[i].truncated != 0;
+	/* cut short, the events before the cut are the report's: not a refusal */
+	if (tracefile_damage_said(p->input, *fp, ret,
+				  truncated && ret >= 0 ? "reported (see the warning)" : NULL) &&
+	    !(truncated && ret >= 0))
 		return -1;
-	return ret < 0 ? -1 : 0;
+	if (ret >= 0 && tracefile_no_block_said(p->input, *fp))
+		return -1;
+	if (ret < 0)
+		return -1;
+	return truncated ? 1 : 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -585,7 +684,7 @@ int cmd_report(int argc, char **argv)
 	struct tracefile *file = NULL;
 	struct outfile of = { 0 }, html = { 0 };
 	struct live l = { 0 };
-	struct topo_record topology = { 0 };
+	struct topo_record topology = { 0 }, live_stack = { 0 };
 	const struct topo_record *stack = NULL;
 	struct report_time rtime, htime;
 	struct collectors c = { 0 };
@@ -593,7 +692,10 @@ int cmd_report(int argc, char **argv)
 	struct report_params p;
 	struct report r;
 	char err[CLI_ERR_LEN];
-	int rc = EXIT_RUNTIME;
+	int rc = EXIT_RUNTIME, cut_cpu = -1;
+	bool truncated = false;
+	char missing[256] = "";
+	uint64_t cut = 0;
 	int ret;
 
 	switch (cli_parse_report(argc, argv, &p, err, sizeof(err))) {
@@ -624,21 +726,28 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		stack = &topology;
 	}
-	if (p.input)
-		ret = run_file(&p, &c, &src, &file, &stack);
-	else
+	if (p.input) {
+		ret = run_file(&p, &c, &src, &file, &stack, &cut, &cut_cpu, missing,
+			       sizeof(missing));
+		truncated = ret == 1;
+	} else {
 		ret = run_live(&p, c.t, &src, &l, &w, c.feed, c.feed_ctx);
+	}
 	if (ret < 0)
 		goto out;
 	tracker_finish(c.t);
 	if (c.run.pc && pc_run_finish(&c.run) < 0)
 		goto out;
+	/* live, sysfs names the layers as a recorded stack does (a device gone since: MAJ:MIN) */
+	if (!p.input && live_stack_record(&l, &live_stack) < 0)
+		debug_msg("the traced devices could not all be described from sysfs");
 
 	r = (struct report){
 		.st = c.st, .tk = tracker_counters(c.t), .src = src,
 		.source = p.input ? p.input : "live tracing",
 		.name = stack ? topo_record_name : p.input ? NULL : live_dev_name,
 		.name_ctx = (void *)stack,
+		.names = stack ? stack : live_stack.n ? &live_stack : NULL,
 		.topology = stack,
 		/* live, sysfs knows the stack: drawn as lsblk -s would, with dm targets */
 		.sysfs = !p.input,
@@ -647,7 +756,17 @@ int cmd_report(int argc, char **argv)
 		.command_done = w.cmd.exited, .command_status = w.cmd.status,
 		.time = report_extra_time(&c.x, &rtime, false),
 		.amp = p.amplification ? &c.amp : NULL,
+		.truncated = truncated, .cut_ns = cut, .cut_cpu = cut_cpu, .cut_missing = missing[0] ? missing : NULL,
 	};
+	if (cut)
+		warn_msg("'%s' is reported up to %.6f s (trace clock), where the data of cpu%d "
+			 "ends: the I/Os in flight there are counted as expired, in no latency, "
+			 "and the events of the other CPUs after it are left out", p.input,
+			 cut / 1e9, cut_cpu);
+	if (missing[0])
+		warn_msg("'%s' is truncated before any data of %s: the I/O those CPUs traced is "
+			 "missing from the whole report, and the I/O they share with the others "
+			 "is partly followed", p.input, missing);
 	if (c.x.enomem)
 		warn_msg("out of memory: the slowest I/Os, flag split or series are incomplete");
 	ret = outfile_open(&of, p.output);
@@ -669,7 +788,7 @@ int cmd_report(int argc, char **argv)
 	} else {
 		ret = p.json ? out_report_json(of.fp, &r) : out_report_text(of.fp, &r);
 		if (!ret && !p.json && p.amplification)
-			ret = out_amp_text(of.fp, &c.amp, r.name, r.name_ctx);
+			ret = out_amp_text(of.fp, &r);
 		if (!ret && c.run.pc)
 			ret = report_files_output(of.fp, &fopts, &c.run, r.source, src, !p.json);
 	}
@@ -690,7 +809,8 @@ int cmd_report(int argc, char **argv)
 		if (report_html_write(&html, p.html, &r) < 0)
 			goto out;
 	}
-	rc = EXIT_OK;
+	/* a truncated recording: reported up to its cut, and said to be damaged */
+	rc = truncated ? EXIT_RUNTIME : EXIT_OK;
 	if (w.cmd.exited && !(WIFEXITED(w.cmd.status) && WEXITSTATUS(w.cmd.status) == 0)) {
 		if (WIFEXITED(w.cmd.status))
 			note_msg("'%s' exited with status %d", p.command[0], WEXITSTATUS(w.cmd.status));
@@ -706,5 +826,6 @@ out:
 	tracefile_close(file);
 	live_close(&l);
 	topo_record_free(&topology);
+	topo_record_free(&live_stack);
 	return rc;
 }

@@ -45,6 +45,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_ACCESS,
 	OPT_HZ,
+	OPT_TOPOLOGY,
 };
 
 /* ---- options ---- */
@@ -67,6 +68,8 @@ const char *cli_usage_top(void)
 	       "Tracking:\n"
 	       "     --max-inflight N    bios followed at once at most (default 1048576)\n"
 	       "     --timeout TIME      drop a bio not completed after TIME (default 30s)\n"
+	       "     --topology FILE     with -i: the recording's device stack, as\n"
+	       "                         'blkstack topology' wrote it on the traced machine\n"
 	       "\n"
 	       "Output:\n"
 	       " -o, --output FILE       write the tables to FILE instead of standard output\n"
@@ -97,6 +100,7 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		{ "access",	  no_argument,	     NULL, OPT_ACCESS },
 		{ "extended",	  no_argument,	     NULL, 'x' },
 		{ "hz",		  required_argument, NULL, OPT_HZ },
+		{ "topology",	  required_argument, NULL, OPT_TOPOLOGY },
 		{ "debug",	  no_argument,	     NULL, 'D' },
 		{ "help",	  no_argument,	     NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -139,6 +143,9 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 		case OPT_HZ:
 			r = opt_hz(optarg, &p->hz, err, errlen);
 			break;
+		case OPT_TOPOLOGY:
+			r = opt_topology(optarg, &p->topology, err, errlen);
+			break;
 		case 'D':
 			p->debug = true;
 			break;
@@ -159,6 +166,8 @@ enum cli_result cli_parse_top(int argc, char **argv, struct top_params *p,
 	if (p->input && p->ndevs)
 		return opt_error(err, errlen,
 				 "-i replays a recording: -d is for live tracing");
+	if (p->topology && !p->input)
+		return opt_error(err, errlen, OPT_TOPOLOGY_LIVE);
 	return CLI_RUN;
 }
 
@@ -181,6 +190,7 @@ struct top {
 	struct live *live;		/* live: where the loss counters come from */
 	struct tracefile *file;		/* replay: likewise */
 	struct access *access;		/* --access: in entry order, marked per interval */
+	struct topo_record stack;	/* --topology's, or live, sysfs's */
 	int err;			/* a write error */
 };
 
@@ -340,11 +350,12 @@ static int run_file(struct top *tp)
 		return -1;
 	}
 	/*
-	 * as report -i: the recorded stack says which devices are lower, else
-	 * the remaps do; top prints as it reads: it cannot read again at the
-	 * first remap as report does, and looks for one first
+	 * as report -i: the stack given or recorded says which devices are
+	 * lower, else the remaps do; top prints as it reads: it cannot read
+	 * again at the first remap as report does, and looks for one first
 	 */
-	stack = tracefile_topology(tp->file);
+	stack = tp->stack.n ? &tp->stack : tracefile_topology(tp->file);
+	tp->r.names = stack;
 	if (roles_of_recording(p->input, tp->file, stack, tp->t, 1) < 0)
 		return -1;
 	banner(tp);
@@ -353,7 +364,7 @@ static int run_file(struct top *tp)
 		return 0;	/* count intervals shown: the rest is not wanted */
 	if (tracefile_damage_said(p->input, tp->file, ret, "shown"))
 		return -1;
-	if (ret < 0)
+	if (ret < 0 || tracefile_no_block_said(p->input, tp->file))
 		return -1;
 	/* the last, partial interval: up to the last completion in it */
 	tracker_finish(tp->t);
@@ -391,6 +402,9 @@ static int run_live(struct top *tp, struct live *l)
 	if (live_open(l, &lo) < 0)
 		return -1;
 	live_mark_roles(l, tp->t);
+	/* sysfs names the layers as a recorded stack does */
+	if (live_stack_record(l, &tp->stack) == 0)
+		tp->r.names = &tp->stack;
 	if (live_start(l) < 0)
 		return -1;
 	tp->live = l;
@@ -452,6 +466,8 @@ int cmd_top(int argc, char **argv)
 		.source = p.input ? p.input : "live tracing",
 		.name = p.input ? NULL : live_dev_name,
 	};
+	if (p.topology && topo_record_load_said(p.topology, &tp.stack) < 0)
+		goto out;
 	ret = outfile_open(&of, p.output);
 	if (ret < 0) {
 		err_msg("cannot create '%s.partial': %s", p.output, strerror(-ret));
@@ -490,5 +506,6 @@ out:
 	stats_free(tp.st);
 	tracefile_close(tp.file);
 	live_close(&l);
+	topo_record_free(&tp.stack);
 	return rc;
 }

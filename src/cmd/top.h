@@ -30,6 +30,7 @@
  * @access: --access
  * @extended: -x, iostat -x's columns per layer instead of the latency table
  * @hz: --hz, the traced kernel's CONFIG_HZ for -x (0: not given)
+ * @topology: --topology FILE, the recording's stack (with -i), NULL if none
  */
 struct top_params {
 	const char *input;
@@ -46,6 +47,7 @@ struct top_params {
 	bool access;
 	bool extended;
 	unsigned int hz;
+	const char *topology;
 };
 
 /** cli_parse_top - parse "blkstack top" arguments */

@@ -31,7 +31,7 @@ const char *cli_usage_topology(void)
 	       "\n"
 	       "Write the device stack of this machine (names, device numbers, kinds, dm\n"
 	       "names and target types, partition starts, holders and slaves), one line per\n"
-	       "device, so that 'blkstack report -i FILE --topology STACK' can draw and follow\n"
+	       "device, so that 'blkstack report -i TRACE --topology FILE' can draw and follow\n"
 	       "a recording's stack on another machine, or after the stack is gone.\n"
 	       "\n"
 	       "Options:\n"

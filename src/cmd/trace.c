@@ -204,9 +204,8 @@ int cmd_trace(int argc, char **argv)
 	}
 	if (live_start(&l) < 0)
 		goto out;
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, PROGRAM_NAME ": tracing %s; Ctrl-C to stop\n",
-			p.ndevs ? "the stack of the given devices" : "every block device");
+	if (!p.has_duration)
+		live_say_tracing(&l, "print the summary");
 
 	ret = live_loop(&l, p.has_duration ? p.duration_ns : 0, on_event, &t, after_pass, &t);
 	if (ret == 0)

@@ -78,6 +78,8 @@ struct devset {
 
 struct pagecache {
 	const struct fsmap *map;
+	bool map_traced;	/* pagecache_set_source() */
+	bool dio_events;
 	bool any_pc;
 
 	struct pc_file *files;
@@ -128,6 +130,7 @@ static const char *const cat_names[PC_NCATS] = {
 	[PC_CAT_METADATA] = "metadata",
 	[PC_CAT_SWAP] = "swap",
 	[PC_CAT_RAW] = "raw",
+	[PC_CAT_DIRECT] = "direct",
 	[PC_CAT_UNATTRIBUTED] = "unattributed",
 };
 
@@ -434,7 +437,14 @@ struct pagecache *pagecache_alloc(const struct fsmap *map)
 	if (!pc)
 		return NULL;
 	pc->map = map ? map : &empty;
+	pc->map_traced = pc->dio_events = true;
 	return pc;
+}
+
+void pagecache_set_source(struct pagecache *pc, bool map_traced, bool dio_events)
+{
+	pc->map_traced = map_traced;
+	pc->dio_events = dio_events;
 }
 
 void pagecache_free(struct pagecache *pc)
@@ -772,9 +782,16 @@ static int32_t owner_of(const struct pagecache *pc, const struct task *t,
 		return fsmap_by_dev(pc->map, dev) ? -(PC_CAT_METADATA + 1) : -(PC_CAT_RAW + 1);
 	if (in_ctx && t->ctx_file && fs_on_dev(pc, t->ctx_sdev, dev))
 		return (int32_t)t->ctx_file - 1;
-	if (fsmap_by_dev(pc->map, dev) || !pc->map->nfs)
-		return -(PC_CAT_UNATTRIBUTED + 1);
-	return -(PC_CAT_RAW + 1);
+	/* no filesystem on it, where the map is the traced machine's: the device itself */
+	if (pc->map_traced && pc->map->nfs && !fsmap_by_dev(pc->map, dev))
+		return -(PC_CAT_RAW + 1);
+	/*
+	 * no context: a read fills the page cache first, writeback writes in
+	 * its context; without iomap's events, what is neither is direct I/O
+	 */
+	if (!pc->dio_events && (ev->op == BLK_OP_READ || (writes && (ev->flags & BLK_F_SYNC))))
+		return -(PC_CAT_DIRECT + 1);
+	return -(PC_CAT_UNATTRIBUTED + 1);
 }
 
 static void account(struct pc_counts *c, const struct blk_event *ev, uint64_t bytes, bool direct)
@@ -821,8 +838,8 @@ static int on_queue(struct pagecache *pc, const struct blk_event *ev)
 		return 0;
 
 	owner = owner_of(pc, t, ev, dev);
-	direct = owner >= 0 && t->dio && (uint32_t)owner + 1 == t->dio_file &&
-		 (ev->op == BLK_OP_WRITE || !t->dio_ins);
+	direct = (owner >= 0 && t->dio && (uint32_t)owner + 1 == t->dio_file &&
+		  (ev->op == BLK_OP_WRITE || !t->dio_ins)) || owner == -(PC_CAT_DIRECT + 1);
 	/*
 	 * a read of pages inserted within a direct I/O uses up that many
 	 * (4 KiB pages: where pages are larger, a read uses up its page sooner)
@@ -854,9 +871,9 @@ static int on_queue(struct pagecache *pc, const struct blk_event *ev)
 		}
 		account(&p->tot, ev, bytes, direct);
 	} else {
-		account(&pc->cats[-owner - 1], ev, bytes, false);
-		account(&pc->cats_iv[-owner - 1], ev, bytes, false);
-		account(&p->tot, ev, bytes, false);
+		account(&pc->cats[-owner - 1], ev, bytes, direct);
+		account(&pc->cats_iv[-owner - 1], ev, bytes, direct);
+		account(&p->tot, ev, bytes, direct);
 	}
 	pend_add(pc, dev, entry_ts, owner);
 	if (dev != ev->dev)

@@ -39,12 +39,13 @@ enum pc_cat {
 	PC_CAT_JOURNAL = 0,	/* jbd2's commits */
 	PC_CAT_METADATA,	/* REQ_META, or a filesystem's buffer cache */
 	PC_CAT_SWAP,		/* a device in use as swap */
-	PC_CAT_RAW,		/* a device without a mounted filesystem */
+	PC_CAT_RAW,		/* the block device itself: no mounted filesystem, or its node opened */
+	PC_CAT_DIRECT,		/* direct I/O of a file no event names (no iomap events) */
 	PC_CAT_UNATTRIBUTED,	/* filesystem I/O no rule explains */
 	PC_NCATS
 };
 
-/** pc_cat_name - "journal", "metadata", "swap", "raw", "unattributed" */
+/** pc_cat_name - "journal", "metadata", "swap", "raw", "direct", "unattributed" */
 const char *pc_cat_name(enum pc_cat cat);
 
 /**
@@ -138,6 +139,18 @@ struct pagecache *pagecache_alloc(const struct fsmap *map);
 
 /** pagecache_free - NULL is accepted */
 void pagecache_free(struct pagecache *pc);
+
+/**
+ * pagecache_set_source - what the events and the map can tell
+ * @map_traced: the map is the traced machine's (live): a device it knows no
+ *	filesystem on is read and written raw; a recording's devices are not
+ *	this machine's, and an I/O no rule explains stays unattributed
+ * @dio_events: the kernel (or the recording) has iomap's direct-I/O events,
+ *	which give direct I/O its file; without them, a read that inserted no
+ *	page and a sync write outside writeback are direct I/O of some file
+ * Both are true until set.
+ */
+void pagecache_set_source(struct pagecache *pc, bool map_traced, bool dio_events);
 
 /**
  * pagecache_set_log - hand every run of inserted pages to @fn (NULL: off)

@@ -283,6 +283,80 @@ struct tep_handle *datformats_load(const uint8_t *map, size_t len,
 	return tep;
 }
 
+/* "KEY VALUE\n" of a format's text: VALUE into @buf; false when the line is not there */
+static bool format_line(const char *text, uint64_t size, const char *key, char *buf, size_t len)
+{
+	const char *p = memmem(text, size, key, strlen(key)), *end;
+	size_t n;
+
+	if (!p)
+		return false;
+	p += strlen(key);
+	end = memchr(p, '\n', text + size - p);
+	n = (end ? end : text + size) - p;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* @n formats of @sys, each a u64 size and its text: their "name:" and "ID:" to @fn */
+static int each_format(struct cursor *c, const char *sys, uint32_t n,
+		       void (*fn)(unsigned int, const char *, const char *, void *), void *ctx)
+{
+	for (uint32_t i = 0; i < n && !c->bad; i++) {
+		uint64_t size = get_u64(c);
+		const char *text;
+		char name[128], id[32];
+		char *end;
+		unsigned long v;
+
+		if (c->bad || size > c->len - c->pos)
+			return -EINVAL;
+		text = take(c, size);
+		if (!format_line(text, size, "name: ", name, sizeof(name)) ||
+		    !format_line(text, size, "\nID: ", id, sizeof(id)))
+			continue;
+		v = strtoul(id, &end, 10);
+		if (end != id && v <= UINT16_MAX)
+			fn((unsigned int)v, sys, name, ctx);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+int datformats_each_event(const uint8_t *map, size_t len, const struct datfile_layout *l,
+			  void (*fn)(unsigned int id, const char *sys, const char *name, void *ctx),
+			  void *ctx)
+{
+	int ret = 0;
+
+	for (int sec = DATFILE_SEC_FTRACE; sec <= DATFILE_SEC_EVENTS && !ret; sec++) {
+		struct cursor c;
+		void *owned;
+
+		ret = section_open(map, len, l, sec, &c, &owned);
+		if (ret == -EINVAL && !l->sections[sec]) {
+			ret = 0;	/* no formats of that part */
+		} else if (!ret && sec == DATFILE_SEC_FTRACE) {
+			ret = each_format(&c, "ftrace", get_u32(&c), fn, ctx);
+		} else if (!ret) {
+			uint32_t nsys = get_u32(&c);
+
+			for (uint32_t s = 0; s < nsys && !c.bad && !ret; s++) {
+				const char *sys = get_str(&c);
+				uint32_t n = get_u32(&c);
+
+				ret = sys ? each_format(&c, sys, n, fn, ctx) : -EINVAL;
+			}
+			if (!ret && c.bad)
+				ret = -EINVAL;
+		}
+		free(owned);
+	}
+	return ret;
+}
+
 int datformats_cmdlines(const uint8_t *map, size_t len, const struct datfile_layout *l,
 			const char **text, size_t *size, void **owned)
 {

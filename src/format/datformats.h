@@ -49,6 +49,21 @@ struct tep_handle *datformats_load(const uint8_t *map, size_t len,
 				   const struct datfile_layout *l, bool whole, int *err);
 
 /**
+ * datformats_each_event - every event format a mapped trace.dat's headers
+ * hold (ftrace's and every system's), without parsing them
+ * @map: the whole file
+ * @len: its size
+ * @l: its layout, from datfile_layout_parse()
+ * @fn: called with each format's ID, system and name (NUL-terminated)
+ * @ctx: for @fn
+ *
+ * Returns 0, -EINVAL (headers damaged or cut short) or -ENOMEM.
+ */
+int datformats_each_event(const uint8_t *map, size_t len, const struct datfile_layout *l,
+			  void (*fn)(unsigned int id, const char *sys, const char *name, void *ctx),
+			  void *ctx);
+
+/**
  * datformats_cmdlines - the text of a mapped trace.dat's saved_cmdlines
  * @map: the whole file
  * @len: its size

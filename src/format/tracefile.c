@@ -25,6 +25,7 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@
 
 #include "base/pcevent.h"
 #include "base/util.h"
+#include "format/census.h"
 #include "format/chunkring.h"
 #include "format/cmdlines.h"
 #include "format/datfile.h"
@@ -799,6 +801,63 @@ fail:
 	return NULL;
 }
 
+/* Say what @path holds instead of block events: the most common types, by name. */
+static void say_census(const char *path, uint64_t other)
+{
+	struct census_row *rows;
+	char list[512] = "";
+	size_t n, len = 0;
+	int ret = census_of_file(path, &rows, &n);
+
+	if (ret == 0 && n == 0) {
+		note_msg("'%s' holds no event at all", path);
+	} else if (ret == 0) {
+		for (size_t i = 0; i < n && i < 6 && len < sizeof(list); i++)
+			len += snprintf(list + len, sizeof(list) - len, "%s%" PRIu64 " %s",
+					i ? ", " : "", rows[i].count, rows[i].name);
+		if (n > 6 && len < sizeof(list))
+			snprintf(list + len, sizeof(list) - len, ", and %zu more types", n - 6);
+		note_msg("the events '%s' holds: %s", path, list);
+	} else if (other) {
+		/* a file only libtracecmd reads: its events are not named here */
+		note_msg("'%s' holds %" PRIu64 " events of other kinds", path, other);
+	}
+	free(rows);
+}
+
+static void hint_record_block(void)
+{
+	hint_msg("record block events with 'blkstack record -o FILE' (-d DEV: one stack), or "
+		 "'trace-cmd record -e block -o FILE'");
+}
+
+bool tracefile_no_block_said(const char *path, struct tracefile *f)
+{
+	const struct source_stats *st = tracefile_stats(f);
+	uint64_t events = 0, other = 0, block = 0, malformed = 0;
+
+	for (int c = 0; c < st->ncpu; c++) {
+		events += st->cpu[c].events;
+		other += st->cpu[c].other;
+		malformed += st->cpu[c].malformed;
+	}
+	for (int k = BLK_EV_NONE + 1; k < BLK_EV_KIND_MAX; k++)
+		block |= 1ULL << k;
+	/* the events read were page-cache events alone? (no file: cannot tell, so no) */
+	if (events && !(tracefile_has_pagecache(f) && tracefile_holds(f, block, 1) == 0))
+		return false;
+	/* records that did not parse (said already) may be the block events */
+	if (malformed) {
+		err_msg("'%s': no block event could be read, and %" PRIu64 " records did not parse: "
+			"the file is damaged", path, malformed);
+		return true;
+	}
+	err_msg("'%s' holds no block events: there is no I/O to show", path);
+	say_census(path, other);
+	hint_record_block();
+	return true;
+}
+
 void tracefile_open_error(const char *path, int err)
 {
 	switch (err) {
@@ -811,8 +870,9 @@ void tracefile_open_error(const char *path, int err)
 			path);
 		break;
 	case -ENODATA:
-		err_msg("'%s' holds no block events", path);
-		hint_msg("record them with: trace-cmd record -e block -o FILE");
+		err_msg("'%s' holds no block events: it was recorded without them", path);
+		say_census(path, 0);
+		hint_record_block();
 		break;
 	default:
 		err_msg("cannot open '%s': %s", path, strerror(-err));
@@ -1481,6 +1541,8 @@ static void feeds_stop(struct feeds *fs, struct page_stream *ps)
 			cs->bytes += fd->st.bytes;
 			cs->time_back += fd->st.time_back;
 			cs->time_jumps += fd->st.time_jumps;
+			if (fd->st.last_ts > cs->last_ts)
+				cs->last_ts = fd->st.last_ts;
 		}
 		if (fd->ps.pages.corrupt)
 			f->corrupt = true;

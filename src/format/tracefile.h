@@ -96,6 +96,14 @@ void tracefile_bare_kinds(struct tracefile *f, uint64_t kinds);
 void tracefile_open_error(const char *path, int err);
 
 /**
+ * tracefile_no_block_said - after a read of @f: when it delivered no block
+ * event, say so naming @path, with the events it holds instead and how to
+ * record block events
+ * Returns true when it said so: the command has no I/O to show (exit 1).
+ */
+bool tracefile_no_block_said(const char *path, struct tracefile *f);
+
+/**
  * tracefile_topology - the device stack a blkstack recording carries (its
  * "blkstack-topology: " markers, see blkstack-record(8)), or NULL: none, or
  * a file of another kind

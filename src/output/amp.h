@@ -12,10 +12,13 @@
 #include "output/report.h"
 #include "track/amp.h"
 
-/** out_amp_text - the table, one row per layer. Returns 0 or -EIO. */
-int out_amp_text(FILE *fp, const struct amp *a, report_name_fn name, void *ctx);
+/**
+ * out_amp_text - the table of @r->amp, one row per layer, named and in
+ * the stack's order as the report's other tables. Returns 0 or -EIO.
+ */
+int out_amp_text(FILE *fp, const struct report *r);
 
 /** out_amp_json - the same as a new JSON object (the caller owns it) */
-json_object *out_amp_json(const struct amp *a);
+json_object *out_amp_json(const struct report *r);
 
 #endif /* BLKSTACK_OUT_AMP_H */

@@ -141,54 +141,24 @@ static void describe(const struct html_page *pg, const struct st_layer *l, char 
 
 /* ---- the stack as a tree ------------------------------------------------------ */
 
-/* Layers in the text report's order: each root, then depth-first below it. */
-static void place(const struct stats *st, size_t idx, int depth, struct html_page *pg, bool *seen)
-{
-	if (seen[idx] || depth > 32)
-		return;
-	seen[idx] = true;
-	pg->order[pg->n] = idx;
-	pg->depth[pg->n++] = depth;
-	for (size_t i = 0; i < st->nlayers; i++)
-		if (st->layers[i].parent == st->layers[idx].dev && i != idx && !seen[i])
-			place(st, i, depth + 1, pg, seen);
-}
-
-/* Every I/O of the layer was issued by a layer, none queued by a user of the stack. */
-static bool own_only(const struct st_layer *l)
-{
-	uint64_t ios = 0, issued = 0;
-
-	for (int op = 0; op < ST_OPS; op++) {
-		ios += l->op[op].ios;
-		issued += l->op[op].issued;
-	}
-	return ios && ios == issued;
-}
-
+/* The layers in the stack's order, top first, and their depth: as every output lists them. */
 static int order_layers(struct html_page *pg)
 {
 	const struct stats *st = pg->r->st;
-	bool *seen = calloc(st->nlayers ? st->nlayers : 1, sizeof(*seen));
 
-	pg->order = calloc(st->nlayers ? st->nlayers : 1, sizeof(*pg->order));
+	int *depth = calloc(st->nlayers ? st->nlayers : 1, sizeof(*depth));
+	int ret = -ENOMEM;
+
+	pg->order = report_layer_order(pg->r);
 	pg->depth = calloc(st->nlayers ? st->nlayers : 1, sizeof(*pg->depth));
-	if (!seen || !pg->order || !pg->depth) {
-		free(seen);
-		return -ENOMEM;
+	if (depth && pg->order && pg->depth && report_layer_depths(pg->r, pg->order, depth) == 0) {
+		for (size_t k = 0; k < st->nlayers; k++)
+			pg->depth[k] = depth[k] > 32 ? 32 : (uint8_t)depth[k];
+		pg->n = st->nlayers;
+		ret = 0;
 	}
-	/* the top devices first, then the roots of I/O a layer issued alone (thin-pool metadata) */
-	for (int own = 0; own < 2; own++)
-		for (size_t i = 0; i < st->nlayers; i++)
-			if ((!st->layers[i].parent || !stats_layer(st, st->layers[i].parent)) &&
-			    own_only(&st->layers[i]) == own)
-				place(st, i, 0, pg, seen);
-	/* a circle of parents (a recording's stack that is not a tree): the rest as roots */
-	for (size_t i = 0; i < st->nlayers; i++)
-		if (!seen[i])
-			place(st, i, 0, pg, seen);
-	free(seen);
-	return 0;
+	free(depth);
+	return ret;
 }
 
 /* The layer's own part of @op's end-to-end time: its way down, the device, its way up. */
@@ -323,11 +293,14 @@ static void stack_tree(struct html_page *pg)
 			bytes += l->op[op].bytes;
 			issued += l->op[op].issued;
 		}
-		html_label(pg, l->dev, name, sizeof(name));
 		describe(pg, l, desc, sizeof(desc));
 		fprintf(fp, "<tr class=\"layer\" data-dev=\"%u:%u\" data-name=\"", KDEV_MAJOR(l->dev),
 			KDEV_MINOR(l->dev));
+		/* the JSON's name (the kernel's, else MAJ:MIN); the row shows the label */
+		if (!report_dev_kname(pg->r, l->dev, name, sizeof(name)))
+			snprintf(name, sizeof(name), "%u:%u", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
 		svg_text(fp, name);
+		html_label(pg, l->dev, name, sizeof(name));
 		fprintf(fp, "\" data-ios=\"%" PRIu64 "\" data-bytes=\"%" PRIu64 "\"", ios, bytes);
 		classes_attr(fp, l);
 		for (int op = 0; op < ST_OPS; op++) {
@@ -343,8 +316,10 @@ static void stack_tree(struct html_page *pg)
 			    "style=\"background:%s\"></span><span class=\"name\">", 6 + pg->depth[i] * 14,
 			pg->depth[i] ? "&#9492; " : "", html_layer_colour(i));
 		svg_text(fp, name);
-		fprintf(fp, "</span> <span class=\"desc\">%u:%u<br>", KDEV_MAJOR(l->dev),
-			KDEV_MINOR(l->dev));
+		fprintf(fp, "</span> <span class=\"desc\">");
+		/* a layer nothing names is labelled by its MAJ:MIN: not twice */
+		if (report_dev_named(pg->r, l->dev))
+			fprintf(fp, "%u:%u<br>", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
 		svg_text(fp, desc);
 		if (issued)
 			fprintf(fp, "; %" PRIu64 " I/Os of its own", issued);

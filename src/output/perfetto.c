@@ -2,8 +2,9 @@
 /*
  * perfetto.c - completed I/Os as Chrome trace-event JSON.
  *
- * Each device is a process of the trace (its track group), sorted by its
- * depth in the stack. Slices on one thread of a trace must nest, and the
+ * Each device is a process of the trace (its track group), sorted in the
+ * stack's order, top first, as the report lists its layers (said at the
+ * end, once every device and the one above it are known). Slices on one thread of a trace must nest, and the
  * I/Os at a device overlap in time: so each device has lanes (threads),
  * and an I/O's slice goes to the first lane free since before it began.
  * Inside the slice of an I/O at a layer, its phases: submission (entry to
@@ -32,9 +33,15 @@
 #include "base/utf8.h"
 #include "output/perfetto.h"
 #include "output/row.h"
+#include "track/stackorder.h"
+
+/* Layers above one device counted, at most: the one that sent it most is its parent. */
+#define PF_PARENTS 4
 
 struct pf_dev {
 	uint32_t dev;
+	uint32_t parents[PF_PARENTS];	/* the layers above that sent it I/O */
+	uint64_t sent[PF_PARENTS];	/* how many slices each */
 	int pid;
 	uint64_t *busy;		/* per lane: the end of its last slice */
 	size_t nlanes, lanes_cap;
@@ -56,6 +63,7 @@ struct perfetto_out {
 	struct pf_dev **ldev;	/* per layer of the row: its device */
 	size_t lane_cap;
 	struct perfetto_stats st;
+	const struct topo_record *stack;
 };
 
 struct perfetto_out *perfetto_out_alloc(FILE *fp, perfetto_name_fn name, void *name_ctx)
@@ -83,6 +91,11 @@ void perfetto_out_free(struct perfetto_out *o)
 	free(o->ldev);
 	row_release(&o->row);
 	free(o);
+}
+
+void perfetto_out_stack(struct perfetto_out *o, const struct topo_record *stack)
+{
+	o->stack = stack;
 }
 
 void perfetto_out_base(struct perfetto_out *o, uint64_t ts)
@@ -176,23 +189,60 @@ static const char *dev_label(struct perfetto_out *o, uint32_t dev, char *buf, si
 	return buf;
 }
 
-/* The track of @dev, named and placed by depth the first time it is seen. */
-static struct pf_dev *dev_track(struct perfetto_out *o, uint32_t dev, int depth)
+/* One more slice at @d sent by @parent (0: none, I/O the layer issued). */
+static void count_parent(struct pf_dev *d, uint32_t parent)
 {
-	struct pf_dev *d;
+	if (!parent)
+		return;
+	for (int i = 0; i < PF_PARENTS; i++)
+		if (d->parents[i] == parent || !d->parents[i]) {
+			d->parents[i] = parent;
+			d->sent[i]++;
+			return;
+		}
+}
+
+/*
+ * The layer above that sent @d the most, else its holder in the recorded
+ * stack (as output/layer.c places it), 0 for a top.
+ */
+static uint32_t main_parent(const struct perfetto_out *o, const struct pf_dev *d)
+{
+	const struct topo_dev_info *info;
+	int best = 0;
+
+	for (int i = 1; i < PF_PARENTS; i++)
+		if (d->sent[i] > d->sent[best])
+			best = i;
+	if (d->parents[best] || !o->stack)
+		return d->parents[best];
+	info = topo_record_find(o->stack, d->dev);
+	for (size_t h = 0; info && h < info->nholders; h++)
+		for (size_t k = 0; k < o->ndevs; k++)
+			if (o->devs[k].dev == info->holders[h])
+				return info->holders[h];
+	return 0;
+}
+
+/* The track of @dev, named the first time it is seen (placed at the end). */
+static struct pf_dev *dev_track(struct perfetto_out *o, uint32_t dev, uint32_t parent)
+{
+	struct pf_dev *d = NULL;
 	char buf[64];
 
-	for (size_t i = 0; i < o->ndevs; i++)
+	for (size_t i = 0; i < o->ndevs && !d; i++)
 		if (o->devs[i].dev == dev)
-			return &o->devs[i];
-	if (ARRAY_ROOM(o->devs, o->ndevs, o->devs_cap, 16) < 0)
-		return NULL;
-	d = &o->devs[o->ndevs++];
-	*d = (struct pf_dev){ .dev = dev, .pid = (int)o->ndevs };
-	o->st.devices++;
-	metadata(o, "process_name", d->pid, -1, "name",
-		 json_object_new_string(dev_label(o, dev, buf, sizeof(buf))));
-	metadata(o, "process_sort_index", d->pid, -1, "sort_index", json_object_new_int(depth));
+			d = &o->devs[i];
+	if (!d) {
+		if (ARRAY_ROOM(o->devs, o->ndevs, o->devs_cap, 16) < 0)
+			return NULL;
+		d = &o->devs[o->ndevs++];
+		*d = (struct pf_dev){ .dev = dev, .pid = (int)o->ndevs };
+		o->st.devices++;
+		metadata(o, "process_name", d->pid, -1, "name",
+			 json_object_new_string(dev_label(o, dev, buf, sizeof(buf))));
+	}
+	count_parent(d, parent);
 	return d;
 }
 
@@ -378,7 +428,7 @@ void perfetto_out_io_file(struct perfetto_out *o, const struct tk_io *io, const 
 			o->st.no_span++;
 			continue;
 		}
-		o->ldev[i] = dev_track(o, l->dev, l->depth);
+		o->ldev[i] = dev_track(o, l->dev, l->parent_dev);
 		if (!o->ldev[i]) {
 			o->err = -ENOMEM;
 			return;
@@ -410,12 +460,37 @@ void perfetto_out_io_file(struct perfetto_out *o, const struct tk_io *io, const 
 	o->st.ios++;
 }
 
+/* Each device's track group in the stack's order, top first. */
+static void sort_tracks(struct perfetto_out *o)
+{
+	uint32_t *devs = malloc((o->ndevs ? o->ndevs : 1) * sizeof(*devs));
+	uint32_t *parents = malloc((o->ndevs ? o->ndevs : 1) * sizeof(*parents));
+	size_t *order = malloc((o->ndevs ? o->ndevs : 1) * sizeof(*order));
+
+	if (devs && parents && order) {
+		for (size_t i = 0; i < o->ndevs; i++) {
+			devs[i] = o->devs[i].dev;
+			parents[i] = main_parent(o, &o->devs[i]);
+		}
+		stack_order(devs, parents, o->ndevs, order);
+		for (size_t k = 0; k < o->ndevs; k++)
+			metadata(o, "process_sort_index", o->devs[order[k]].pid, -1, "sort_index",
+				 json_object_new_int((int)k));
+	} else {
+		o->err = -ENOMEM;
+	}
+	free(devs);
+	free(parents);
+	free(order);
+}
+
 int perfetto_out_finish(struct perfetto_out *o)
 {
 	struct json_object *other = json_object_new_object();
 
 	if (!other)
 		return -ENOMEM;
+	sort_tracks(o);
 	json_object_object_add(other, "generator",
 			       json_object_new_string(PACKAGE_NAME " " PACKAGE_VERSION));
 	/* what 0 on the time axis is, in the recording's trace clock */

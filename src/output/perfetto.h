@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "track/topo-record.h"
 #include "track/tracker.h"
 
 /* The name of a device into @buf, or NULL when unknown (then MAJ:MIN). */
@@ -46,6 +47,13 @@ struct perfetto_stats {
  * Returns the writer, or NULL with errno set.
  */
 struct perfetto_out *perfetto_out_alloc(FILE *fp, perfetto_name_fn name, void *name_ctx);
+
+/**
+ * perfetto_out_stack - the recorded stack of the devices, or NULL: a
+ * device that no layer above sent I/O to is placed under its holder there
+ * (dm-thin's metadata disk under its pool), as the report places it
+ */
+void perfetto_out_stack(struct perfetto_out *o, const struct topo_record *stack);
 
 /**
  * perfetto_out_base - the time shown as 0: the trace's first event (times

@@ -50,12 +50,19 @@ static json_object *jsize(const struct hist *h)
 void report_json_dev(json_object *o, const char *key, const struct report *r, uint32_t dev)
 {
 	char buf[64], mm[32];
-	const char *name = r->name ? r->name(dev, buf, sizeof(buf), r->name_ctx) : NULL;
+	const char *name;
 
+	if (!dev) {
+		json_object_object_add(o, key, NULL);
+		return;
+	}
 	snprintf(mm, sizeof(mm), "%u:%u", KDEV_MAJOR(dev), KDEV_MINOR(dev));
 	json_object_object_add(o, key, json_object_new_string(mm));
-	if (name && !strcmp(key, "dev"))
-		json_object_object_add(o, "name", json_object_new_string(name));
+	if (strcmp(key, "dev"))
+		return;
+	/* the kernel's name; the key is there, null, when no stack names it */
+	name = report_dev_kname(r, dev, buf, sizeof(buf));
+	json_object_object_add(o, "name", name ? json_object_new_string(name) : NULL);
 }
 
 /* @kind: the layer's; a disk completes when the device does, a partition
@@ -195,13 +202,27 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object *tracking = json_object_new_object();
 	json_object *cpus = json_object_new_array();
 	const struct tk_counters *tk = r->tk;
+	size_t *order;
 
 	json_object_object_add(doc, "source", json_object_new_string(r->source));
 	json_object_object_add(doc, "first_ns", json_object_new_uint64(r->st->first_ts));
 	json_object_object_add(doc, "last_ns", json_object_new_uint64(r->st->last_ts));
 	json_object_object_add(doc, "events_lost", json_object_new_uint64(report_lost(r->src)));
-	if (r->command)
-		json_object_object_add(doc, "command", jcommand(r));
+	/* a truncated recording: where it is reported up to, null when whole */
+	if (r->truncated) {
+		json_object *cut = json_object_new_object();
+
+		json_object_object_add(cut, "cpu", r->cut_ns ? json_object_new_int(r->cut_cpu) : NULL);
+		json_object_object_add(cut, "until_ns", r->cut_ns ?
+				       json_object_new_uint64(r->cut_ns) : NULL);
+		json_object_object_add(cut, "missing_cpus", r->cut_missing ?
+				       json_object_new_string(r->cut_missing) : NULL);
+		json_object_object_add(doc, "truncated", cut);
+	} else {
+		json_object_object_add(doc, "truncated", NULL);
+	}
+	/* null, not left out: no command, no stack known (a recording without one) */
+	json_object_object_add(doc, "command", r->command ? jcommand(r) : NULL);
 	if (r->sysfs || r->topology) {
 		json_object *tree = jstack(r), *devs;
 
@@ -210,18 +231,18 @@ int out_report_json(FILE *fp, const struct report *r)
 			json_object_object_add(doc, "devices", json_object_get(devs));
 		json_object_put(tree);
 	}
+	if (!json_object_object_get_ex(doc, "devices", NULL))
+		json_object_object_add(doc, "devices", NULL);
 
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	order = report_layer_order(r);
+	for (size_t k = 0; order && k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 		json_object *jl = json_object_new_object(), *ops = json_object_new_object();
 		json_object *parents;
 
 		report_json_dev(jl, "dev", r, l->dev);
 		/* a top layer has a null parent; every layer above, with its bios */
-		if (l->parent)
-			report_json_dev(jl, "parent", r, l->parent);
-		else
-			json_object_object_add(jl, "parent", NULL);
+		report_json_dev(jl, "parent", r, l->parent);
 		parents = json_object_new_array();
 		for (size_t i = 0; i < l->nparents; i++) {
 			json_object *jp = json_object_new_object();
@@ -240,6 +261,7 @@ int out_report_json(FILE *fp, const struct report *r)
 		json_object_object_add(jl, "ops", ops);
 		json_object_array_add(layers, jl);
 	}
+	free(order);
 	json_object_object_add(doc, "layers", layers);
 
 	for (int op = 0; op < ST_OPS; op++) {
@@ -340,7 +362,7 @@ int out_report_json(FILE *fp, const struct report *r)
 	json_object_object_add(tracking, "cpus", cpus);
 	json_object_object_add(doc, "tracking", tracking);
 	if (r->amp)
-		json_object_object_add(doc, "amplification", out_amp_json(r->amp));
+		json_object_object_add(doc, "amplification", out_amp_json(r));
 	if (r->time)
 		out_time_json(doc, r);
 	return report_json_write(fp, doc);

@@ -22,17 +22,6 @@ uint64_t report_lost(const struct source_stats *src)
 	return src ? source_lost_total(src) : 0;
 }
 
-const char *report_dev_label(const struct report *r, uint32_t dev, char *buf, size_t len)
-{
-	const char *name = r->name ? r->name(dev, buf, len, r->name_ctx) : NULL;
-
-	if (!name) {
-		snprintf(buf, len, "%u:%u", KDEV_MAJOR(dev), KDEV_MINOR(dev));
-		name = buf;
-	}
-	return name;
-}
-
 static const char *kind_name(uint8_t kind)
 {
 	switch (kind) {
@@ -126,10 +115,13 @@ static bool other_parent(const struct st_layer *l, uint32_t dev)
 /*
  * The layers as a tree: each under the layer that sent it the most I/O,
  * and marked with a "*" under any other layer that sent it I/O too (a stack
- * is a graph: a dm-snapshot origin is below two targets). Returns whether
- * a mark was drawn.
+ * is a graph: a dm-snapshot origin is below two targets), in the stack's
+ * order (@order). @named: the first column is the NAME, else the MAJ:MIN
+ * alone (no layer has a name: no column twice). Returns whether a mark was
+ * drawn.
  */
-static bool add_tree_line(struct libscols_table *tb, const struct report *r, size_t idx,
+static bool add_tree_line(struct libscols_table *tb, const struct report *r,
+			  const size_t *order, bool named, size_t idx,
 			  struct libscols_line *parent, int depth, bool mark)
 {
 	const struct st_layer *l = &r->st->layers[idx];
@@ -137,6 +129,7 @@ static bool add_tree_line(struct libscols_table *tb, const struct report *r, siz
 	char name[64], label[72], buf[32];
 	uint64_t ios = 0, issued = 0;
 	bool marked = mark;
+	size_t col = 0;
 
 	if (!ln)
 		return marked;
@@ -144,23 +137,31 @@ static bool add_tree_line(struct libscols_table *tb, const struct report *r, siz
 		ios += l->op[o].ios;
 		issued += l->op[o].issued;
 	}
-	snprintf(label, sizeof(label), "%s%s", report_dev_label(r, l->dev, name, sizeof(name)),
-		 mark ? " *" : "");
-	scols_line_set_data(ln, 0, label);
 	snprintf(buf, sizeof(buf), "%u:%u", KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
-	scols_line_set_data(ln, 1, buf);
-	scols_line_set_data(ln, 2, kind_name(l->kind));
-	set_u64(ln, 3, ios);
-	set_u64(ln, 4, issued);
+	if (!named)
+		snprintf(name, sizeof(name), "%s", buf);
+	else if (!report_dev_named(r, l->dev))
+		snprintf(name, sizeof(name), "-");
+	else
+		report_dev_label(r, l->dev, name, sizeof(name));
+	snprintf(label, sizeof(label), "%s%s", name, mark ? " *" : "");
+	scols_line_set_data(ln, col++, label);
+	if (named)
+		scols_line_set_data(ln, col++, buf);
+	scols_line_set_data(ln, col++, kind_name(l->kind));
+	set_u64(ln, col++, ios);
+	set_u64(ln, col, issued);
 	if (mark || depth > 16)
 		return marked;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		size_t i = order[k];
+
 		if (i == idx)
 			continue;
 		if (r->st->layers[i].parent == l->dev)
-			marked |= add_tree_line(tb, r, i, ln, depth + 1, false);
+			marked |= add_tree_line(tb, r, order, named, i, ln, depth + 1, false);
 		else if (other_parent(&r->st->layers[i], l->dev))
-			marked |= add_tree_line(tb, r, i, ln, depth + 1, true);
+			marked |= add_tree_line(tb, r, order, named, i, ln, depth + 1, true);
 	}
 	return marked;
 }
@@ -216,20 +217,23 @@ static int print_sysfs_stack(FILE *fp, const struct report *r)
 	return 0;
 }
 
-static int print_devices(FILE *fp, const struct report *r)
+static int print_devices(FILE *fp, const struct report *r, const size_t *order)
 {
 	static const char *const cols[] = { "NAME", "MAJ:MIN", "KIND", "BIOS", "ISSUED" };
-	struct libscols_table *tb = new_table(fp, cols, 5, 0);
-	bool marked = false;
+	bool marked = false, named = false;
+	struct libscols_table *tb;
 
+	for (size_t i = 0; i < r->st->nlayers && !named; i++)
+		named = report_dev_named(r, r->st->layers[i].dev);
+	tb = named ? new_table(fp, cols, 5, 0) : new_table(fp, cols + 1, 4, 0);
 	if (!tb)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		/* roots: layers nothing above sent I/O to */
 		if (!l->parent || !stats_layer(r->st, l->parent))
-			marked |= add_tree_line(tb, r, i, NULL, 0, false);
+			marked |= add_tree_line(tb, r, order, named, order[k], NULL, 0, false);
 	}
 	fprintf(fp, "Layers (each under the layer that sent it I/O):\n");
 	scols_print_table(tb);
@@ -240,7 +244,7 @@ static int print_devices(FILE *fp, const struct report *r)
 	return 0;
 }
 
-static int print_layers(FILE *fp, const struct report *r)
+static int print_layers(FILE *fp, const struct report *r, const size_t *order)
 {
 	static const char *const cols[] = {
 		"LAYER", "OP", "IOS", "MiB", "MiB/s", "KiB_AVG", "KiB_P50", "KiB_P99",
@@ -251,8 +255,8 @@ static int print_layers(FILE *fp, const struct report *r)
 
 	if (!tb)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -289,19 +293,19 @@ static int print_layers(FILE *fp, const struct report *r)
  * up to the layer's I/Os and bytes, unexplained I/O apart, never folded
  * into the layer's own.
  */
-static int print_classes(FILE *fp, const struct report *r)
+static int print_classes(FILE *fp, const struct report *r, const size_t *order)
 {
 	static const char *const cols[] = {
 		"LAYER", "OP", "IOS", "TOP", "CAUSED", "OWN", "UNEXPL",
 		"MiB", "TOP_MiB", "CAUSED_MiB", "OWN_MiB", "UNEXPL_MiB",
 	};
-	static const uint8_t order[] = { TK_IO_TOP, TK_IO_CAUSED, TK_IO_LAYER, TK_IO_UNEXPLAINED };
+	static const uint8_t classes[] = { TK_IO_TOP, TK_IO_CAUSED, TK_IO_LAYER, TK_IO_UNEXPLAINED };
 	struct libscols_table *tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
 
 	if (!tb)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -316,8 +320,8 @@ static int print_classes(FILE *fp, const struct report *r)
 			set_u64(ln, 2, o->ios);
 			set_f(ln, 7, "%.2f", o->bytes / 1048576.0);
 			for (int c = 0; c < TK_CLASSES; c++) {
-				set_u64(ln, 3 + c, o->cls_ios[order[c]]);
-				set_f(ln, 8 + c, "%.2f", o->cls_bytes[order[c]] / 1048576.0);
+				set_u64(ln, 3 + c, o->cls_ios[classes[c]]);
+				set_f(ln, 8 + c, "%.2f", o->cls_bytes[classes[c]] / 1048576.0);
 			}
 		}
 	}
@@ -355,14 +359,14 @@ static const char *const latency_cols[] = {
 };
 #define LATENCY_NCOLS (sizeof(latency_cols) / sizeof(latency_cols[0]))
 
-static int print_latency(FILE *fp, const struct report *r)
+static int print_latency(FILE *fp, const struct report *r, const size_t *order)
 {
 	struct libscols_table *tb = new_table(fp, latency_cols, LATENCY_NCOLS, -1);
 
 	if (!tb)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -384,7 +388,7 @@ static int print_latency(FILE *fp, const struct report *r)
 	return 0;
 }
 
-static int print_btt(FILE *fp, const struct report *r)
+static int print_btt(FILE *fp, const struct report *r, const size_t *order)
 {
 	struct libscols_table *tb = new_table(fp, latency_cols, LATENCY_NCOLS, -1);
 	int rows = 0;
@@ -392,8 +396,8 @@ static int print_btt(FILE *fp, const struct report *r)
 	if (!tb)
 		return -ENOMEM;
 	scols_column_set_name(scols_table_get_column(tb, 2), "PHASE");
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -431,11 +435,13 @@ static bool has_lower(const struct report *r, uint32_t dev)
 
 /*
  * The waterfall's rows under @parent, depth first: each path's layers in
- * order. "down" only where the I/Os went down at that layer, "device" at a
- * disk, "here" at a layer with layers below that completed them itself.
+ * order, their figures aligned past the longest label (@width, with its
+ * indentation). "down" only where the I/Os went down at that layer,
+ * "device" at a disk, "here" at a layer with layers below that completed
+ * them itself.
  */
 static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *e, int parent,
-			 int depth)
+			 int depth, int width)
 {
 	for (size_t i = 0; i < e->nshares; i++) {
 		const struct st_share *s = &e->shares[i];
@@ -443,7 +449,8 @@ static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *
 
 		if (s->parent != parent)
 			continue;
-		fprintf(fp, "  %*s%-12s", 2 * depth, "", report_dev_label(r, s->dev, name, sizeof(name)));
+		fprintf(fp, "  %*s%-*s", 2 * depth, "", width - 2 * depth,
+			report_dev_label(r, s->dev, name, sizeof(name)));
 		if (s->sub_n)
 			fprintf(fp, " down %5.1f%%", 100.0 * s->sub_ns / e->total_ns);
 		else
@@ -454,8 +461,24 @@ static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *
 		if (s->comp_ns)
 			fprintf(fp, "  up %5.1f%%", 100.0 * s->comp_ns / e->total_ns);
 		fputc('\n', fp);
-		print_shares(fp, r, e, (int)i, depth + 1);
+		print_shares(fp, r, e, (int)i, depth + 1, width);
 	}
+}
+
+/* The width of the waterfall's first column: its longest label, indented. */
+static int shares_width(const struct report *r, const struct st_e2e *e)
+{
+	int width = 12;
+
+	for (size_t i = 0; i < e->nshares; i++) {
+		char name[64];
+		int w = 2 * e->shares[i].depth +
+			(int)strlen(report_dev_label(r, e->shares[i].dev, name, sizeof(name)));
+
+		if (w > width)
+			width = w;
+	}
+	return width;
 }
 static int print_e2e(FILE *fp, const struct report *r)
 {
@@ -505,7 +528,7 @@ static int print_e2e(FILE *fp, const struct report *r)
 		report_fmt_us(avg, sizeof(avg), (double)e->total_ns / e->ios);
 		fprintf(fp, "\nWhere %s time goes, along the path each I/O waited for "
 			    "(share of %s us on average):\n", st_op_name(op), avg);
-		print_shares(fp, r, e, -1, 0);
+		print_shares(fp, r, e, -1, 0, shares_width(r, e));
 	}
 	return 0;
 }
@@ -562,13 +585,13 @@ static int print_procs(FILE *fp, const struct report *r)
 }
 
 /* "ended at dm-0 3 read, 1 write; sda 1 flush": the layers where a reach shows, per op */
-static void print_reach_layers(FILE *fp, const struct report *r, enum tk_reach reach,
-			       const char *what)
+static void print_reach_layers(FILE *fp, const struct report *r, const size_t *order,
+			       enum tk_reach reach, const char *what)
 {
 	bool any = false;
 
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 		bool first = true;
 		char name[64];
 
@@ -592,7 +615,7 @@ static void print_reach_layers(FILE *fp, const struct report *r, enum tk_reach r
  * The match rate per operation: top-level I/O whose data reached a disk
  * through every layer, and where the rest stopped, per layer.
  */
-static int print_reach(FILE *fp, const struct report *r)
+static int print_reach(FILE *fp, const struct report *r, const size_t *order)
 {
 	static const char *const cols[] = {
 		"OP", "IOS", "DISK", "RATE", "SELF", "ENDED", "PARTIAL",
@@ -625,9 +648,9 @@ static int print_reach(FILE *fp, const struct report *r)
 			    "disk through every layer; SELF: completed by a layer itself; ENDED: "
 			    "ended at a layer with devices below; PARTIAL: a step not seen):\n");
 		scols_print_table(tb);
-		print_reach_layers(fp, r, TK_REACH_SELF, "  completed by the layer itself:");
-		print_reach_layers(fp, r, TK_REACH_ENDED, "  ended at:");
-		print_reach_layers(fp, r, TK_REACH_PARTIAL, "  partly followed, lost at:");
+		print_reach_layers(fp, r, order, TK_REACH_SELF, "  completed by the layer itself:");
+		print_reach_layers(fp, r, order, TK_REACH_ENDED, "  ended at:");
+		print_reach_layers(fp, r, order, TK_REACH_PARTIAL, "  partly followed, lost at:");
 	}
 	scols_unref_table(tb);
 	return 0;
@@ -637,8 +660,8 @@ static void print_tracking(FILE *fp, const struct report *r)
 {
 	const struct tk_counters *tk = r->tk;
 
-	fprintf(fp, "\nTracking: %" PRIu64 " events; match rate %.1f%% (%" PRIu64 " of %" PRIu64
-		    " top-level I/Os reached a disk through every layer)\n",
+	fprintf(fp, "\nTracking: %" PRIu64 " block events taken; match rate %.1f%% (%" PRIu64
+		    " of %" PRIu64 " top-level I/Os reached a disk through every layer)\n",
 		tk->events, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0,
 		tk->ios_top_matched, tk->ios_top);
 	fprintf(fp, "  top-level I/Os completed by a layer itself %" PRIu64 ", ended at a layer "
@@ -653,11 +676,14 @@ static void print_tracking(FILE *fp, const struct report *r)
 		    "\n  not tracked (in-flight cap) %" PRIu64 ", most in flight %" PRIu64 "\n",
 		tk->unmatched_complete, tk->unmatched_remap, tk->unmatched_rq,
 		tk->dropped_cap, tk->inflight_peak);
+	/* not the tracker's: every event decoded, page-cache events too */
+	if (r->src && r->src->ncpu)
+		fprintf(fp, "  events read (block and page cache) and lost, per CPU:\n");
 	if (r->src)
 		for (int c = 0; c < r->src->ncpu; c++) {
 			const struct source_cpu_stats *cs = &r->src->cpu[c];
 
-			fprintf(fp, "  cpu%d: %" PRIu64 " events, %" PRIu64 " lost\n", c, cs->events,
+			fprintf(fp, "  cpu%d: %" PRIu64 " read, %" PRIu64 " lost\n", c, cs->events,
 				cs->missed + cs->overrun + cs->dropped);
 		}
 }
@@ -686,6 +712,15 @@ int out_report_text(FILE *fp, const struct report *r)
 	if (lost)
 		fprintf(fp, "WARNING: %" PRIu64 " events were lost: figures below are incomplete "
 			    "(see Tracking)\n\n", lost);
+	if (r->cut_ns)
+		fprintf(fp, "WARNING: %s is truncated: reported up to %.6f s (trace clock), where "
+			    "the data of cpu%d ends; the I/Os in flight there are counted as expired, "
+			    "in no latency (see Tracking), and later events of the other CPUs are "
+			    "left out\n\n", r->source, r->cut_ns / 1e9, r->cut_cpu);
+	if (r->cut_missing)
+		fprintf(fp, "WARNING: %s is truncated before any data of %s: the I/O traced there "
+			    "is missing from this whole report, and the I/O shared with other CPUs "
+			    "partly followed\n\n", r->source, r->cut_missing);
 	fprintf(fp, "blkstack report of %s: %.3f s of completed I/O\n\n", r->source,
 		(r->st->last_ts - r->st->first_ts) / 1e9);
 	if (r->topology)
@@ -695,15 +730,17 @@ int out_report_text(FILE *fp, const struct report *r)
 	if (!ret && !r->st->nlayers)
 		fprintf(fp, "No I/O completed.\n");
 	if (!ret && r->st->nlayers) {
-		ret = print_devices(fp, r);
+		size_t *order = report_layer_order(r);
+
+		ret = order ? print_devices(fp, r, order) : -ENOMEM;
 		if (!ret)
-			ret = print_layers(fp, r);
+			ret = print_layers(fp, r, order);
 		if (!ret)
-			ret = print_classes(fp, r);
+			ret = print_classes(fp, r, order);
 		if (!ret)
-			ret = print_latency(fp, r);
+			ret = print_latency(fp, r, order);
 		if (!ret)
-			ret = print_btt(fp, r);
+			ret = print_btt(fp, r, order);
 		if (!ret)
 			ret = print_e2e(fp, r);
 		if (!ret)
@@ -711,7 +748,8 @@ int out_report_text(FILE *fp, const struct report *r)
 		if (!ret && r->time)
 			ret = out_time_text(fp, r);
 		if (!ret)
-			ret = print_reach(fp, r);
+			ret = print_reach(fp, r, order);
+		free(order);
 	}
 	if (ret)
 		return ret;
@@ -755,20 +793,26 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 	};
 	double secs = iv->len_ns / 1e9;
 	struct libscols_table *tb;
+	size_t *order;
 	int rows = 0;
 
 	tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
-	if (!tb)
+	order = report_layer_order(r);
+	if (!tb || !order) {
+		scols_unref_table(tb);
+		free(order);
 		return -ENOMEM;
+	}
 	if (iv->access && (!scols_table_new_column(tb, "INFLT", 0, SCOLS_FL_RIGHT) ||
 			   !scols_table_new_column(tb, "SEQ%", 0, SCOLS_FL_RIGHT))) {
 		scols_unref_table(tb);
+		free(order);
 		return -ENOMEM;
 	}
 	if (secs <= 0)
 		secs = 1;
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct st_layer *l = &r->st->layers[i];
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
 
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
@@ -814,5 +858,6 @@ int out_report_interval(FILE *fp, const struct report *r, const struct report_in
 		fprintf(fp, "no I/O completed\n");
 	fputc('\n', fp);
 	scols_unref_table(tb);
+	free(order);
 	return ferror(fp) ? -EIO : 0;
 }

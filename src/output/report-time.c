@@ -320,12 +320,16 @@ static int print_pattern(FILE *fp, const struct report *r)
 	};
 	const struct access *a = r->time->access;
 	struct libscols_table *tb = plain_table(fp, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t *order = report_layer_order(r);
 	bool approx = false;
 
-	if (!tb)
+	if (!tb || !order) {
+		scols_unref_table(tb);
+		free(order);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct access_layer *l = access_layer_of(a, r->st->layers[i].dev);
+		const struct access_layer *l = access_layer_of(a, r->st->layers[order[i]].dev);
 		char name[64];
 
 		for (int d = 0; l && d < ACCESS_DIRS; d++) {
@@ -359,6 +363,7 @@ static int print_pattern(FILE *fp, const struct report *r)
 		fprintf(fp, "(more than %u distinct distances: median and mode from the first ones "
 			    "kept)\n", SEEK_MAX_DISTINCT);
 	scols_unref_table(tb);
+	free(order);
 	return 0;
 }
 
@@ -368,11 +373,15 @@ static int print_inflight(FILE *fp, const struct report *r)
 	static const char *const cols[] = { "LAYER", "KIND", "AVG", "MAX", "AVG_AT_Q", "BUSY%" };
 	const struct access *a = r->time->access;
 	struct libscols_table *tb = plain_table(fp, cols, sizeof(cols) / sizeof(cols[0]));
+	size_t *order = report_layer_order(r);
 
-	if (!tb)
+	if (!tb || !order) {
+		scols_unref_table(tb);
+		free(order);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct access_layer *l = access_layer_of(a, r->st->layers[i].dev);
+		const struct access_layer *l = access_layer_of(a, r->st->layers[order[i]].dev);
 		const struct inflight *f = l ? &l->inflight : NULL;
 		struct libscols_line *ln;
 		uint64_t span;
@@ -385,7 +394,7 @@ static int print_inflight(FILE *fp, const struct report *r)
 			break;
 		span = a->last_ts > f->start ? a->last_ts - f->start : 0;
 		scols_line_set_data(ln, 0, report_dev_label(r, l->dev, name, sizeof(name)));
-		scols_line_set_data(ln, 1, row_kind_name(r->st->layers[i].kind));
+		scols_line_set_data(ln, 1, row_kind_name(r->st->layers[order[i]].kind));
 		set_fmt(ln, 2, "%.2f", inflight_avg(f, a->last_ts));
 		set_fmt(ln, 3, "%.0f", (double)f->max);
 		set_fmt(ln, 4, "%.2f", inflight_sampled_avg(f));
@@ -400,6 +409,7 @@ static int print_inflight(FILE *fp, const struct report *r)
 		fprintf(fp, "(%" PRIu64 " events taken out of order: an I/O in flight longer than "
 			    "the others could hold)\n", a->forced + a->late);
 	scols_unref_table(tb);
+	free(order);
 	return 0;
 }
 
@@ -451,8 +461,8 @@ static json_object *jslow_layers(const struct report *r, const struct row *row)
 		json_object *l = json_object_new_object();
 
 		report_json_dev(l, "dev", r, rl->dev);
-		if (rl->parent_dev)
-			report_json_dev(l, "parent", r, rl->parent_dev);
+		/* the top one's is null */
+		report_json_dev(l, "parent", r, rl->parent_dev);
 		json_object_object_add(l, "depth", json_object_new_int(rl->depth));
 		json_object_object_add(l, "kind", json_object_new_string(row_kind_name(rl->kind)));
 		json_object_object_add(l, "bios", json_object_new_uint64(rl->bios));
@@ -564,9 +574,10 @@ static json_object *jaccess(const struct report *r)
 {
 	const struct access *a = r->time->access;
 	json_object *arr = json_object_new_array();
+	size_t *order = report_layer_order(r);
 
-	for (size_t i = 0; i < r->st->nlayers; i++) {
-		const struct access_layer *l = access_layer_of(a, r->st->layers[i].dev);
+	for (size_t i = 0; order && i < r->st->nlayers; i++) {
+		const struct access_layer *l = access_layer_of(a, r->st->layers[order[i]].dev);
 		json_object *o, *inf;
 
 		if (!l)
@@ -606,6 +617,7 @@ static json_object *jaccess(const struct report *r)
 		json_object_object_add(o, "inflight", inf);
 		json_object_array_add(arr, o);
 	}
+	free(order);
 	return arr;
 }
 

@@ -27,8 +27,11 @@ typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void 
  * @tk: what the tracker followed and what it could not
  * @src: events read and lost per CPU
  * @source: where the events came from (a file name, or "live")
- * @name: device names (NULL: MAJ:MIN)
+ * @name: device names (NULL: MAJ:MIN), where @names is NULL
  * @name_ctx: passed to @name
+ * @names: the stack's devices, to name the layers (report_dev_label()) and
+ *	   give their kernel names in JSON: the recorded stack, or this
+ *	   machine's described from sysfs (live); NULL: @name names them
  * @top_procs: processes listed at most (0: 10)
  * @sysfs: the devices are this machine's (live): draw the stack from sysfs
  * @stack_devs: with @sysfs, the devices whose stack to draw (the selection
@@ -42,6 +45,14 @@ typedef const char *(*report_name_fn)(uint32_t dev, char *buf, size_t len, void 
  * @time: the slowest I/Os, the flag split and the series (output/report-time.h);
  *	  NULL if none was asked for
  * @amp: amplification per layer (report --amplification), NULL if not asked
+ * @truncated: the recording is truncated (then @cut_ns and @cut_missing
+ *	       say what became of it)
+ * @cut_ns: a truncated recording: the time it is reported up to, where the
+ *	    data of CPU @cut_cpu ends (trace clock); 0 when not cut (no cut
+ *	    CPU has a record left)
+ * @cut_cpu: that CPU
+ * @cut_missing: a truncated recording's CPUs with no data left ("cpu1,
+ *		 cpu3"), NULL when none
  */
 struct report {
 	const struct stats *st;
@@ -50,6 +61,7 @@ struct report {
 	const char *source;
 	report_name_fn name;
 	void *name_ctx;
+	const struct topo_record *names;
 	unsigned int top_procs;
 	bool sysfs;
 	const uint32_t *stack_devs;
@@ -60,6 +72,10 @@ struct report {
 	int command_status;
 	const struct report_time *time;
 	const struct amp *amp;
+	bool truncated;
+	uint64_t cut_ns;
+	int cut_cpu;
+	const char *cut_missing;
 };
 
 /**
@@ -89,7 +105,16 @@ int out_report_json(FILE *fp, const struct report *r);
  */
 int out_report_interval(FILE *fp, const struct report *r, const struct report_interval *iv);
 
-/** report_dev_label - @dev's name, or "MAJ:MIN" in @buf when it has none */
+/*
+ * The names and the order of the layers, the same in every output
+ * (output/layer.c).
+ */
+
+/**
+ * report_dev_label - @dev as every output of the report names a layer:
+ * topo_record_label() of @r->names ("bsk-crypt(crypt)", "md0(raid5)",
+ * "sda1"), else @r->name's, else "MAJ:MIN" in @buf
+ */
 const char *report_dev_label(const struct report *r, uint32_t dev, char *buf, size_t len);
 
 /**
@@ -119,6 +144,44 @@ int out_cgroup_text(FILE *fp, const struct cgroup_report *r);
 
 /** out_cgroup_json - the per-cgroup table as one JSON document. Returns 0 or -errno. */
 int out_cgroup_json(FILE *fp, const struct cgroup_report *r);
+
+/**
+ * report_dev_kname - the kernel's name of @dev ("dm-2"), as the JSON's
+ * "name" gives it, or NULL when nothing names it
+ */
+const char *report_dev_kname(const struct report *r, uint32_t dev, char *buf, size_t len);
+
+/**
+ * report_dev_named - whether report_dev_label() gives @dev a name, not
+ * its MAJ:MIN
+ */
+bool report_dev_named(const struct report *r, uint32_t dev);
+
+/**
+ * report_layer_order - the layers of @r->st in the stack's order, top
+ * first (stack_order(), each layer under the one that sent it the most,
+ * else under its holder in @r->names): every table and the JSON list them so
+ * Returns the @r->st->nlayers indexes (free() them), or NULL when out of
+ * memory.
+ */
+size_t *report_layer_order(const struct report *r);
+
+/**
+ * report_layer_depths - the depth of each layer of @order (as
+ * report_layer_order() gave it) in the stack's tree: 0 for a top, one
+ * more than the layer it is placed under; @depth has @r->st->nlayers
+ * entries, in @order's order
+ * Returns 0 or -ENOMEM.
+ */
+int report_layer_depths(const struct report *r, const size_t *order, int *depth);
+
+/**
+ * report_devs_order - rows of devices of their own (amplification) in the
+ * stack's order of @r->st's layers: @order is set to the
+ * @n indexes into @devs; a device @r->st lacks comes after the others
+ * Returns 0, or -ENOMEM (then @order is @devs as given).
+ */
+int report_devs_order(const struct report *r, const uint32_t *devs, size_t n, size_t *order);
 
 /** report_lost - events lost on every CPU of @src */
 uint64_t report_lost(const struct source_stats *src);

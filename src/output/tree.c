@@ -97,6 +97,9 @@ static int recorded_info(const struct topo_record *rec, uint32_t dev, struct top
 	if (!d)
 		return -ENOENT;
 	*out = *d;
+	/* the tree owns its copy: the lists are copied, the slots not needed */
+	out->slots = NULL;
+	out->nslots = 0;
 	out->slaves = out->holders = NULL;
 	out->nslaves = out->nholders = 0;
 	if (d->nslaves && !(out->slaves = malloc(d->nslaves * sizeof(*d->slaves))))

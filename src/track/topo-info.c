@@ -147,7 +147,8 @@ static void dm_target_guess(const char *uuid, char *buf, size_t len)
 	snprintf(buf, len, "%s", guess);
 }
 
-static const struct topo_dm_ops default_dm_ops = { .target = topo_dm_target };
+static const struct topo_dm_ops default_dm_ops = { .target = topo_dm_target,
+						    .devices = topo_dm_devices };
 static const struct topo_dm_ops *dm_ops = &default_dm_ops;
 
 /* topo_dm_ops_set - see topo.h */
@@ -173,6 +174,27 @@ static void dm_target_fill(const char *root, struct topo_dev_info *info)
 	}
 	if (!info->target[0])
 		dm_target_guess(info->dm_uuid, info->target, sizeof(info->target));
+}
+
+/* The most devices a dm table names that are kept as its slots. */
+#define DM_MAX_SLOTS 64
+
+/* @info->slots: the table's devices in order, when the lookup can tell */
+static void dm_slots_fill(const char *root, struct topo_dev_info *info)
+{
+	const struct topo_dm_ops *ops = dm_ops;
+	uint32_t devs[DM_MAX_SLOTS];
+	size_t n = 0;
+
+	if (!ops->devices || (ops == &default_dm_ops && *root))
+		return;
+	if (ops->devices(info->dev, devs, DM_MAX_SLOTS, &n) || !n)
+		return;
+	info->slots = malloc(n * sizeof(*info->slots));
+	if (!info->slots)
+		return;	/* the slots are an addition: without them, slaves */
+	memcpy(info->slots, devs, n * sizeof(*devs));
+	info->nslots = n;
 }
 
 /*
@@ -208,6 +230,7 @@ int topo_dev_info(const char *root, uint32_t dev, struct topo_dev_info *out)
 		read_opt(dfd, "dm/name", out->dm_name, sizeof(out->dm_name));
 		read_opt(dfd, "dm/uuid", out->dm_uuid, sizeof(out->dm_uuid));
 		dm_target_fill(root, out);
+		dm_slots_fill(root, out);
 		break;
 	case TOPO_LOOP:
 		read_opt(dfd, "loop/backing_file", out->backing, sizeof(out->backing));
@@ -246,8 +269,9 @@ void topo_dev_info_free(struct topo_dev_info *info)
 		return;
 	free(info->slaves);
 	free(info->holders);
-	info->slaves = info->holders = NULL;
-	info->nslaves = info->nholders = 0;
+	free(info->slots);
+	info->slaves = info->holders = info->slots = NULL;
+	info->nslaves = info->nholders = info->nslots = 0;
 }
 
 /* ---- device-mapper target types, through libdevmapper ---- */
@@ -292,20 +316,22 @@ static bool dm_in_kernel(void)
 	return found;
 }
 
-int topo_dm_target(uint32_t dev, char *buf, size_t len)
+/*
+ * The targets of dm device @dev's table, in order, each to @fn with its
+ * type and parameters (@fn returns false to stop). Returns 0 or as
+ * topo_dm_target().
+ */
+static int dm_table_each(uint32_t dev, bool (*fn)(const char *type, const char *params, void *ctx),
+			 void *ctx)
 {
 	static bool log_quiet;
-	char first[64] = "", *type, *params;
+	char *type, *params;
 	uint64_t start, length;
 	struct dm_task *dmt;
 	struct dm_info info;
-	bool mixed = false;
 	void *next = NULL;
 	int ret = 0;
 
-	if (!buf || !len)
-		return -EINVAL;
-	*buf = '\0';
 	/*
 	 * Checked first: libdevmapper would otherwise try to create the node
 	 * (as root) or log its failure to open it.
@@ -337,23 +363,96 @@ int topo_dm_target(uint32_t dev, char *buf, size_t len)
 	}
 	do {
 		next = dm_get_next_target(dmt, next, &start, &length, &type, &params);
-		if (!type)
+		if (!type || !fn(type, params ? params : "", ctx))
 			break;
-		if (!first[0])
-			snprintf(first, sizeof(first), "%s", type);
-		else if (strcmp(first, type))
-			mixed = true;
 	} while (next);
-
-	if (mixed)
-		strcpy(first, "mixed");
-	if (strlen(first) >= len)
-		ret = -ERANGE;
-	else
-		strcpy(buf, first);
 out_destroy:
 	dm_task_destroy(dmt);
 	/* close the control node: nothing keeps it open between lookups */
 	dm_lib_release();
 	return ret;
+}
+
+struct target_type {
+	char first[64];
+	bool mixed;
+};
+
+static bool target_type(const char *type, const char *params, void *ctx)
+{
+	struct target_type *t = ctx;
+
+	(void)params;
+	if (!t->first[0])
+		snprintf(t->first, sizeof(t->first), "%s", type);
+	else if (strcmp(t->first, type))
+		t->mixed = true;
+	return true;
+}
+
+int topo_dm_target(uint32_t dev, char *buf, size_t len)
+{
+	struct target_type t = { "", false };
+	int ret;
+
+	if (!buf || !len)
+		return -EINVAL;
+	*buf = '\0';
+	ret = dm_table_each(dev, target_type, &t);
+	if (ret)
+		return ret;
+	if (t.mixed)
+		strcpy(t.first, "mixed");
+	if (strlen(t.first) >= len)
+		return -ERANGE;
+	strcpy(buf, t.first);
+	return 0;
+}
+
+struct table_devs {
+	uint32_t *devs;
+	size_t max, n;
+};
+
+/* every MAJ:MIN among a target's parameters, in order, once each */
+static bool table_devs(const char *type, const char *params, void *ctx)
+{
+	struct table_devs *t = ctx;
+
+	(void)type;
+	topo_table_devices(params, t->devs, t->max, &t->n);
+	return t->n < t->max;
+}
+
+int topo_dm_devices(uint32_t dev, uint32_t *devs, size_t max, size_t *n)
+{
+	struct table_devs t = { devs, max, 0 };
+	int ret = dm_table_each(dev, table_devs, &t);
+
+	*n = ret ? 0 : t.n;
+	return ret;
+}
+
+void topo_table_devices(const char *params, uint32_t *devs, size_t max, size_t *n)
+{
+	const char *p = params;
+
+	while (*p && *n < max) {
+		unsigned int ma, mi;
+		int used = 0;
+		uint32_t d;
+		size_t k;
+
+		p += strspn(p, " \t");
+		if (sscanf(p, "%u:%u%n", &ma, &mi, &used) == 2 && (!p[used] || p[used] == ' ' ||
+								  p[used] == '\t') &&
+		    ma <= 0xfff && mi <= 0xfffff) {
+			d = KDEV_MKDEV(ma, mi);
+			for (k = 0; k < *n && devs[k] != d; k++)
+				;
+			if (k == *n)
+				devs[(*n)++] = d;
+		}
+		p += strcspn(p, " \t");
+	}
 }

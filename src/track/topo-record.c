@@ -7,14 +7,18 @@
  * to device numbers.
  */
 #include <errno.h>
+#include <libmount.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "base/event.h"
 #include "base/util.h"
 #include "track/topo-record.h"
+#include "track/topo-sysfs.h"
 #include "track/tracker.h"
 
 /* What a "blk" line names by kernel name, resolved once all are read. */
@@ -22,6 +26,7 @@ struct pending_links {
 	char parent[64];
 	char *slaves;
 	char *holders;
+	char *slots;
 };
 
 static int cmp_dev(const void *a, const void *b)
@@ -48,6 +53,44 @@ const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx)
 		return NULL;
 	snprintf(buf, len, "%s", d->name);
 	return buf;
+}
+
+const char *topo_record_label(uint32_t dev, char *buf, size_t len, void *ctx)
+{
+	const struct topo_dev_info *d = topo_record_find(ctx, dev);
+	const char *name, *what;
+
+	if (!d || !d->name[0])
+		return NULL;
+	name = d->kind == TOPO_DM && d->dm_name[0] ? d->dm_name : d->name;
+	what = d->kind == TOPO_DM ? d->target : d->kind == TOPO_MD ? d->md_level : "";
+	if (what[0])
+		snprintf(buf, len, "%s(%s)", name, what);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
+int topo_record_from_sysfs(const char *root, const uint32_t *devs, size_t n,
+			   struct topo_record *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->devs = calloc(n ? n : 1, sizeof(*out->devs));
+	if (!out->devs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		int ret = topo_dev_info(root, devs[i], &out->devs[out->n]);
+
+		if (ret == -ENOENT)
+			continue;	/* gone since it was traced */
+		if (ret) {
+			topo_record_free(out);
+			return ret;
+		}
+		out->n++;
+	}
+	qsort(out->devs, out->n, sizeof(*out->devs), cmp_dev);
+	return 0;
 }
 
 unsigned int topo_roles_of(const struct topo_dev_info *d)
@@ -85,13 +128,21 @@ int topo_record_load_said(const char *path, struct topo_record *out)
 	unsigned int line;
 	int ret = topo_record_load(path, out, &line);
 
-	if (ret == -EINVAL)
-		err_msg("'%s' line %u: not a device of a recorded stack (blkstack topology "
-			"writes them)", path, line);
+	if (ret == -EINVAL && line)
+		err_msg("'%s' line %u is not a device of a topology file: its dev= is not MAJ:MIN, "
+			"or it has no name=", path, line);
+	else if (ret == -EINVAL)
+		err_msg("'%s' names a device (slaves=, holders=, parent= or slots=) that no line "
+			"describes", path);
 	else if (ret == -ENODATA)
-		err_msg("'%s' describes no device (blkstack topology writes them)", path);
+		err_msg("'%s' describes no device: it is not a topology file", path);
 	else if (ret)
 		err_msg("cannot read '%s': %s", path, strerror(-ret));
+	if (ret == -EINVAL || ret == -ENODATA)
+		hint_msg("a topology file is text, one line per device: 'blk name=NAME dev=MAJ:MIN "
+			 "size=SECTORS partition=0|1 start=SECTOR parent=DISK holders=A,B slaves=C,D "
+			 "...' ('-' for none); 'blkstack topology -o FILE' writes one on the traced "
+			 "machine; see blkstack-topology(8)");
 	return ret ? -1 : 0;
 }
 
@@ -102,8 +153,61 @@ void topo_record_free(struct topo_record *r)
 	for (size_t i = 0; i < r->n; i++)
 		topo_dev_info_free(&r->devs[i]);
 	free(r->devs);
+	for (size_t i = 0; i < r->nmounts; i++)
+		free(r->mounts[i].dir);
+	free(r->mounts);
 	r->devs = NULL;
 	r->n = 0;
+	r->mounts = NULL;
+	r->nmounts = 0;
+}
+
+/* A device's name: its kernel name, its dm name, either under /dev (or /dev/mapper) */
+static const struct topo_dev_info *by_name(const struct topo_record *r, const char *arg)
+{
+	const char *name = arg;
+
+	if (!strncmp(name, "/dev/mapper/", 12))
+		name += 12;
+	else if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->devs[i].name, name) ||
+		    (r->devs[i].dm_name[0] && !strcmp(r->devs[i].dm_name, name)))
+			return &r->devs[i];
+	return NULL;
+}
+
+int topo_record_resolve(const struct topo_record *r, const char *arg, uint32_t *dev)
+{
+	const struct topo_dev_info *d;
+	const struct topo_mount *best = NULL;
+	unsigned int ma, mi;
+	char extra;
+
+	if (sscanf(arg, "%u:%u%c", &ma, &mi, &extra) == 2 && ma <= 0xfff && mi <= 0xfffff) {
+		*dev = KDEV_MKDEV(ma, mi);
+		return 0;
+	}
+	d = by_name(r, arg);
+	if (d) {
+		*dev = d->dev;
+		return 0;
+	}
+	/* a directory: the mount it is in, the longest that holds it */
+	for (size_t i = 0; arg[0] == '/' && i < r->nmounts; i++) {
+		const struct topo_mount *m = &r->mounts[i];
+		size_t len = strlen(m->dir);
+
+		if (!strcmp(m->dir, "/") || (!strncmp(arg, m->dir, len) &&
+					      (arg[len] == '\0' || arg[len] == '/')))
+			if (!best || strlen(best->dir) < len)
+				best = m;
+	}
+	if (!best)
+		return -ENOENT;
+	*dev = best->dev;
+	return 0;
 }
 
 /* "value" of "key=value" in a line of space-separated fields, copied */
@@ -182,22 +286,45 @@ static int parse_blk(const char *line, struct topo_dev_info *d, struct pending_l
 	pl->slaves = strdup(v);
 	field(line, "holders", v, sizeof(v));
 	pl->holders = strdup(v);
-	if (!pl->slaves || !pl->holders)
+	field(line, "slots", v, sizeof(v));
+	pl->slots = strdup(v);
+	if (!pl->slaves || !pl->holders || !pl->slots)
 		return -ENOMEM;
 	field(line, "partition", v, sizeof(v));
 	d->kind = kind_of(d, v[0] && strcmp(v, "0"));
 	return 0;
 }
 
-/* A "table NAME: start len TARGET ..." line: the target type of dm NAME. */
-static void parse_table(struct topo_record *r, const char *line)
+/* @dev among the devices read so far (not sorted yet) */
+static const struct topo_dev_info *topo_record_find_unsorted(const struct topo_record *r,
+							     uint32_t dev)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->devs[i].dev == dev)
+			return &r->devs[i];
+	return NULL;
+}
+
+/* The most devices a table line names that are kept as slots. */
+#define TABLE_MAX_SLOTS 64
+
+/*
+ * A "table NAME: start len TARGET ARGS..." line: the target type of dm
+ * NAME, and, when its blk line gave no slots=, the recorded devices its
+ * arguments name, in order, as its slots (a table of several targets has
+ * a line per target: theirs follow). -ENOMEM, else 0.
+ */
+static int parse_table(struct topo_record *r, const char *line, const bool *had_slots)
 {
 	char name[128], target[32];
+	int args = 0;
 
-	if (sscanf(line, "table %127[^:]: %*s %*s %31s", name, target) != 2)
-		return;
+	if (sscanf(line, "table %127[^:]: %*s %*s %31s %n", name, target, &args) != 2)
+		return 0;
 	for (size_t i = 0; i < r->n; i++) {
 		struct topo_dev_info *d = &r->devs[i];
+		uint32_t devs[TABLE_MAX_SLOTS];
+		size_t n = 0, k = 0;
 
 		if (strcmp(d->dm_name, name))
 			continue;
@@ -205,7 +332,68 @@ static void parse_table(struct topo_record *r, const char *line)
 			snprintf(d->target, sizeof(d->target), "%s", target);
 		else if (strcmp(d->target, target))
 			snprintf(d->target, sizeof(d->target), "mixed");
+		if (had_slots[i] || !args)
+			continue;
+		for (k = 0; k < d->nslots && n < TABLE_MAX_SLOTS; k++)
+			devs[n++] = d->slots[k];
+		topo_table_devices(line + args, devs, TABLE_MAX_SLOTS, &n);
+		/* only the devices the stack describes: not a device of the host */
+		for (size_t j = k = 0; j < n; j++)
+			if (topo_record_find_unsorted(r, devs[j]))
+				devs[k++] = devs[j];
+		if (k > d->nslots) {
+			uint32_t *m = realloc(d->slots, k * sizeof(*m));
+
+			if (!m)
+				return -ENOMEM;
+			memcpy(m, devs, k * sizeof(*m));
+			d->slots = m;
+			d->nslots = k;
+		}
 	}
+	return 0;
+}
+
+/* "\040" and the like, as /proc/mounts and the writer escape blanks, back to the byte */
+static void unescape_octal(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/* A "mount SRC DIR ..." line, SRC a recorded device: -ENOMEM, else 0. */
+static int parse_mount(struct topo_record *r, const char *line)
+{
+	char src[256], dir[4096];
+	const struct topo_dev_info *d;
+	struct topo_mount *m;
+
+	if (sscanf(line, "mount %255s %4095s", src, dir) != 2 || dir[0] != '/')
+		return 0;
+	unescape_octal(dir);
+	d = by_name(r, src);
+	if (!d)
+		return 0;	/* not on the stack: a mount of the host */
+	m = realloc(r->mounts, (r->nmounts + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	r->mounts = m;
+	m[r->nmounts].dev = d->dev;
+	m[r->nmounts].dir = strdup(dir);
+	if (!m[r->nmounts].dir)
+		return -ENOMEM;
+	r->nmounts++;
+	return 0;
 }
 
 static uint32_t dev_by_name(const struct topo_record *r, const char *name)
@@ -216,9 +404,12 @@ static uint32_t dev_by_name(const struct topo_record *r, const char *name)
 	return 0;
 }
 
-/* "a,b,c" -> device numbers, ascending; -EINVAL when one is not described */
-static int resolve_list(const struct topo_record *r, const char *names, uint32_t **out,
-			size_t *n)
+/*
+ * "a,b,c" -> device numbers, ascending (@sorted) or in the order given;
+ * -EINVAL when one is not described
+ */
+static int resolve_list(const struct topo_record *r, const char *names, bool sorted,
+			uint32_t **out, size_t *n)
 {
 	char *copy, *tok, *save = NULL;
 	size_t cap = 0;
@@ -249,7 +440,7 @@ static int resolve_list(const struct topo_record *r, const char *names, uint32_t
 		(*out)[(*n)++] = dev;
 	}
 	free(copy);
-	for (size_t i = 1; i < *n; i++)	/* a handful: insertion sort */
+	for (size_t i = 1; sorted && i < *n; i++)	/* a handful: insertion sort */
 		for (size_t j = i; j && (*out)[j - 1] > (*out)[j]; j--) {
 			uint32_t t = (*out)[j];
 
@@ -281,6 +472,7 @@ int topo_record_parse(const char *text, size_t len, struct topo_record *out, uns
 {
 	struct pending_links *links = NULL;
 	const char *end = text + len, *p;
+	bool *had_slots;
 	char buf[8192];
 	size_t cap = 0;
 	unsigned int no = 0;
@@ -311,24 +503,37 @@ int topo_record_parse(const char *text, size_t len, struct topo_record *out, uns
 		if (ret)
 			*line = no;
 	}
-	/* the table lines, once every device is known */
+	/* the table lines, once every device is known (slots= first, if given) */
+	had_slots = calloc(out->n ? out->n : 1, sizeof(*had_slots));
+	if (!had_slots && !ret)
+		ret = -ENOMEM;
+	for (size_t i = 0; !ret && i < out->n; i++)
+		had_slots[i] = links[i].slots && links[i].slots[0];
 	for (p = text; !ret && next_line(&p, end, buf, sizeof(buf));)
 		if (!strncmp(buf, "table ", 6))
-			parse_table(out, buf);
+			ret = parse_table(out, buf, had_slots);
+	free(had_slots);
 	for (size_t i = 0; !ret && i < out->n; i++) {
 		struct topo_dev_info *d = &out->devs[i];
 
-		ret = resolve_list(out, links[i].slaves, &d->slaves, &d->nslaves);
+		ret = resolve_list(out, links[i].slaves, true, &d->slaves, &d->nslaves);
 		if (!ret)
-			ret = resolve_list(out, links[i].holders, &d->holders, &d->nholders);
+			ret = resolve_list(out, links[i].holders, true, &d->holders, &d->nholders);
+		if (!ret && links[i].slots[0])
+			ret = resolve_list(out, links[i].slots, false, &d->slots, &d->nslots);
 		if (!ret && links[i].parent[0] && !(d->parent = dev_by_name(out, links[i].parent)))
 			ret = -EINVAL;
 	}
 	for (size_t i = 0; i < out->n; i++) {
 		free(links[i].slaves);
 		free(links[i].holders);
+		free(links[i].slots);
 	}
 	free(links);
+	/* the mount lines: "mount SRC DIR ...", SRC one of the stack's devices */
+	for (p = text; !ret && next_line(&p, end, buf, sizeof(buf));)
+		if (!strncmp(buf, "mount ", 6))
+			ret = parse_mount(out, buf);
 	if (!ret && !out->n)
 		ret = -ENODATA;
 	if (ret) {
@@ -401,6 +606,46 @@ static void put_value(FILE *fp, const char *key, const char *v)
 		fputc(*v == ' ' || *v == '\t' || *v == '\n' ? '_' : *v, fp);
 }
 
+/*
+ * "mount /dev/NAME DIR FSTYPE" for each filesystem mounted on one of @devs
+ * (mountinfo under @root), so that a reader names a device by the
+ * directory it held, as live commands do. Mountinfo that cannot be read
+ * leaves the lines out: the stack is still one.
+ */
+static void put_mounts(FILE *fp, const char *root, const uint32_t *devs, size_t n)
+{
+	struct libmnt_table *tb = mnt_new_table();
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	char mi[PATH_MAX], name[64];
+
+	if (!tb || !it || sysfs_path(mi, sizeof(mi), sysfs_root(root), "/proc/self/mountinfo") ||
+	    mnt_table_parse_file(tb, mi))
+		goto out;
+	while (mnt_table_next_fs(tb, it, &fs) == 0) {
+		dev_t devno = mnt_fs_get_devno(fs);
+		uint32_t d = KDEV_MKDEV(major(devno), minor(devno));
+		const char *dir = mnt_fs_get_target(fs), *type = mnt_fs_get_fstype(fs);
+		bool ours = false;
+
+		for (size_t i = 0; i < n && !ours; i++)
+			ours = devs[i] == d;
+		if (!ours || !dir || topo_dev_name(root, d, name, sizeof(name)))
+			continue;
+		fprintf(fp, "mount /dev/%s ", name);
+		/* blanks would end the field: as /proc/mounts writes them */
+		for (const char *c = dir; *c; c++)
+			if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\\')
+				fprintf(fp, "\\%03o", (unsigned char)*c);
+			else
+				fputc(*c, fp);
+		fprintf(fp, " %s\n", type ? type : "-");
+	}
+out:
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+}
+
 int topo_record_write(FILE *fp, const char *root, const uint32_t *devs, size_t n)
 {
 	fprintf(fp, "# blkstack topology v1\n");
@@ -426,6 +671,11 @@ int topo_record_write(FILE *fp, const char *root, const uint32_t *devs, size_t n
 		put_names(fp, root, d.holders, d.nholders);
 		fprintf(fp, " slaves=");
 		put_names(fp, root, d.slaves, d.nslaves);
+		/* the place each lower device fills, by the dm table's order */
+		if (d.nslots) {
+			fprintf(fp, " slots=");
+			put_names(fp, root, d.slots, d.nslots);
+		}
 		put_value(fp, "dm_name", d.dm_name);
 		put_value(fp, "dm_uuid", d.dm_uuid);
 		put_value(fp, "target", d.target);
@@ -435,5 +685,6 @@ int topo_record_write(FILE *fp, const char *root, const uint32_t *devs, size_t n
 		fputc('\n', fp);
 		topo_dev_info_free(&d);
 	}
+	put_mounts(fp, root, devs, n);
 	return fflush(fp) || ferror(fp) ? -EIO : 0;
 }

@@ -29,13 +29,27 @@
 struct tracker;
 
 /**
+ * struct topo_mount - a filesystem mounted on a recorded device
+ * @dev: the device
+ * @dir: where it was mounted
+ */
+struct topo_mount {
+	uint32_t dev;
+	char *dir;
+};
+
+/**
  * struct topo_record - the devices of a recorded stack
  * @devs: their descriptions, in dev_t order
  * @n: how many
+ * @mounts: the filesystems mounted on them ("mount SRC DIR ..." lines),
+ *	    @nmounts of them
  */
 struct topo_record {
 	struct topo_dev_info *devs;
 	size_t n;
+	struct topo_mount *mounts;
+	size_t nmounts;
 };
 
 /**
@@ -65,6 +79,19 @@ int topo_record_parse(const char *text, size_t len, struct topo_record *out, uns
 /** topo_record_free - release; a zeroed record is accepted */
 void topo_record_free(struct topo_record *r);
 
+/**
+ * topo_record_resolve - what a user names as a device, in a recorded stack
+ * rather than this machine's: MAJ:MIN, a kernel name (dm-0), a dm name,
+ * /dev/NAME, /dev/mapper/NAME, or a directory a filesystem of the stack
+ * was mounted on (a "mount" line; a path below it names it too)
+ * @r: the stack
+ * @arg: the name
+ * @dev: set to the device
+ * Returns 0, or -ENOENT when @r has no such device (a MAJ:MIN not
+ * described is taken as it is: 0).
+ */
+int topo_record_resolve(const struct topo_record *r, const char *arg, uint32_t *dev);
+
 /** topo_record_find - the description of @dev, or NULL */
 const struct topo_dev_info *topo_record_find(const struct topo_record *r, uint32_t dev);
 
@@ -73,6 +100,26 @@ const struct topo_dev_info *topo_record_find(const struct topo_record *r, uint32
  * report_name_fn: @ctx is the struct topo_record); NULL when not recorded
  */
 const char *topo_record_name(uint32_t dev, char *buf, size_t len, void *ctx);
+
+/**
+ * topo_record_label - @dev as every output names a layer (a report_name_fn:
+ * @ctx is the struct topo_record): a dm device by its dm name with its
+ * target type, "bsk-crypt(crypt)", an md device by its name with its
+ * level, "md0(raid5)", any other by its kernel name; NULL when not
+ * recorded (the outputs write MAJ:MIN then)
+ */
+const char *topo_record_label(uint32_t dev, char *buf, size_t len, void *ctx);
+
+/**
+ * topo_record_from_sysfs - describe devices of this machine as a recorded
+ * stack, for naming a live report's layers as a recording's are named
+ * @root: as for topo_resolve() ("" for this machine)
+ * @devs: the devices, @n of them (a device gone since is left out)
+ * @out: filled; release with topo_record_free()
+ * Returns 0, -ENOMEM, or a negative errno from sysfs.
+ */
+int topo_record_from_sysfs(const char *root, const uint32_t *devs, size_t n,
+			   struct topo_record *out);
 
 /**
  * topo_roles_of - what a device is in its stack, as the tracker's enum

@@ -159,6 +159,11 @@ const char *topo_kind_name(enum topo_kind kind);
  * @holders: the devices sitting on this one (holders/), ascending; a
  *	disk's partitions are not among them
  * @nholders: how many
+ * @slots: a dm device's lower devices in the order its table names them
+ *	(a stripe's legs, a pool's metadata then data device: the place
+ *	each fills, the same on another machine whatever its names), from
+ *	device-mapper or a recorded table; NULL when not known
+ * @nslots: how many
  *
  * Release with topo_dev_info_free().
  */
@@ -180,6 +185,8 @@ struct topo_dev_info {
 	size_t nslaves;
 	uint32_t *holders;
 	size_t nholders;
+	uint32_t *slots;
+	size_t nslots;
 };
 
 /**
@@ -225,11 +232,15 @@ void topo_dev_info_free(struct topo_dev_info *info);
  *	(@len bytes, NUL-terminated): "crypt", "thin", ..., "mixed" when the
  *	table's targets differ, "" when it has none. Return 0, or a negative
  *	errno when it cannot tell (the sysfs guess is used then).
+ * @devices: the devices dm device @dev's table names, in its order, at
+ *	most @max into @devs, *@n set to how many; 0 or a negative errno
+ *	(then the slots are left unknown). NULL: not known.
  *
  * Tests set a fake one to give fixture trees their target types.
  */
 struct topo_dm_ops {
 	int (*target)(uint32_t dev, char *buf, size_t len);
+	int (*devices)(uint32_t dev, uint32_t *devs, size_t max, size_t *n);
 };
 
 /**
@@ -257,5 +268,19 @@ void topo_dm_ops_set(const struct topo_dm_ops *ops);
  * -ERANGE when @buf is too small; -EINVAL for a NULL or empty @buf.
  */
 int topo_dm_target(uint32_t dev, char *buf, size_t len);
+
+/**
+ * topo_dm_devices - the devices a dm device's table names, in its order,
+ * from libdevmapper (the default @devices of struct topo_dm_ops): as
+ * topo_dm_target(), each target's parameters through topo_table_devices()
+ * Returns 0 or as topo_dm_target().
+ */
+int topo_dm_devices(uint32_t dev, uint32_t *devs, size_t max, size_t *n);
+
+/**
+ * topo_table_devices - append to @devs (*@n of them, @max at most) each
+ * "MAJ:MIN" word of a dm target's parameters, in order, once each
+ */
+void topo_table_devices(const char *params, uint32_t *devs, size_t max, size_t *n);
 
 #endif /* BLKSTACK_TOPO_H */
