@@ -39,8 +39,9 @@
 #   - I/O by I/O against an oracle that is not blkstack's tracker (oracle.py,
 #     on trace-cmd report's text of trace.dat, with full look-ahead): each
 #     I/O's class (top-level, caused by which I/O, issued by a layer on its
-#     own) and the devices it reached, in blkstack convert --to jsonl; at
-#     least 99.5% agree (agree.py)
+#     own, unexplained), the I/O it was issued for and the devices it
+#     reached, in blkstack convert --to jsonl; at least 99.5% agree
+#     (agree.py)
 #   - the page cache (guest/pagecache.sh, after the window): files read cold
 #     by read(2), mmap and O_DIRECT and one written with fsync, under blkstack
 #     report --by dir: each file's disk bytes within one readahead window of
@@ -853,8 +854,8 @@ for dev, l in layers.items():
     if got != want:
         errors.append("%s (%s): report %d bytes, trace log %d" % (dev, l["kind"], got, want))
 t = report["tracking"]
-# reads and writes followed to the devices that completed them (dm-thin
-# completes discards itself: those are "partly followed", counted apart)
+# reads and writes followed to the disks (dm-thin completes discards
+# itself: those are "completed by a layer", counted apart)
 e2e = report["end_to_end"]
 rw = sum(e2e[op]["ios"] for op in ("read", "write") if op in e2e)
 rw_matched = sum(e2e[op]["matched"] for op in ("read", "write") if op in e2e)
@@ -874,11 +875,12 @@ for dev, l in layers.items():
             s += h.get("avg", 0) * h["count"]
         if n:
             print("btt %s %s %.0f %d" % (dev, phase.upper(), s / n, n))
-print("summary %d layers, %d/%d top-level I/Os matched (%d/%d reads and writes), %d partly "
-      "followed, %d+%d issued by a layer (caused, own), %d expired" %
+print("summary %d layers, %d/%d top-level I/Os matched (%d/%d reads and writes), %d completed "
+      "by a layer, %d ended at a layer, %d partly followed, %d+%d+%d issued by a layer (caused, "
+      "own, unexplained), %d expired" %
       (len(layers), t["top_level_matched"], t["top_level_ios"], rw_matched, rw,
-       t.get("top_level_partly_followed", 0), t.get("layer_caused_ios", 0),
-       t["layer_issued_ios"], t["expired"]))
+       t["top_level_completed_by_layer"], t["top_level_ended"], t["top_level_partly_followed"],
+       t["layer_caused_ios"], t["layer_issued_ios"], t["unexplained_ios"], t["expired"]))
 for e in errors:
     print("error " + e)
 sys.exit(1 if errors else 0)
