@@ -83,7 +83,7 @@ grep -q "no recording for latency" "$TMPD/monitor.err" ||
 # at its queue event) and the stack.
 "$BLKSTACK" report -i "$RECDIR/${recs[0]}" --json >"$TMPD/flight.json" 2>"$TMPD/flight.err" ||
 	{ cat "$TMPD/flight.err" >&2; fail "report -i of the recording failed"; }
-python3 - "$TMPD/flight.json" "$A_NAME" "$A_PNAME" <<'EOF' || fail "the recording lacks the slow reads or the stack"
+if ! python3 - "$TMPD/flight.json" "$A_NAME" "$A_PNAME" <<'EOF'; then
 import json, sys
 doc = json.load(open(sys.argv[1]))
 names = {l.get("name") for l in doc["layers"]}
@@ -94,6 +94,12 @@ print("recording: layers %s, %d reads at %s, slowest %.1f ms end to end"
       % (sorted(n for n in names if n), read.get("ios", 0), sys.argv[2], slow / 1e6))
 sys.exit(0 if sys.argv[3] in names and slow >= 50e6 and read.get("ios", 0) >= 5 else 1)
 EOF
+	# what a failure is to be understood from: the monitor's messages, the
+	# report's, and the stack's markers the recording carries
+	cat "$TMPD/monitor.err" "$TMPD/flight.err" >&2
+	trace-cmd report "$RECDIR/${recs[0]}" 2>&1 | grep -m20 'blkstack-' >&2 || true
+	fail "the recording lacks the slow reads or the stack"
+fi
 if command -v trace-cmd >/dev/null; then
 	trace-cmd report "$RECDIR/${recs[0]}" 2>/dev/null | grep -q 'blkstack-topology: ' ||
 		fail "trace-cmd report does not show the stack's markers in the recording"
