@@ -190,9 +190,16 @@ action_counts() {
 
 # Sectors the top device TOP queued on behalf of COMM (dd, xfs_io) in a
 # blkparse-format log, data only (no metadata, no discard): "W n" and "R n".
-dd_sectors() { # LOG TOP COMM
-	awk -v top="$2" -v comm="[$3]" '
-	$1 == top && $6 == "Q" && $NF == comm && $9 == "+" {
+# With PIDS (the workload's own record of the processes it ran as COMM),
+# the events of those pids whatever their name: blkparse names a pid from
+# blktrace's notify records (BLK_TN_PROCESS, written once per task and
+# trace session), and on some boots names a program of the workload run
+# beside another (xfs_io beside dd, on md-raid1 and multipath) after
+# another task, for some of its events or all.
+dd_sectors() { # LOG TOP COMM [PIDS]
+	awk -v top="$2" -v comm="[$3]" -v pids=" ${4:-} " '
+	$1 == top && $6 == "Q" && $9 == "+" &&
+	    (pids == "  " ? $NF == comm : index(pids, " " $5 " ")) {
 		rwbs = $7
 		if (rwbs ~ /^F[RWDNE]/) rwbs = substr(rwbs, 2)
 		if (rwbs ~ /M/) next
@@ -205,7 +212,7 @@ dd_sectors() { # LOG TOP COMM
 # --- one stack -----------------------------------------------------------------
 
 check_stack() {
-	local RES=$1 DAT TOPO REPORT check line top ndm nstack dev name nq nc
+	local RES=$1 DAT TOPO REPORT check line top ndm nstack dev name nq nc pids
 	local exp_w exp_r got trimmed f a b c ok
 	STACK=$(basename "$RES")
 	STACK_ERRORS=0
@@ -538,8 +545,14 @@ check_stack() {
 	while read -r comm; do
 		exp_w=$(awk -v c="$comm" '$1 == "expect" && NF == 6 && $3 == c && $4 == "W" { n += $6 } END { print n * 2 }' "$TMP/expect")
 		exp_r=$(awk -v c="$comm" '$1 == "expect" && NF == 6 && $3 == c && $4 == "R" { n += $6 } END { print n * 2 }' "$TMP/expect")
+		pids=$(awk -v c="$comm" '$1 == "app" && $4 == c { printf "%s ", $5 }' "$RES/app.txt" 2>/dev/null)
 		for f in "$RES/blkparse.txt" "$RES/blkstack.txt" "$TMP/$STACK.parse"; do
-			got=$(dd_sectors "$f" "${top}" "$comm" | tr '\n' ' ')
+			# blkstack names every event's task: by name there
+			if [[ $f == "$RES/blkparse.txt" ]]; then
+				got=$(dd_sectors "$f" "${top}" "$comm" "${pids% }" | tr '\n' ' ')
+			else
+				got=$(dd_sectors "$f" "${top}" "$comm" | tr '\n' ' ')
+			fi
 			c=$(basename "$f"); c=${c/$STACK.parse/blkstack parse}
 			ok=0
 			[[ $got != "W $exp_w R $exp_r " ]] || ok=1
