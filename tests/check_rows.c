@@ -38,6 +38,7 @@ static void split_tree(struct tk_rec *r, struct tk_io *io, uint64_t t, const cha
 				.depth = 1, .kind = TK_LAYER_REQUEST, .op = BLK_OP_WRITE,
 				.merge = TK_MERGE_BACK, .sectors = 64, .q = t + 1150,
 				.down = t + 1250, .up = t + 1900, .c = t + 1900, .complete = true };
+	r[1].end = r[2].end = TK_END_DISK;
 	*io = (struct tk_io){ .pid = 42, .top = true, .matched = true, .root = r, .recs = r,
 			      .nrecs = 3 };
 	snprintf(io->comm, sizeof(io->comm), "%s", comm);
@@ -50,7 +51,8 @@ START_TEST(row_folds_bios_by_device)
 	struct tk_io io;
 
 	split_tree(recs, &io, 0, "dd");
-	ck_assert_int_eq(row_build(&r, &io, 7), 0);
+	io.id = 7;
+	ck_assert_int_eq(row_build(&r, &io), 0);
 	ck_assert_uint_eq(r.io, 7);
 	ck_assert_uint_eq(r.dev, DM0);
 	ck_assert_uint_eq(r.sector, 1000);
@@ -103,25 +105,27 @@ START_TEST(csv_line)
 	int n;
 
 	split_tree(recs, &io, 0, "a,\"b");
-	ck_assert_int_eq(row_build(&r, &io, 1), 0);
+	io.id = 1;
+	ck_assert_int_eq(row_build(&r, &io), 0);
 	text = capture(header, &r);
-	ck_assert_ptr_nonnull(strstr(text, "io,top,matched,op,dev,sector,bytes,pid,comm,file,q_ns,c_ns,"
-					   "latency_ns,error,nlayers,l0_dev,l0_kind,l0_q_ns,"));
+	ck_assert_ptr_nonnull(strstr(text, "io,top,class,cause,issuer,matched,reach,ended_at,op,dev,"
+					   "sector,bytes,pid,comm,file,q_ns,c_ns,latency_ns,error,"
+					   "nlayers,l0_dev,l0_kind,l0_bios,l0_bytes,l0_end,l0_q_ns,"));
 	ck_assert_ptr_nonnull(strstr(text, ",l7_comp_ns,l7_total_ns\n"));
-	/* 15 columns, then 10 per layer slot */
+	/* 20 columns, then 13 per layer slot */
 	n = 0;
 	for (char *p = text; *p; p++)
 		n += *p == ',';
-	ck_assert_int_eq(n + 1, 15 + 10 * ROWS_CSV_LAYERS);
+	ck_assert_int_eq(n + 1, 20 + 13 * ROWS_CSV_LAYERS);
 	free(text);
 
 	text = capture(rows_csv_write, &r);
 	n = snprintf(want, sizeof(want),
-		     "1,1,1,write,253:0,1000,65536,42,\"a,\"\"b\",,1000,2000,1000,0,2,"
-		     "253:0,bio,1000,1100,1900,2000,100,800,100,1000,"
-		     "8:16,request,1100,1200,1900,1900,100,700,0,800");
+		     "1,1,top,,,1,disk,,write,253:0,1000,65536,42,\"a,\"\"b\",,1000,2000,1000,0,2,"
+		     "253:0,bio,1,65536,,1000,1100,1900,2000,100,800,100,1000,"
+		     "8:16,request,2,65536,disk,1100,1200,1900,1900,100,700,0,800");
 	for (int l = 2; l < ROWS_CSV_LAYERS; l++)
-		n += snprintf(want + n, sizeof(want) - n, ",,,,,,,,,,");
+		n += snprintf(want + n, sizeof(want) - n, ",,,,,,,,,,,,,");
 	snprintf(want + n, sizeof(want) - n, "\n");
 	ck_assert_str_eq(text, want);
 	free(text);
@@ -129,9 +133,10 @@ START_TEST(csv_line)
 	/* a bio-based leaf (zram): never passed down, so no submission part */
 	recs[0].down = recs[0].up = 0;
 	io.nrecs = 1;
-	ck_assert_int_eq(row_build(&r, &io, 2), 0);
+	io.id = 2;
+	ck_assert_int_eq(row_build(&r, &io), 0);
 	text = capture(rows_csv_write, &r);
-	ck_assert_ptr_nonnull(strstr(text, ",1,253:0,bio,1000,,,2000,,,,1000,"));
+	ck_assert_ptr_nonnull(strstr(text, ",1,253:0,bio,1,65536,,1000,,,2000,,,,1000,"));
 	free(text);
 
 	/* the file the page-cache attribution gave it: a path is quoted like any text */
@@ -153,7 +158,8 @@ START_TEST(jsonl_file)
 	char *text;
 
 	split_tree(recs, &io, 0, "dd");
-	ck_assert_int_eq(row_build(&r, &io, 1), 0);
+	io.id = 1;
+	ck_assert_int_eq(row_build(&r, &io), 0);
 	r.file = "/srv/caf\xe9";
 	text = capture(rows_jsonl_write, &r);
 	obj = json_tokener_parse(text);
@@ -177,7 +183,8 @@ START_TEST(jsonl_line)
 	/* a name that is not UTF-8 must still give valid JSON */
 	split_tree(recs, &io, 0, "x\xff\"y");
 	recs[0].down = 0;
-	ck_assert_int_eq(row_build(&r, &io, 3), 0);
+	io.id = 3;
+	ck_assert_int_eq(row_build(&r, &io), 0);
 	text = capture(rows_jsonl_write, &r);
 	ck_assert_ptr_nonnull(strchr(text, '\n'));
 	ck_assert_ptr_eq(strchr(text, '\n'), text + strlen(text) - 1);
@@ -208,6 +215,83 @@ START_TEST(jsonl_line)
 	ck_assert_int_eq(json_object_get_int(v), 2);
 	ck_assert(json_object_object_get_ex(l1, "below_ns", &v));
 	ck_assert_int_eq(json_object_get_int64(v), 700);
+	json_object_put(obj);
+	free(text);
+	row_release(&r);
+}
+END_TEST
+
+/*
+ * A caused I/O's row names its class, the I/O it served and the layer that
+ * issued it; an I/O that ended at a layer says where (issue 28, 3).
+ */
+START_TEST(jsonl_class_and_cause)
+{
+	static const char *const want[][2] = {
+		{ "class", "caused" }, { "issuer", "253:0" }, { "reach", "ended" },
+		{ "ended_at", "253:0" },
+	};
+	struct json_object *obj, *layers, *cause, *v;
+	struct tk_rec recs[3];
+	struct row r = { 0 };
+	struct tk_io io;
+	char *text;
+
+	split_tree(recs, &io, 0, "kcopyd");
+	io.top = false;
+	io.cls = TK_IO_CAUSED;
+	io.cause = 41;
+	io.cause_dev = DM0;
+	io.cause_q = 777;
+	io.issuer = DM0;
+	io.reach = TK_REACH_ENDED;
+	io.end_dev = DM0;
+	io.matched = false;
+	io.nrecs = 1;
+	recs[0].end = TK_END_LAYER;
+	recs[0].no_q = true;	/* a request the layer made: no submission of 0 */
+	io.id = 44;
+	ck_assert_int_eq(row_build(&r, &io), 0);
+	text = capture(rows_jsonl_write, &r);
+	obj = json_tokener_parse(text);
+	ck_assert_ptr_nonnull(obj);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		ck_assert_msg(json_object_object_get_ex(obj, want[i][0], &v), "%s", want[i][0]);
+		ck_assert_str_eq(json_object_get_string(v), want[i][1]);
+	}
+	/* the cause: its row's number, device and Q (issue 27's {dev, q_ns}) */
+	ck_assert(json_object_object_get_ex(obj, "cause", &cause));
+	ck_assert(json_object_object_get_ex(cause, "io", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 41);
+	ck_assert(json_object_object_get_ex(cause, "dev", &v));
+	ck_assert_str_eq(json_object_get_string(v), "253:0");
+	ck_assert(json_object_object_get_ex(cause, "q_ns", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 777);
+	ck_assert(json_object_object_get_ex(obj, "io", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 44);
+	ck_assert(json_object_object_get_ex(obj, "layers", &layers));
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(layers, 0), "end", &v));
+	ck_assert_str_eq(json_object_get_string(v), "ended");
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(layers, 0), "sub_ns", &v));
+	ck_assert_ptr_null(v);
+	ck_assert(json_object_object_get_ex(json_object_array_get_idx(layers, 0), "total_ns", &v));
+	ck_assert_int_eq(json_object_get_int64(v), 1000);
+	json_object_put(obj);
+	free(text);
+	/* a top-level I/O has neither cause nor issuer: null */
+	split_tree(recs, &io, 0, "dd");
+	io.id = 45;
+	ck_assert_int_eq(row_build(&r, &io), 0);
+	text = capture(rows_jsonl_write, &r);
+	obj = json_tokener_parse(text);
+	ck_assert(json_object_object_get_ex(obj, "class", &v));
+	ck_assert_str_eq(json_object_get_string(v), "top");
+	ck_assert(json_object_object_get_ex(obj, "cause", &v));
+	ck_assert_ptr_null(v);
+	ck_assert(json_object_object_get_ex(obj, "issuer", &v));
+	ck_assert_ptr_null(v);
+	ck_assert(json_object_object_get_ex(obj, "reach", &v));
+	ck_assert_str_eq(json_object_get_string(v), "disk");
 	json_object_put(obj);
 	free(text);
 	row_release(&r);
@@ -386,6 +470,7 @@ int main(void)
 	tcase_add_test(tc, csv_line);
 	tcase_add_test(tc, jsonl_line);
 	tcase_add_test(tc, jsonl_file);
+	tcase_add_test(tc, jsonl_class_and_cause);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("perfetto");
 	tcase_add_test(tc, perfetto_document);

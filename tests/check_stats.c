@@ -30,13 +30,21 @@ static void teardown(void)
 	stats_free(st);
 }
 
-static void feed(struct tk_rec *recs, size_t n, bool top, int32_t pid, const char *comm)
+/* A tree of class @cls, followed to a disk unless @reach says otherwise. */
+static void feed_io(struct tk_rec *recs, size_t n, uint8_t cls, uint8_t reach, uint32_t end_dev,
+		    int32_t pid, const char *comm)
 {
-	struct tk_io io = { .pid = pid, .top = top, .matched = true, .root = recs, .recs = recs,
-			    .nrecs = n };
+	struct tk_io io = { .pid = pid, .top = cls == TK_IO_TOP, .cls = cls, .reach = reach,
+			    .end_dev = end_dev, .matched = reach == TK_REACH_DISK, .root = recs,
+			    .recs = recs, .nrecs = n };
 
 	strncpy(io.comm, comm, sizeof(io.comm) - 1);
 	stats_io(&io, st);
+}
+
+static void feed(struct tk_rec *recs, size_t n, bool top, int32_t pid, const char *comm)
+{
+	feed_io(recs, n, top ? TK_IO_TOP : TK_IO_LAYER, TK_REACH_DISK, 0, pid, comm);
 }
 
 /*
@@ -90,14 +98,15 @@ START_TEST(per_layer_latencies)
 	ck_assert_uint_eq(o->total.max, 390);
 
 	o = &disk->op[ST_WRITE];
-	ck_assert_uint_eq(o->sub.max, 15);	/* into the layer, to issue */
+	ck_assert_uint_eq(o->sub.max, 13);	/* its queue event, to issue */
 	ck_assert_uint_eq(o->q2g.max, 3);	/* btt's Q: the queue event */
 	ck_assert_uint_eq(o->g2i.count, 0);	/* never inserted: no G2I, no I2D */
 	ck_assert_uint_eq(o->i2d.count, 0);
 	ck_assert_uint_eq(o->g2d.max, 10);	/* but G2D: 130 - 120 */
 	ck_assert_uint_eq(o->d2c.max, 370);	/* 500 - 130 */
 	ck_assert_uint_eq(o->q2c.max, 383);
-	ck_assert_uint_eq(o->total.max, 385);	/* the layer's own: from 115 */
+	/* C - Q at the layer, Q its queue event (issue 28, 5): btt's Q2C */
+	ck_assert_uint_eq(o->total.max, 383);
 	ck_assert_uint_eq(o->q2m.count, 0);
 	ck_assert_uint_eq(dm->op[ST_READ].ios, 0);
 }
@@ -224,6 +233,93 @@ START_TEST(waterfall_rows_and_parents_by_path)
 	ck_assert_uint_eq(e->nshares, 2);
 	ck_assert_uint_eq(e->shares[1].dev, SDA);
 	ck_assert_int_eq(e->shares[1].parent, 0);	/* a row of its own, under dm */
+}
+END_TEST
+
+/*
+ * Every bio at a layer is counted in the class of its I/O, I/Os and bytes:
+ * the classes add up to the layer's figures, unexplained apart from the
+ * layer's own (issue 28, 2).
+ */
+START_TEST(layer_io_by_class)
+{
+	static const uint8_t cls[] = { TK_IO_TOP, TK_IO_CAUSED, TK_IO_LAYER, TK_IO_UNEXPLAINED,
+				       TK_IO_CAUSED };
+	const struct st_layer_op *o;
+	uint64_t ios = 0, bytes = 0;
+
+	for (size_t i = 0; i < sizeof(cls) / sizeof(cls[0]); i++) {
+		struct tk_rec r = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
+				    .op = BLK_OP_READ, .sectors = 8 * (i + 1), .q = 10, .c = 20 };
+
+		feed_io(&r, 1, cls[i], TK_REACH_DISK, 0, 1, "a");
+	}
+	o = &stats_layer(st, SDA)->op[ST_READ];
+	ck_assert_uint_eq(o->ios, 5);
+	ck_assert_uint_eq(o->cls_ios[TK_IO_TOP], 1);
+	ck_assert_uint_eq(o->cls_ios[TK_IO_CAUSED], 2);
+	ck_assert_uint_eq(o->cls_ios[TK_IO_LAYER], 1);
+	ck_assert_uint_eq(o->cls_ios[TK_IO_UNEXPLAINED], 1);
+	ck_assert_uint_eq(o->cls_bytes[TK_IO_CAUSED], (16 + 40) * 512);
+	ck_assert_uint_eq(o->cls_bytes[TK_IO_UNEXPLAINED], 32 * 512);
+	for (int c = 0; c < TK_CLASSES; c++) {
+		ios += o->cls_ios[c];
+		bytes += o->cls_bytes[c];
+	}
+	ck_assert_uint_eq(ios, o->ios);
+	ck_assert_uint_eq(bytes, o->bytes);
+}
+END_TEST
+
+/*
+ * How far each top-level I/O was followed, per operation, and where it
+ * ended, counted at that layer (issue 28, 1).
+ */
+START_TEST(reach_per_op_and_layer)
+{
+	struct tk_rec r[2] = {
+		{ .dev = DM0, .parent = -1, .kind = TK_LAYER_BIO, .op = BLK_OP_DISCARD,
+		  .sectors = 8, .q = 10, .down = 11, .up = 19, .c = 20 },
+		{ .dev = SDA, .parent = 0, .parent_dev = DM0, .depth = 1, .kind = TK_LAYER_REQUEST,
+		  .op = BLK_OP_DISCARD, .sectors = 8, .q = 11, .c = 19 },
+	};
+
+	feed_io(r, 2, TK_IO_TOP, TK_REACH_DISK, 0, 1, "fstrim");
+	feed_io(r, 1, TK_IO_TOP, TK_REACH_SELF, DM0, 1, "fstrim");
+	feed_io(r, 1, TK_IO_TOP, TK_REACH_ENDED, DM0, 1, "fstrim");
+	feed_io(r, 1, TK_IO_TOP, TK_REACH_ENDED, DM0, 1, "fstrim");
+	feed_io(r, 2, TK_IO_TOP, TK_REACH_PARTIAL, SDA, 1, "fstrim");
+	ck_assert_uint_eq(st->e2e[ST_DISCARD].ios, 5);
+	ck_assert_uint_eq(st->e2e[ST_DISCARD].matched, 1);
+	ck_assert_uint_eq(st->e2e[ST_DISCARD].reach[TK_REACH_DISK], 1);
+	ck_assert_uint_eq(st->e2e[ST_DISCARD].reach[TK_REACH_SELF], 1);
+	ck_assert_uint_eq(st->e2e[ST_DISCARD].reach[TK_REACH_ENDED], 2);
+	ck_assert_uint_eq(st->e2e[ST_DISCARD].reach[TK_REACH_PARTIAL], 1);
+	ck_assert_uint_eq(stats_layer(st, DM0)->op[ST_DISCARD].top_end[TK_REACH_ENDED], 2);
+	ck_assert_uint_eq(stats_layer(st, DM0)->op[ST_DISCARD].top_end[TK_REACH_SELF], 1);
+	ck_assert_uint_eq(stats_layer(st, SDA)->op[ST_DISCARD].top_end[TK_REACH_PARTIAL], 1);
+	ck_assert_uint_eq(stats_layer(st, SDA)->op[ST_DISCARD].top_end[TK_REACH_ENDED], 0);
+	ck_assert_uint_eq(st->e2e[ST_READ].ios, 0);
+}
+END_TEST
+
+/*
+ * A request the layer made itself (the flush machinery's) was never
+ * queued: no submission of 0 us, but its time from its issue (issue 28, 8).
+ */
+START_TEST(unqueued_request_has_no_submission)
+{
+	struct tk_rec r = { .dev = SDA, .parent = -1, .kind = TK_LAYER_REQUEST,
+			    .op = BLK_OP_FLUSH, .q = 100, .d = 100, .down = 100, .up = 160,
+			    .c = 160, .no_q = true };
+	const struct st_layer_op *o;
+
+	feed(&r, 1, false, 1, "kworker");
+	o = &stats_layer(st, SDA)->op[ST_FLUSH];
+	ck_assert_uint_eq(o->ios, 1);
+	ck_assert_uint_eq(o->sub.count, 0);
+	ck_assert_uint_eq(o->total.count, 1);
+	ck_assert_uint_eq(o->total.max, 60);
 }
 END_TEST
 
@@ -429,7 +525,10 @@ START_TEST(bio_based_leaf_waterfall)
 	ck_assert_uint_eq(e->shares[0].sub_ns, 10);
 	ck_assert_uint_eq(e->shares[0].comp_ns, 30);
 	ck_assert_uint_eq(e->shares[1].dev, ZRAM0);
+	ck_assert_uint_eq(e->shares[0].sub_n, 1);
 	ck_assert_uint_eq(e->shares[1].sub_ns, 0);
+	/* zram never sends it down: no submission, not one of 0 (issue 28, 8) */
+	ck_assert_uint_eq(e->shares[1].sub_n, 0);
 	ck_assert_uint_eq(e->shares[1].dev_ns, 190);
 	ck_assert_uint_eq(stats_layer(st, ZRAM0)->op[ST_WRITE].sub.count, 0);
 	ck_assert_uint_eq(stats_layer(st, ZRAM0)->op[ST_WRITE].d2c.count, 0);
@@ -464,9 +563,30 @@ START_TEST(processes_capped)
 		feed(&r, 1, true, pid, "p");
 	ck_assert_uint_eq(st->nprocs, ST_MAX_PROCS + 1);
 	ck_assert_int_eq(st->procs[ST_MAX_PROCS].pid, -1);
+	ck_assert_str_eq(st->procs[ST_MAX_PROCS].comm, "p");
 	ck_assert_uint_eq(st->procs[ST_MAX_PROCS].ios, 10);
+	/* past the cap, a late process is still named: by its command (issue 28, 7) */
+	r.sectors = 1000;
+	feed(&r, 1, true, 100000, "fstrim");
+	feed(&r, 1, true, 100001, "fstrim");
+	ck_assert_uint_eq(st->nprocs, ST_MAX_PROCS + 2);
+	ck_assert_int_eq(st->procs[ST_MAX_PROCS + 1].pid, -1);
+	ck_assert_str_eq(st->procs[ST_MAX_PROCS + 1].comm, "fstrim");
+	ck_assert_uint_eq(st->procs[ST_MAX_PROCS + 1].bytes, 2 * 1000 * 512);
+	/* past as many names, the rest is "other" */
+	for (int i = 0; i < ST_MAX_COMMS; i++) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "c%d", i);
+		feed(&r, 1, true, 200000 + i, comm);
+	}
+	ck_assert_uint_eq(st->nprocs, ST_PROC_SLOTS);
+	ck_assert_int_eq(st->procs[ST_PROC_SLOTS - 1].pid, -2);
+	ck_assert_str_eq(st->procs[ST_PROC_SLOTS - 1].comm, "other");
+	ck_assert_uint_eq(st->procs[ST_PROC_SLOTS - 1].ios, 2);
 	stats_reset(st);
 	ck_assert_uint_eq(st->nprocs, 0);
+	ck_assert_uint_eq(st->nnames, 0);
 	ck_assert_uint_eq(st->nlayers, 0);
 	ck_assert_uint_eq(st->e2e[ST_READ].ios, 0);
 }
@@ -676,6 +796,9 @@ int main(void)
 	tcase_add_test(tc, waterfall_follows_last_piece);
 	tcase_add_test(tc, waterfall_rows_and_parents_by_path);
 	tcase_add_test(tc, merged_bio_and_layer_issued);
+	tcase_add_test(tc, layer_io_by_class);
+	tcase_add_test(tc, reach_per_op_and_layer);
+	tcase_add_test(tc, unqueued_request_has_no_submission);
 	tcase_add_test(tc, inserted_request_phases);
 	tcase_add_test(tc, i2d_once_per_issued_request);
 	tcase_add_test(tc, btt_phases_leave_out_splits_and_unqueued);

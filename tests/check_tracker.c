@@ -14,6 +14,7 @@
 
 #include "check_run.h"
 #include "format/tracefile.h"
+#include "track/topo-record.h"
 #include "track/tracker.h"
 
 #define DM(n)	KDEV_MKDEV(253, n)
@@ -691,9 +692,11 @@ START_TEST(replay_vm_fixtures)
 	ck_assert_ptr_nonnull(dir);
 	while ((de = readdir(dir))) {
 		struct replay r = { .shape_ok = true };
+		struct topo_record stack = { 0 };
 		struct tracefile *f;
 		struct tracker *tk;
 		char path[4096];
+		unsigned int line;
 		int err;
 
 		if (!strstr(de->d_name, ".dat"))
@@ -705,6 +708,12 @@ START_TEST(replay_vm_fixtures)
 		/* as the commands do for a recording with no stack: a first pass */
 		ck_assert_int_eq(tracefile_read(f, tracker_learn_event, tk), 0);
 		tracefile_close(f);
+		/* and with its stack (--topology): dm-thin completes its flushes itself */
+		strcpy(strstr(path, ".dat"), ".topo");
+		ck_assert_int_eq(topo_record_load(path, &stack, &line), 0);
+		topo_record_mark_roles(&stack, tk);
+		topo_record_free(&stack);
+		snprintf(path, sizeof(path), FIXTURES_DIR "/vm/%s", de->d_name);
 		f = tracefile_open(path, &err);
 		ck_assert_ptr_nonnull(f);
 		ck_assert_int_eq(tracefile_read(f, tracker_event, tk), 0);
@@ -938,6 +947,152 @@ START_TEST(hollow_path_is_not_matched)
 	feed(BLK_EV_BIO_COMPLETE, DM(2), 0, 8, "W");
 	ck_assert(trees[1].io.matched);
 	ck_assert_uint_eq(tracker_counters(t)->ios_top_matched, 1);
+}
+END_TEST
+
+/*
+ * A request-based layer with devices below (dm-multipath) is no disk: a
+ * path that ends there "ended at" it, and is not followed (issue 28, 1).
+ */
+START_TEST(path_ended_at_request_layer)
+{
+	tracker_set_role(t, DM(1), TK_ROLE_UPPER);
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER | TK_ROLE_LOWER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	feed(BLK_EV_BIO_QUEUE, DM(1), 64, 8, "R");
+	remap(DM(0), 64, 8, DM(1), 64, "R");
+	leaf_io(DM(0), 64, 8, "R");		/* its clone on the path: not followed */
+	feed(BLK_EV_BIO_COMPLETE, DM(1), 64, 8, "R");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert(trees[0].io.top);
+	ck_assert(!trees[0].io.matched);
+	ck_assert_int_eq(trees[0].io.reach, TK_REACH_ENDED);
+	ck_assert_uint_eq(trees[0].io.end_dev, DM(0));
+	ck_assert_int_eq(rec_of(&trees[0], DM(0))->end, TK_END_LAYER);
+	ck_assert_int_eq(rec_of(&trees[0], DM(1))->end, TK_END_NONE);
+	ck_assert_uint_eq(tracker_counters(t)->ios_top_reach[TK_REACH_ENDED], 1);
+	ck_assert_uint_eq(tracker_counters(t)->ios_top_matched, 0);
+	/* a disk under it completes what reaches it */
+	leaf_io(SDA, 8, 8, "R");
+	ck_assert_int_eq(trees[1].io.reach, TK_REACH_DISK);
+	ck_assert_int_eq(trees[1].recs[0].end, TK_END_DISK);
+}
+END_TEST
+
+/*
+ * Layers that complete I/O themselves by design are their own class, not
+ * "ended at": dm-thin's reads of unprovisioned blocks, its discards and
+ * flushes, md raid5's discards shorter than a stripe, dm-zero (issue 28, 1).
+ */
+START_TEST(layer_completes_itself)
+{
+	static const char *const ops[] = { "R", "D", "FWS" };
+
+	tracker_set_role(t, DM(2), TK_ROLE_UPPER | TK_ROLE_THIN);
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER | TK_ROLE_PARITY);
+	tracker_set_role(t, DM(5), TK_ROLE_COMPLETES);
+	for (int i = 0; i < 3; i++) {
+		feed(BLK_EV_BIO_QUEUE, DM(2), 0, i == 2 ? 0 : 8, ops[i]);
+		feed(BLK_EV_BIO_COMPLETE, DM(2), 0, i == 2 ? 0 : 8, ops[i]);
+		ck_assert_int_eq(trees[i].io.reach, TK_REACH_SELF);
+		ck_assert_uint_eq(trees[i].io.end_dev, DM(2));
+		ck_assert_int_eq(trees[i].recs[0].end, TK_END_SELF);
+	}
+	/* a write dm-thin sent nothing down for was not followed */
+	feed(BLK_EV_BIO_QUEUE, DM(2), 0, 8, "W");
+	feed(BLK_EV_BIO_COMPLETE, DM(2), 0, 8, "W");
+	ck_assert_int_eq(trees[3].io.reach, TK_REACH_ENDED);
+	feed(BLK_EV_BIO_QUEUE, DM(9), 0, 168, "D");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 0, 168, "D");
+	ck_assert_int_eq(trees[4].io.reach, TK_REACH_SELF);
+	/* dm-zero has nothing below, and is no disk */
+	feed(BLK_EV_BIO_QUEUE, DM(5), 0, 8, "R");
+	feed(BLK_EV_BIO_COMPLETE, DM(5), 0, 8, "R");
+	ck_assert_int_eq(trees[5].io.reach, TK_REACH_SELF);
+	ck_assert_uint_eq(tracker_counters(t)->ios_top_reach[TK_REACH_SELF], 5);
+	ck_assert_uint_eq(tracker_counters(t)->ios_top_matched, 0);
+}
+END_TEST
+
+/*
+ * I/O a layer issues for another names it: md's flushes to its members
+ * while the flush it got waits carry that flush's number, and the flush,
+ * which md sent nothing down for, was completed by md (issue 28, 1 and 3).
+ */
+START_TEST(caused_io_names_its_cause)
+{
+	tracker_set_role(t, DM(9), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_role(t, SDB, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(9), SDA);
+	tracker_set_edge(t, DM(9), SDB);
+	leaf_io(SDB, 8, 8, "W");			/* md's own, before: tree 1 */
+	feed(BLK_EV_BIO_QUEUE, DM(9), 0, 0, "FWS");	/* the flush: tree 2 */
+	leaf_io(SDA, 0, 0, "FWS");			/* md's flush to each member */
+	leaf_io(SDB, 0, 0, "FWS");
+	feed(BLK_EV_BIO_COMPLETE, DM(9), 0, 0, "FWS");
+	ck_assert_int_eq(ntrees, 4);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_LAYER);
+	ck_assert_uint_eq(trees[0].io.id, 1);
+	ck_assert_uint_eq(trees[0].io.cause, 0);
+	for (int i = 1; i < 3; i++) {
+		ck_assert_int_eq(trees[i].io.cls, TK_IO_CAUSED);
+		ck_assert_uint_eq(trees[i].io.cause, 2);
+		ck_assert_uint_eq(trees[i].io.id, 2 + i);
+	}
+	ck_assert_uint_eq(trees[3].io.id, 2);
+	ck_assert(trees[3].io.top);
+	ck_assert_int_eq(trees[3].io.reach, TK_REACH_SELF);
+	ck_assert_uint_eq(trees[3].io.end_dev, DM(9));
+	ck_assert_uint_eq(tracker_counters(t)->ios_caused, 2);
+	ck_assert_uint_eq(tracker_counters(t)->ios_layer, 1);
+}
+END_TEST
+
+/*
+ * I/O that came down from a layer with nothing in flight to send it is
+ * unexplained, never "issued on its own" (issue 28, 2); a layer issuing
+ * for I/O of its own issues it on its own, cause named.
+ */
+START_TEST(unexplained_is_counted_apart)
+{
+	tracker_set_role(t, DM(0), TK_ROLE_UPPER);
+	tracker_set_role(t, SDA, TK_ROLE_LOWER);
+	tracker_set_edge(t, DM(0), SDA);
+	remap(SDA, 64, 8, DM(0), 64, "W");	/* its bio at dm-0 was never seen */
+	leaf_io(SDA, 64, 8, "W");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_int_eq(trees[0].io.cls, TK_IO_UNEXPLAINED);
+	ck_assert_uint_eq(trees[0].io.issuer, DM(0));
+	ck_assert_uint_eq(tracker_counters(t)->ios_unexplained, 1);
+	ck_assert_uint_eq(tracker_counters(t)->ios_layer, 0);
+	ck_assert_uint_eq(tracker_counters(t)->unmatched_remap, 1);
+	/* a preflush write of the flush machinery's for a request of sda's own */
+	feed(BLK_EV_BIO_QUEUE, SDA, 512, 8, "FWS");	/* sda's own: tree 2 */
+	feed(BLK_EV_GETRQ, SDA, 512, 8, "FWS");
+	feed(BLK_EV_RQ_ISSUE, SDA, UINT64_MAX, 0, "FN");	/* its flush: tree 3 */
+	feed(BLK_EV_RQ_COMPLETE, SDA, UINT64_MAX, 0, "FN");
+	ck_assert_int_eq(trees[1].io.cls, TK_IO_LAYER);
+	ck_assert_uint_eq(trees[1].io.cause, 2);
+}
+END_TEST
+
+/* A request requeued waits until it is issued again: that time is counted (issue 28, 4). */
+START_TEST(requeue_wait_is_timed)
+{
+	feed(BLK_EV_BIO_QUEUE, SDA, 0, 8, "R");
+	feed(BLK_EV_GETRQ, SDA, 0, 8, "R");
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 8, "R");
+	feed(BLK_EV_RQ_REQUEUE, SDA, 0, 8, "R");	/* at now */
+	now += 1000;
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 8, "R");		/* 1010 ns later */
+	feed(BLK_EV_RQ_REQUEUE, SDA, 0, 8, "R");
+	feed(BLK_EV_RQ_ISSUE, SDA, 0, 8, "R");		/* 10 ns later */
+	feed(BLK_EV_RQ_COMPLETE, SDA, 0, 8, "R");
+	ck_assert_int_eq(ntrees, 1);
+	ck_assert_uint_eq(trees[0].recs[0].requeues, 2);
+	ck_assert_uint_eq(trees[0].recs[0].requeue_ns, 1020);
+	ck_assert(trees[0].io.matched);
 }
 END_TEST
 
@@ -1202,10 +1357,14 @@ END_TEST
  * 6.12 md-raid1: md's superblock write (FUA, preflush) through vdb1; vdb
  * emulates FUA: the data completes, then the post-flush (FF, no bio) is
  * issued, then the request completes once more with + 0. That flush is
- * for the superblock write, not for itself nor for nothing.
+ * for the superblock write, not for itself nor for nothing: it names it,
+ * and is, as the write is here (no write of md0 waits), the layers' own.
  */
 START_TEST(post_flush_of_fua_write)
 {
+	const struct tk_io *sb = NULL;
+	int nflush = 0;
+
 	tracker_set_role(t, DM(9), TK_ROLE_UPPER);
 	tracker_set_role(t, SDB1, TK_ROLE_LOWER | TK_ROLE_REMAP_ONLY);
 	tracker_set_role(t, SDB, TK_ROLE_LOWER);
@@ -1223,10 +1382,19 @@ START_TEST(post_flush_of_fua_write)
 	feed(BLK_EV_RQ_COMPLETE, SDB, 4104, 0, "WSM");
 	ck_assert_int_eq(ntrees, 3);
 	for (int i = 0; i < 3; i++)
+		if (trees[i].io.root->dev == SDB1)
+			sb = &trees[i].io;
+	ck_assert_ptr_nonnull(sb);
+	for (int i = 0; i < 3; i++)
 		if (trees[i].io.root->op == BLK_OP_FLUSH) {
-			ck_assert_int_eq(trees[i].io.cls, TK_IO_CAUSED);
+			ck_assert_int_eq(trees[i].io.cls, sb->cls);
+			ck_assert_int_eq(trees[i].io.cls, TK_IO_LAYER);
+			ck_assert_uint_eq(trees[i].io.cause, sb->id);
 			ck_assert_uint_eq(trees[i].io.cause_dev, SDB1);
+			ck_assert_uint_eq(trees[i].io.cause_q, sb->root->q);
+			nflush++;
 		}
+	ck_assert_int_eq(nflush, 2);	/* the preflush and the post-flush */
 }
 END_TEST
 
@@ -1466,6 +1634,11 @@ int main(void)
 	tcase_add_test(tc, expired_io_stays_one);
 	tcase_add_test(tc, cap_holds_for_children);
 	tcase_add_test(tc, hollow_path_is_not_matched);
+	tcase_add_test(tc, path_ended_at_request_layer);
+	tcase_add_test(tc, layer_completes_itself);
+	tcase_add_test(tc, caused_io_names_its_cause);
+	tcase_add_test(tc, unexplained_is_counted_apart);
+	tcase_add_test(tc, requeue_wait_is_timed);
 	tcase_add_test(tc, scheduler_merge_marks_bios);
 	tcase_add_test(tc, md_chunk_split_stays_one_io);
 	tcase_add_test(tc, snapshot_held_write_linked);

@@ -174,15 +174,21 @@ report = json.load(open(out + "/report.json"))
 t = report["tracking"]
 
 rows = [json.loads(line) for line in open(out + "/rows.jsonl")]
-issued = t["layer_issued_ios"] + t["layer_caused_ios"]
+issued = t["layer_issued_ios"] + t["layer_caused_ios"] + t["unexplained_ios"]
 if len(rows) != t["top_level_ios"] + issued:
     errors.append("jsonl: %d rows, the report %d + %d I/Os"
                   % (len(rows), t["top_level_ios"], issued))
 if sum(r["top"] for r in rows) != t["top_level_ios"]:
     errors.append("jsonl: %d top-level rows, the report %d"
                   % (sum(r["top"] for r in rows), t["top_level_ios"]))
-if [r["io"] for r in rows] != list(range(1, len(rows) + 1)):
-    errors.append("jsonl: I/O numbers are not 1..n")
+# numbered in the order they began: each number once, a cause is a row's
+ids = set(r["io"] for r in rows)
+if len(ids) != len(rows) or min(ids) < 1:
+    errors.append("jsonl: I/O numbers are not distinct and positive")
+for r in rows:
+    if r["cause"] is not None and r["cause"]["io"] not in ids:
+        errors.append("jsonl: io %d names cause %d, no row" % (r["io"], r["cause"]["io"]))
+        break
 # per device: the report's bytes and bios are those of the rows' layers
 by_dev = defaultdict(lambda: [0, 0])
 for r in rows:
@@ -292,7 +298,7 @@ import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 t = json.load(open(sys.argv[2]))["tracking"]
 tops = sum(r["top"] for r in rows)
-issued = t["layer_issued_ios"] + t["layer_caused_ios"]
+issued = t["layer_issued_ios"] + t["layer_caused_ios"] + t["unexplained_ios"]
 ok = (tops, len(rows)) == (t["top_level_ios"], t["top_level_ios"] + issued)
 print("%s %s with its stack: %d rows (%d top-level), report %d top-level + %d layer-issued" %
       ("ok  " if ok else "FAIL", sys.argv[3], len(rows), tops, t["top_level_ios"], issued))

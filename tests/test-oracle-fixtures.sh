@@ -5,9 +5,11 @@
 # blkstack convert --to jsonl (with the stack's .topo) against
 # tests/vm/oracle.py, a second program that is not blkstack's tracker,
 # reading trace-cmd report's text of the same file with full look-ahead.
-# Each I/O's class (top-level, caused by which I/O, issued by a layer on its
-# own) and the devices it reached agree for at least 99.5% of the I/Os of
-# every recording (tests/vm/agree.py). Needs no root.
+# Each I/O's class (top-level; caused, for a top-level I/O, by which I/O;
+# issued by a layer on its own; unexplained), the I/O it was issued for and
+# the devices it reached agree for at least 99.5% of the I/Os of every
+# recording, and every cause a row names by number is the row its device and
+# queue time name (tests/vm/agree.py). Needs no root.
 set -euo pipefail
 
 : "${BLKSTACK:?}" "${FIXTURES:?}" "${top_srcdir:?}"

@@ -44,16 +44,18 @@ report = json.load(open(sys.argv[1]))
 name = sys.argv[3]
 t = report["tracking"]
 errors = []
-# reads and writes followed to the devices that completed them (a layer may
-# complete a discard itself, as dm-thin does: "partly followed", counted apart)
+# reads and writes followed to the disks (a layer may complete a discard
+# itself, as dm-thin does: "completed by a layer", counted apart)
 e2e = report["end_to_end"]
 rw = sum(e2e[op]["ios"] for op in ("read", "write") if op in e2e)
 rw_matched = sum(e2e[op]["matched"] for op in ("read", "write") if op in e2e)
 if rw == 0 or rw_matched * 100 < rw * 99:
     errors.append("matched %d of %d top-level reads and writes" % (rw_matched, rw))
-if t["top_level_ios"] - t["top_level_matched"] != t["top_level_partly_followed"]:
-    errors.append("partly followed %d, but %d of %d matched"
-                  % (t["top_level_partly_followed"], t["top_level_matched"], t["top_level_ios"]))
+# the rest was completed by a layer itself, ended at a layer, or partly followed
+rest = t["top_level_completed_by_layer"] + t["top_level_ended"] + t["top_level_partly_followed"]
+if t["top_level_ios"] - t["top_level_matched"] != rest:
+    errors.append("%d completed by a layer, ended or partly followed, but %d of %d matched"
+                  % (rest, t["top_level_matched"], t["top_level_ios"]))
 for k in ("expired", "unmatched_completions", "unmatched_remaps", "dropped_inflight_cap"):
     if t[k]:
         errors.append("%s: %d" % (k, t[k]))
@@ -97,10 +99,12 @@ if layers < 2:
 if errors:
     print("FAIL %s: %s" % (name, "; ".join(errors)))
     sys.exit(1)
-print("ok   %s: %d layers, %d/%d top-level I/Os matched (%d/%d reads and writes), %d partly "
-      "followed, %d+%d issued by a layer (caused, own), bytes conserved" %
+print("ok   %s: %d layers, %d/%d top-level I/Os matched (%d/%d reads and writes), %d "
+      "completed by a layer, %d ended, %d partly followed, %d+%d+%d issued by a layer (caused, "
+      "own, unexplained), bytes conserved" %
       (name, layers, t["top_level_matched"], t["top_level_ios"], rw_matched, rw,
-       t["top_level_partly_followed"], t["layer_caused_ios"], t["layer_issued_ios"]))
+       t["top_level_completed_by_layer"], t["top_level_ended"], t["top_level_partly_followed"],
+       t["layer_caused_ios"], t["layer_issued_ios"], t["unexplained_ios"]))
 PY
 		failed=1
 	fi

@@ -623,9 +623,12 @@ enum pass {
 /*
  * The pages @rc held back, then its full sub-buffers (splice); then, when
  * none came and @partial, read() one page, full or not (@all: every page,
- * to the buffer's end). Returns enum pass, or a negative errno of a read.
+ * to the buffer's end). @to_now (a flush): the partial page too after full
+ * ones, so that what was written before the flush (a marker) is read.
+ * Returns enum pass, or a negative errno of a read.
  */
-static int cpu_pass(struct ring_thread *th, struct ring_cpu *rc, bool partial, bool all)
+static int cpu_pass(struct ring_thread *th, struct ring_cpu *rc, bool partial, bool all,
+		    bool to_now)
 {
 	struct ring *r = th->r;
 	bool spill = r->spilling;
@@ -676,7 +679,7 @@ static int cpu_pass(struct ring_thread *th, struct ring_cpu *rc, bool partial, b
 		if (rc->held_len)
 			return PASS_FULL;
 	}
-	if (pages || !partial)
+	if (!partial || (pages && !to_now))
 		return pages ? PASS_READ : PASS_EMPTY;
 	do {
 		ssize_t got;
@@ -704,11 +707,14 @@ static int cpu_pass(struct ring_thread *th, struct ring_cpu *rc, bool partial, b
 
 /*
  * One pass over the thread's CPUs. @partial: read partial pages of the
- * CPUs that had no full one; @draining: read each to its end and end it.
+ * CPUs that had no full one; @flush: of every CPU, up to now;
+ * @draining: read each to its end and end it.
  * Returns how many of its CPUs are left to read, or a negative errno;
- * *@stalled when none of them could be read for want of a batch.
+ * *@stalled when none of them could be read for want of a batch, *@full
+ * when some could not.
  */
-static int thread_pass(struct ring_thread *th, bool partial, bool draining, bool *stalled)
+static int thread_pass(struct ring_thread *th, bool partial, bool flush, bool draining,
+		       bool *stalled, bool *full_some)
 {
 	struct ring *r = th->r;
 	int left = 0, full = 0;
@@ -720,7 +726,7 @@ static int thread_pass(struct ring_thread *th, bool partial, bool draining, bool
 
 		if (rc->read_out)
 			continue;
-		ret = cpu_pass(th, rc, partial || draining, draining);
+		ret = cpu_pass(th, rc, partial || draining || flush, draining, flush);
 		if (ret < 0)
 			return ret;
 		left++;
@@ -756,6 +762,7 @@ static int thread_pass(struct ring_thread *th, bool partial, bool draining, bool
 		pthread_mutex_unlock(&r->lock);
 	}
 	*stalled = left && full == left;
+	*full_some = full > 0;
 	return left;
 }
 
@@ -796,7 +803,7 @@ static void *thread_main(void *arg)
 	struct ring *r = th->r;
 
 	for (;;) {
-		bool draining, flush, stalled;
+		bool draining, flush, stalled, full;
 		unsigned int gen;
 		int left;
 
@@ -810,7 +817,7 @@ static void *thread_main(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		flush = gen != th->flush_done;
 		/* a recording takes whole sub-buffers only, until a flush or the end */
-		left = thread_pass(th, !r->spilling || flush, draining, &stalled);
+		left = thread_pass(th, !r->spilling, flush, draining, &stalled, &full);
 		if (left < 0) {
 			pthread_mutex_lock(&r->lock);
 			if (!r->err)
@@ -819,7 +826,8 @@ static void *thread_main(void *arg)
 			pthread_mutex_unlock(&r->lock);
 			break;
 		}
-		if (flush) {
+		/* a CPU left unread for want of a batch: the flush is not answered */
+		if (flush && !full) {
 			pthread_mutex_lock(&r->lock);
 			th->flush_done = gen;
 			published(r);

@@ -366,8 +366,16 @@ static void file_io(const struct tk_io *io, int32_t owner, void *ctx)
 static void tracking_notes(const struct tk_counters *k)
 {
 	if (k->ios_top && k->ios_top_matched < k->ios_top)
-		note_msg("%llu of %llu top-level I/Os were followed through every layer",
-			 (unsigned long long)k->ios_top_matched, (unsigned long long)k->ios_top);
+		note_msg("%llu of %llu top-level I/Os reached a disk through every layer (%llu "
+			 "completed by a layer itself, %llu ended at a layer, %llu partly followed: "
+			 "their rows' \"reach\")",
+			 (unsigned long long)k->ios_top_matched, (unsigned long long)k->ios_top,
+			 (unsigned long long)k->ios_top_reach[TK_REACH_SELF],
+			 (unsigned long long)k->ios_top_reach[TK_REACH_ENDED],
+			 (unsigned long long)k->ios_top_reach[TK_REACH_PARTIAL]);
+	if (k->ios_unexplained)
+		note_msg("%llu I/Os came down from a layer with nothing in flight to send them: "
+			 "their rows' class is \"unexplained\"", (unsigned long long)k->ios_unexplained);
 	if (k->expired)
 		note_msg("%llu I/Os never completed within the recording (or --timeout): no row",
 			 (unsigned long long)k->expired);

@@ -33,16 +33,17 @@ bool mtrig_io(struct mtrig *t, const struct tk_io *io, char *reason, size_t len)
 		hist_add(&t->e2e, root->c - root->q);
 	for (size_t i = 0; i < io->nrecs; i++) {
 		const struct tk_rec *rec = &io->recs[i];
+		uint64_t q = tk_rec_q(rec);
 
 		/* the stage total of the layer's histograms: C - Q, both seen */
-		if (!rec->q || !rec->c || rec->c < rec->q)
+		if (!q || !rec->c || rec->c < q)
 			continue;
 		for (size_t k = 0; k < t->nlayers; k++)
 			if (rec->dev == t->layers[k].dev)
-				hist_add(&t->layers[k].iv, rec->c - rec->q);
-		if (t->latency_ns && !reason[0] && !said && rec->c - rec->q > t->latency_ns) {
+				hist_add(&t->layers[k].iv, rec->c - q);
+		if (t->latency_ns && !reason[0] && !said && rec->c - q > t->latency_ns) {
 			snprintf(reason, len, "latency: a bio of %.3f ms at %u:%u",
-				 (rec->c - rec->q) / 1e6, KDEV_MAJOR(rec->dev), KDEV_MINOR(rec->dev));
+				 (rec->c - q) / 1e6, KDEV_MAJOR(rec->dev), KDEV_MINOR(rec->dev));
 			said = true;
 		}
 	}

@@ -63,7 +63,12 @@ void html_table_layers(struct html_page *pg)
 	th(fp, "layer", "the device", true);
 	th(fp, "op", "the operation", true);
 	th(fp, "I/Os", "bios completed at this layer", false);
-	th(fp, "own", "I/Os the layer issued itself (not top-level)", false);
+	th(fp, "issued", "I/Os the layer issued itself (not top-level), counted at it", false);
+	th(fp, "top", "of the I/Os, those serving a top-level I/O", false);
+	th(fp, "caused", "of the I/Os, those a layer issued for a top-level I/O", false);
+	th(fp, "own", "of the I/Os, those a layer issued on its own", false);
+	th(fp, "unexpl.", "of the I/Os, those that came down from a layer with nothing in "
+	   "flight to send them", false);
 	th(fp, "MiB", "their bytes", false);
 	th(fp, "MiB/s", "over the span of completed I/O", false);
 	th(fp, "KiB avg", "average size", false);
@@ -93,6 +98,10 @@ void html_table_layers(struct html_page *pg)
 			td_text(fp, st_op_name(op));
 			td_num(fp, o->ios, "%.0f");
 			td_num(fp, o->issued, "%.0f");
+			td_num(fp, o->cls_ios[TK_IO_TOP], "%.0f");
+			td_num(fp, o->cls_ios[TK_IO_CAUSED], "%.0f");
+			td_num(fp, o->cls_ios[TK_IO_LAYER], "%.0f");
+			td_num(fp, o->cls_ios[TK_IO_UNEXPLAINED], "%.0f");
 			td_num(fp, o->bytes / 1048576.0, "%.2f");
 			td_num(fp, span_s > 0 ? o->bytes / 1048576.0 / span_s : 0, "%.2f");
 			td_num(fp, o->ios ? o->bytes / 1024.0 / o->ios : 0, "%.1f");
@@ -163,7 +172,7 @@ static void span_bar(FILE *fp, double y, uint64_t a, uint64_t b, uint64_t base, 
 {
 	char lat[24];
 
-	if (!a || !b || b < a)
+	if (!a || !b || b < a || a < base)
 		return;
 	html_fmt_lat(lat, sizeof(lat), (double)(b - a));
 	fprintf(fp, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\">"
@@ -197,19 +206,64 @@ static size_t own_most(const struct row *row, uint64_t *own)
 	return best;
 }
 
+/* One layer of a slow I/O (or of one issued on its behalf, @tag set) as a row of bars at @y. */
+static void slow_span_row(struct html_page *pg, const struct row_layer *l, const char *tag,
+			  double y, uint64_t base, double scale)
+{
+	char name[64], label[128], lat[24];
+	FILE *fp = pg->fp;
+
+	html_label(pg, l->dev, name, sizeof(name));
+	snprintf(label, sizeof(label), "%s%s", tag ? tag : "", name);
+	fprintf(fp, "<g class=\"span%s\" data-dev=\"%u:%u\"><title>", tag ? " caused" : "",
+		KDEV_MAJOR(l->dev), KDEV_MINOR(l->dev));
+	svg_text(fp, label);
+	html_fmt_lat(lat, sizeof(lat), (double)(l->c > l->q ? l->c - l->q : 0));
+	fprintf(fp, " (%s): %u bios, %.1f KiB, total %s; %u splits, %u merges", row_kind_name(l->kind),
+		l->bios, l->bytes / 1024.0, lat, l->splits, l->merges);
+	if (l->requeues) {
+		html_fmt_lat(lat, sizeof(lat), (double)l->requeue_ns);
+		fprintf(fp, "; requeued %u times, %s", l->requeues, lat);
+	}
+	fprintf(fp, "</title><text x=\"%.1f\" y=\"%.1f\">", 6.0 + l->depth * 8.0, y + 10);
+	svg_text(fp, label);
+	fputs("</text></g>", fp);
+	if (l->down) {
+		span_bar(fp, y, l->q, l->down, base, scale, SVG_SKY, "down (submission)");
+		span_bar(fp, y, l->down, l->up, base, scale, SVG_ORANGE,
+			 l->kind == TK_LAYER_REQUEST ? "the device" : "below");
+		span_bar(fp, y, l->up, l->c, base, scale, SVG_GREEN, "up (completion)");
+	} else {
+		/* a bio-based end of the path: its whole stay is its own, no device */
+		span_bar(fp, y, l->q, l->c, base, scale, SVG_PURPLE,
+			 "at this bio-based layer, where the path ended");
+	}
+	fputc('\n', fp);
+}
+
 static void slow_waterfall(struct html_page *pg, const struct slow_io *s, const struct row *row,
 			   size_t rank)
 {
 	const struct tk_rec *root = &s->recs[0];
+	struct row *caused = calloc(s->ncaused ? s->ncaused : 1, sizeof(*caused));
+	size_t nrows = row->nlayers;
 	uint64_t end = root->c;
-	double scale, h;
-	char name[64], lat[24], title[400];
+	double scale, h, y;
+	char name[64], lat[24], title[400], tag[64];
 	FILE *fp = pg->fp;
 
 	for (size_t i = 0; i < row->nlayers; i++)
 		end = row->layers[i].c > end ? row->layers[i].c : end;
+	/* the I/Os issued on its behalf, rows under its own */
+	for (size_t k = 0; caused && k < s->ncaused; k++) {
+		if (report_time_caused_row(&s->caused[k], &caused[k]) < 0)
+			continue;
+		nrows += caused[k].nlayers;
+		for (size_t i = 0; i < caused[k].nlayers; i++)
+			end = caused[k].layers[i].c > end ? caused[k].layers[i].c : end;
+	}
 	scale = end > root->q ? SPAN_W / (end - root->q) : 1;
-	h = 8 + row->nlayers * SPAN_ROW + 40;
+	h = 8 + nrows * SPAN_ROW + 40;
 	html_label(pg, root->dev, name, sizeof(name));
 	html_fmt_lat(lat, sizeof(lat), (double)s->lat);
 	snprintf(title, sizeof(title), "#%zu: %s, %s %.1f KiB at %s, trace time %.6f s", rank, lat,
@@ -226,34 +280,19 @@ static void slow_waterfall(struct html_page *pg, const struct slow_io *s, const 
 	fprintf(fp, "<div class=\"plot-static\"><svg class=\"slow-io static\" data-rank=\"%zu\" "
 		    "data-latency-ns=\"%" PRIu64 "\" data-q-ns=\"%" PRIu64 "\" viewBox=\"0 0 600 %.0f\" "
 		    "xmlns=\"http://www.w3.org/2000/svg\" role=\"img\">\n", rank, s->lat, root->q, h);
-	for (size_t i = 0; i < row->nlayers; i++) {
-		const struct row_layer *l = &row->layers[i];
-		double y = 8 + i * SPAN_ROW;
-
-		html_label(pg, l->dev, name, sizeof(name));
-		fprintf(fp, "<g class=\"span\" data-dev=\"%u:%u\"><title>", KDEV_MAJOR(l->dev),
-			KDEV_MINOR(l->dev));
-		svg_text(fp, name);
-		html_fmt_lat(lat, sizeof(lat), (double)(l->c > l->q ? l->c - l->q : 0));
-		fprintf(fp, " (%s): %u bios, %.1f KiB, total %s; %u splits, %u merges</title>"
-			    "<text x=\"%.1f\" y=\"%.1f\">", row_kind_name(l->kind), l->bios,
-			l->bytes / 1024.0, lat, l->splits, l->merges, 6.0 + l->depth * 8.0, y + 10);
-		svg_text(fp, name);
-		fputs("</text></g>", fp);
-		if (l->down) {
-			span_bar(fp, y, l->q, l->down, root->q, scale, SVG_SKY, "down (submission)");
-			span_bar(fp, y, l->down, l->up, root->q, scale, SVG_ORANGE,
-				 l->kind == TK_LAYER_REQUEST ? "the device" : "below");
-			span_bar(fp, y, l->up, l->c, root->q, scale, SVG_GREEN, "up (completion)");
-		} else {
-			/* a bio-based end of the path: its whole stay is its own, no device */
-			span_bar(fp, y, l->q, l->c, root->q, scale, SVG_PURPLE,
-				 "at this bio-based layer, where the path ended");
-		}
-		fputc('\n', fp);
+	y = 8;
+	for (size_t i = 0; i < row->nlayers; i++, y += SPAN_ROW)
+		slow_span_row(pg, &row->layers[i], NULL, y, root->q, scale);
+	for (size_t k = 0; caused && k < s->ncaused; k++) {
+		snprintf(tag, sizeof(tag), "[%s %s #%" PRIu64 "] ", row_class_name(caused[k].cls),
+			 row_op_name(caused[k].op), caused[k].io);
+		for (size_t i = 0; i < caused[k].nlayers; i++, y += SPAN_ROW)
+			slow_span_row(pg, &caused[k].layers[i], i ? "" : tag, y, root->q, scale);
+		row_release(&caused[k]);
 	}
+	free(caused);
 	{
-		double y = 8 + row->nlayers * SPAN_ROW, span = (end - root->q) / 1e3;
+		double span = (end - root->q) / 1e3;
 		double step = svg_nice_step(span > 0 ? span : 1, 5);
 
 		fprintf(fp, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>",
@@ -285,9 +324,9 @@ void html_slowest(struct html_page *pg)
 		return;
 	fprintf(fp, "<section id=\"slowest\"><h2>The slowest I/Os</h2>\n<p class=\"note\">The %zu "
 		    "slowest of %" PRIu64 " top-level I/Os, end to end; click a row for its waterfall. "
-		    "I/O that layers issued on an I/O's behalf (parity, copies, flushes) is counted "
-		    "apart (above) and not yet tied to the one I/O by the tracker: it is not drawn "
-		    "under it.</p>\n<div class=\"tablewrap\"><table class=\"sortable\" "
+		    "Under its layers, the I/O that layers issued on its behalf (read-modify-write "
+		    "reads, parity writes, copies, flushes), each with its own layers.</p>\n"
+		    "<div class=\"tablewrap\"><table class=\"sortable\" "
 		    "id=\"slow-table\"><thead><tr>", t->nslow, t->slow_offered);
 	th(fp, "#", "rank", false);
 	th(fp, "latency", "end to end, root C - root Q", false);

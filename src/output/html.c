@@ -245,6 +245,27 @@ static void stack_cell(struct html_page *pg, const struct st_layer *l, enum st_o
 	fprintf(fp, "<span class=\"lat\">%s &middot; %s</span></td>", p50, p99);
 }
 
+/*
+ * The layer's I/Os and bytes by class (top, caused, own, unexplained), every
+ * operation, as data-classes="top_ios top_bytes caused_ios ...".
+ */
+static void classes_attr(FILE *fp, const struct st_layer *l)
+{
+	static const uint8_t order[] = { TK_IO_TOP, TK_IO_CAUSED, TK_IO_LAYER, TK_IO_UNEXPLAINED };
+
+	fputs(" data-classes=\"", fp);
+	for (int c = 0; c < TK_CLASSES; c++) {
+		uint64_t ios = 0, bytes = 0;
+
+		for (int op = 0; op < ST_OPS; op++) {
+			ios += l->op[op].cls_ios[order[c]];
+			bytes += l->op[op].cls_bytes[order[c]];
+		}
+		fprintf(fp, "%s%" PRIu64 " %" PRIu64, c ? " " : "", ios, bytes);
+	}
+	fputc('"', fp);
+}
+
 static void stack_tree(struct html_page *pg)
 {
 	const struct stats *st = pg->r->st;
@@ -281,6 +302,7 @@ static void stack_tree(struct html_page *pg)
 		svg_text(fp, name);
 		html_label(pg, l->dev, name, sizeof(name));
 		fprintf(fp, "\" data-ios=\"%" PRIu64 "\" data-bytes=\"%" PRIu64 "\"", ios, bytes);
+		classes_attr(fp, l);
 		for (int op = 0; op < ST_OPS; op++) {
 			const struct st_layer_op *o = &l->op[op];
 
@@ -379,25 +401,48 @@ static void facts(struct html_page *pg)
 	const struct report *r = pg->r;
 	const struct tk_counters *tk = r->tk;
 	uint64_t lost = report_lost(r->src);
+	const char *sep = " (";
 	FILE *fp = pg->fp;
 
 	fprintf(fp, "<p class=\"facts\"><span>%.3f s of completed I/O, trace time %.3f to %.3f s"
 		    "</span> ", (r->st->last_ts - r->st->first_ts) / 1e9, html_time(r->st->first_ts),
 		html_time(r->st->last_ts));
-	fprintf(fp, "<span>%" PRIu64 " top-level I/Os, %.1f%% followed through every layer</span> ",
-		tk->ios_top, tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0);
-	if (tk->ios_top > tk->ios_top_matched)
-		fprintf(fp, "<span class=\"warn\" title=\"their path was lost below some layer\">"
-			    "%" PRIu64 " partly followed</span> ", tk->ios_top - tk->ios_top_matched);
+	fprintf(fp, "<span class=\"rates\">%" PRIu64 " top-level I/Os, %.1f%% of which reached a "
+		    "disk through every layer", tk->ios_top,
+		tk->ios_top ? 100.0 * tk->ios_top_matched / tk->ios_top : 100.0);
+	for (int op = 0; op < ST_OPS; op++) {
+		const struct st_e2e *e = &r->st->e2e[op];
+
+		if (!e->ios)
+			continue;
+		fprintf(fp, "%s%s %.1f%%", sep, st_op_name(op), 100.0 * e->matched / e->ios);
+		sep = ", ";
+	}
+	fputs(*sep == ',' ? ")</span> " : "</span> ", fp);
+	if (tk->ios_top_reach[TK_REACH_SELF])
+		fprintf(fp, "<span title=\"a layer completed them by design (dm-thin's discards, "
+			    "md's flushes): see the match rate per operation\">%" PRIu64 " completed "
+			    "by a layer itself</span> ", tk->ios_top_reach[TK_REACH_SELF]);
+	if (tk->ios_top_reach[TK_REACH_ENDED])
+		fprintf(fp, "<span class=\"warn\" title=\"their path ended at a layer with devices "
+			    "below that sent nothing down\">%" PRIu64 " ended at a layer</span> ",
+			tk->ios_top_reach[TK_REACH_ENDED]);
+	if (tk->ios_top_reach[TK_REACH_PARTIAL])
+		fprintf(fp, "<span class=\"warn\" title=\"a step of their path was not seen\">"
+			    "%" PRIu64 " partly followed</span> ", tk->ios_top_reach[TK_REACH_PARTIAL]);
 	fprintf(fp, "<span title=\"I/O the layers issued themselves: metadata, parity, "
-		    "zeroing, flushes\">%" PRIu64 " issued by layers for an I/O in flight, %" PRIu64
-		    " of unknown cause</span> ", tk->ios_caused, tk->ios_layer);
+		    "zeroing, flushes\">%" PRIu64 " issued by layers for a top-level I/O in flight, "
+		    "%" PRIu64 " on their own</span> ", tk->ios_caused, tk->ios_layer);
+	if (tk->ios_unexplained)
+		fprintf(fp, "<span class=\"warn\" title=\"came down from a layer with nothing in "
+			    "flight to send them\">%" PRIu64 " I/Os unexplained</span> ",
+			tk->ios_unexplained);
 	if (tk->expired)
 		fprintf(fp, "<span class=\"warn\">%" PRIu64 " never completed (%" PRIu64
 			    " top-level)</span> ", tk->expired, tk->expired_top);
 	if (tk->unmatched_complete || tk->unmatched_remap || tk->unmatched_rq)
 		fprintf(fp, "<span class=\"warn\" title=\"events that matched no I/O in flight\">"
-			    "unexplained: %" PRIu64 " completions, %" PRIu64 " remaps, %" PRIu64
+			    "unmatched: %" PRIu64 " completions, %" PRIu64 " remaps, %" PRIu64
 			    " request events</span> ", tk->unmatched_complete, tk->unmatched_remap,
 			tk->unmatched_rq);
 	if (tk->dropped_cap)

@@ -453,7 +453,7 @@ static void tracker_metrics(const struct om_writer *w, const struct om_input *in
 	uint64_t all = tk_top_all(tk, in->src ? source_lost_total(in->src) : 0);
 
 	family(w, "blkstack_match_ratio", "gauge", NULL,
-	       "Share of the top-level I/Os followed through every layer (NaN before the first)");
+	       "Share of the top-level I/Os whose data reached a disk through every layer (NaN before the first)");
 	if (all)
 		fprintf(w->fp, "blkstack_match_ratio %.6f\n",
 			(double)tk->ios_top_matched / (double)all);
@@ -463,11 +463,14 @@ static void tracker_metrics(const struct om_writer *w, const struct om_input *in
 	       "Bios in flight followed by the tracker now");
 	fprintf(w->fp, "blkstack_tracked_inflight %" PRIu64 "\n", tk->inflight);
 	single_counter(w, "blkstack_tracker_layer_issued",
-		       "I/Os a layer issued itself with no known cause (metadata, zeroing), not top-level I/O",
+		       "I/Os a layer issued on its own (metadata, zeroing), not top-level I/O",
 		       tk->ios_layer);
 	single_counter(w, "blkstack_tracker_layer_caused",
-		       "I/Os a layer issued for an I/O in flight (a known cause: raid parity, snapshot copies)",
+		       "I/Os a layer issued for a top-level I/O in flight (raid parity, snapshot copies)",
 		       tk->ios_caused);
+	single_counter(w, "blkstack_tracker_unexplained",
+		       "I/Os that came down from a layer with nothing in flight to send them",
+		       tk->ios_unexplained);
 	single_counter(w, "blkstack_tracker_expired",
 		       "I/Os not completed within --timeout", tk->expired);
 	single_counter(w, "blkstack_tracker_expired_top",

@@ -295,7 +295,8 @@ static void layer_slice(struct perfetto_out *o, const struct row *r, const struc
 {
 	struct json_object *ev = slice(o, row_op_name(r->op), pid, tid, l->q, l->c);
 	struct json_object *args = json_object_new_object();
-	char comm[16], dev[24];
+	char comm[16], dev[24], other[24];
+	const char *end = row_end_name(l->end);
 
 	if (!ev || !args) {
 		json_object_put(ev);
@@ -324,7 +325,18 @@ static void layer_slice(struct perfetto_out *o, const struct row *r, const struc
 			utf8_sanitize(r->file, strlen(r->file) + 1, file, sizeof(file))));
 	}
 	json_object_object_add(args, "top", json_object_new_boolean(r->top));
+	/* the I/O's class and cause, as convert's rows give them */
+	json_object_object_add(args, "class", json_object_new_string(row_class_name(r->cls)));
+	json_object_object_add(args, "cause", r->cause ? json_object_new_int64(r->cause) : NULL);
+	snprintf(other, sizeof(other), "%u:%u", KDEV_MAJOR(r->issuer), KDEV_MINOR(r->issuer));
+	json_object_object_add(args, "issuer", r->issuer ? json_object_new_string(other) : NULL);
 	json_object_object_add(args, "matched", json_object_new_boolean(r->matched));
+	json_object_object_add(args, "reach", json_object_new_string(row_reach_name(r->reach)));
+	json_object_object_add(args, "end", end ? json_object_new_string(end) : NULL);
+	if (l->requeues) {
+		json_object_object_add(args, "requeues", json_object_new_int64(l->requeues));
+		json_object_object_add(args, "requeue_ns", json_object_new_int64(l->requeue_ns));
+	}
 	if (l->error)
 		json_object_object_add(args, "error", json_object_new_int(l->error));
 	json_object_object_add(ev, "args", args);
@@ -400,7 +412,7 @@ void perfetto_out_io_file(struct perfetto_out *o, const struct tk_io *io, const 
 
 	if (o->err)
 		return;
-	o->err = row_build(r, io, o->st.ios + 1);
+	o->err = row_build(r, io);
 	r->file = file;
 	if (!o->err)
 		o->err = grow_scratch(o, r->nlayers);

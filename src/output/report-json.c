@@ -17,6 +17,7 @@
 #include "output/amp.h"
 #include "output/report-time.h"
 #include "output/report.h"
+#include "output/row.h"
 #include "output/tree.h"
 
 json_object *report_json_hist(const struct hist *h)
@@ -71,10 +72,20 @@ void report_json_dev(json_object *o, const char *key, const struct report *r, ui
 static json_object *jlayer_op(const struct st_layer_op *o, uint8_t kind)
 {
 	json_object *j = json_object_new_object();
+	json_object *cls = json_object_new_object();
 
 	json_object_object_add(j, "ios", json_object_new_uint64(o->ios));
 	json_object_object_add(j, "issued", json_object_new_uint64(o->issued));
 	json_object_object_add(j, "bytes", json_object_new_uint64(o->bytes));
+	/* the I/Os and bytes by class of their I/O: they add up to ios and bytes */
+	for (int c = 0; c < TK_CLASSES; c++) {
+		json_object *jc = json_object_new_object();
+
+		json_object_object_add(jc, "ios", json_object_new_uint64(o->cls_ios[c]));
+		json_object_object_add(jc, "bytes", json_object_new_uint64(o->cls_bytes[c]));
+		json_object_object_add(cls, row_class_name(c), jc);
+	}
+	json_object_object_add(j, "classes", cls);
 	json_object_object_add(j, "splits", json_object_new_uint64(o->splits));
 	json_object_object_add(j, "merges_back", json_object_new_uint64(o->merges_back));
 	json_object_object_add(j, "merges_front", json_object_new_uint64(o->merges_front));
@@ -205,6 +216,25 @@ static const char *kind_name(uint8_t kind)
 	return kind == TK_LAYER_REQUEST ? "request" : kind == TK_LAYER_REMAP ? "remap" : "bio";
 }
 
+/* The layers where top-level I/Os of @op stopped with @reach: [{dev, name, ios}] */
+static json_object *jreach_at(const struct report *r, int op, enum tk_reach reach)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < r->st->nlayers; i++) {
+		const struct st_layer *l = &r->st->layers[i];
+		json_object *o;
+
+		if (!l->op[op].top_end[reach])
+			continue;
+		o = json_object_new_object();
+		report_json_dev(o, "dev", r, l->dev);
+		json_object_object_add(o, "ios", json_object_new_uint64(l->op[op].top_end[reach]));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 int out_report_json(FILE *fp, const struct report *r)
 {
 	json_object *doc = json_object_new_object();
@@ -291,6 +321,16 @@ int out_report_json(FILE *fp, const struct report *r)
 		json_object_object_add(je, "ios", json_object_new_uint64(e->ios));
 		json_object_object_add(je, "bytes", json_object_new_uint64(e->bytes));
 		json_object_object_add(je, "matched", json_object_new_uint64(e->matched));
+		json_object_object_add(je, "match_rate",
+				       json_object_new_double((double)e->matched / e->ios));
+		json_object_object_add(je, "completed_by_layer",
+				       json_object_new_uint64(e->reach[TK_REACH_SELF]));
+		json_object_object_add(je, "ended", json_object_new_uint64(e->reach[TK_REACH_ENDED]));
+		json_object_object_add(je, "partly_followed",
+				       json_object_new_uint64(e->reach[TK_REACH_PARTIAL]));
+		json_object_object_add(je, "completed_by", jreach_at(r, op, TK_REACH_SELF));
+		json_object_object_add(je, "ended_at", jreach_at(r, op, TK_REACH_ENDED));
+		json_object_object_add(je, "lost_at", jreach_at(r, op, TK_REACH_PARTIAL));
 		json_object_object_add(je, "total_ns", report_json_hist(&e->total));
 		json_object_object_add(je, "total_ns_sum", json_object_new_uint64(e->total_ns));
 		for (size_t i = 0; i < e->nshares; i++) {
@@ -331,10 +371,16 @@ int out_report_json(FILE *fp, const struct report *r)
 			       json_object_new_uint64(tk->ios_top_matched));
 	json_object_object_add(tracking, "match_rate",
 			       json_object_new_double(all ? (double)tk->ios_top_matched / all : 1.0));
+	json_object_object_add(tracking, "top_level_completed_by_layer",
+			       json_object_new_uint64(tk->ios_top_reach[TK_REACH_SELF]));
+	json_object_object_add(tracking, "top_level_ended",
+			       json_object_new_uint64(tk->ios_top_reach[TK_REACH_ENDED]));
 	json_object_object_add(tracking, "top_level_partly_followed",
-			       json_object_new_uint64(tk->ios_top - tk->ios_top_matched));
+			       json_object_new_uint64(tk->ios_top_reach[TK_REACH_PARTIAL]));
 	json_object_object_add(tracking, "layer_caused_ios", json_object_new_uint64(tk->ios_caused));
 	json_object_object_add(tracking, "layer_issued_ios", json_object_new_uint64(tk->ios_layer));
+	json_object_object_add(tracking, "unexplained_ios",
+			       json_object_new_uint64(tk->ios_unexplained));
 	json_object_object_add(tracking, "expired", json_object_new_uint64(tk->expired));
 	json_object_object_add(tracking, "expired_top_level", json_object_new_uint64(tk->expired_top));
 	json_object_object_add(tracking, "unmatched_completions",

@@ -288,6 +288,51 @@ static int print_layers(FILE *fp, const struct report *r, const size_t *order)
 	return 0;
 }
 
+/*
+ * Each layer's I/O by the class of the I/O it belongs to: the classes add
+ * up to the layer's I/Os and bytes, unexplained I/O apart, never folded
+ * into the layer's own.
+ */
+static int print_classes(FILE *fp, const struct report *r, const size_t *order)
+{
+	static const char *const cols[] = {
+		"LAYER", "OP", "IOS", "TOP", "CAUSED", "OWN", "UNEXPL",
+		"MiB", "TOP_MiB", "CAUSED_MiB", "OWN_MiB", "UNEXPL_MiB",
+	};
+	static const uint8_t classes[] = { TK_IO_TOP, TK_IO_CAUSED, TK_IO_LAYER, TK_IO_UNEXPLAINED };
+	struct libscols_table *tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
+
+	if (!tb)
+		return -ENOMEM;
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
+
+		for (int op = 0; op < ST_OPS; op++) {
+			const struct st_layer_op *o = &l->op[op];
+			struct libscols_line *ln;
+
+			if (!o->ios)
+				continue;
+			ln = scols_table_new_line(tb, NULL);
+			if (!ln)
+				break;
+			set_layer_op(ln, r, l->dev, op);
+			set_u64(ln, 2, o->ios);
+			set_f(ln, 7, "%.2f", o->bytes / 1048576.0);
+			for (int c = 0; c < TK_CLASSES; c++) {
+				set_u64(ln, 3 + c, o->cls_ios[classes[c]]);
+				set_f(ln, 8 + c, "%.2f", o->cls_bytes[classes[c]] / 1048576.0);
+			}
+		}
+	}
+	fprintf(fp, "\nPer layer, by class of I/O (TOP: serving a top-level I/O, CAUSED: issued "
+		    "by a layer for one, OWN: issued by a layer on its own, UNEXPL: came down from "
+		    "a layer with nothing in flight to send it):\n");
+	scols_print_table(tb);
+	scols_unref_table(tb);
+	return 0;
+}
+
 /* One row of a latency table: the stage's name, samples, avg, percentiles, max. */
 static void latency_row(struct libscols_table *tb, const struct report *r, uint32_t dev,
 			int op, const char *stage, const struct hist *h)
@@ -379,10 +424,21 @@ static int print_btt(FILE *fp, const struct report *r, const size_t *order)
 }
 
 
+/* Whether some layer sent I/O to @dev's: it is no disk. */
+static bool has_lower(const struct report *r, uint32_t dev)
+{
+	for (size_t i = 0; i < r->st->nlayers; i++)
+		if (r->st->layers[i].parent == dev)
+			return true;
+	return false;
+}
+
 /*
  * The waterfall's rows under @parent, depth first: each path's layers in
  * order, their figures aligned past the longest label (@width, with its
- * indentation).
+ * indentation). "down" only where the I/Os went down at that layer,
+ * "device" at a disk, "here" at a layer with layers below that completed
+ * them itself.
  */
 static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *e, int parent,
 			 int depth, int width)
@@ -393,10 +449,15 @@ static void print_shares(FILE *fp, const struct report *r, const struct st_e2e *
 
 		if (s->parent != parent)
 			continue;
-		fprintf(fp, "  %*s%-*s down %5.1f%%", 2 * depth, "", width - 2 * depth,
-			report_dev_label(r, s->dev, name, sizeof(name)), 100.0 * s->sub_ns / e->total_ns);
+		fprintf(fp, "  %*s%-*s", 2 * depth, "", width - 2 * depth,
+			report_dev_label(r, s->dev, name, sizeof(name)));
+		if (s->sub_n)
+			fprintf(fp, " down %5.1f%%", 100.0 * s->sub_ns / e->total_ns);
+		else
+			fprintf(fp, " down %6s", "-");
 		if (s->dev_ns)
-			fprintf(fp, "  device %5.1f%%", 100.0 * s->dev_ns / e->total_ns);
+			fprintf(fp, "  %s %5.1f%%", has_lower(r, s->dev) ? "here" : "device",
+				100.0 * s->dev_ns / e->total_ns);
 		if (s->comp_ns)
 			fprintf(fp, "  up %5.1f%%", 100.0 * s->comp_ns / e->total_ns);
 		fputc('\n', fp);
@@ -483,6 +544,7 @@ static int print_procs(FILE *fp, const struct report *r)
 {
 	static const char *const cols[] = { "PID", "COMM", "IOS", "MiB", "AVG_us", "P99_us" };
 	struct libscols_table *tb;
+	bool grouped = false;
 	struct st_proc *p;
 	size_t n = r->st->nprocs;
 
@@ -503,6 +565,7 @@ static int print_procs(FILE *fp, const struct report *r)
 
 		if (!ln)
 			break;
+		grouped |= p[i].pid < 0;
 		snprintf(pid, sizeof(pid), p[i].pid < 0 ? "-" : "%d", p[i].pid);
 		scols_line_set_data(ln, 0, pid);
 		scols_line_set_data(ln, 1, p[i].comm);
@@ -513,8 +576,83 @@ static int print_procs(FILE *fp, const struct report *r)
 	}
 	fprintf(fp, "\nProcesses that queued top-level I/O, by bytes (end-to-end latency):\n");
 	scols_print_table(tb);
+	if (grouped)
+		fprintf(fp, "  PID -: past the first %d processes, summed by command name (past "
+			    "%d names, as \"other\")\n", ST_MAX_PROCS, ST_MAX_COMMS);
 	scols_unref_table(tb);
 	free(p);
+	return 0;
+}
+
+/* "ended at dm-0 3 read, 1 write; sda 1 flush": the layers where a reach shows, per op */
+static void print_reach_layers(FILE *fp, const struct report *r, const size_t *order,
+			       enum tk_reach reach, const char *what)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < r->st->nlayers; k++) {
+		const struct st_layer *l = &r->st->layers[order[k]];
+		bool first = true;
+		char name[64];
+
+		for (int op = 0; op < ST_OPS; op++) {
+			if (!l->op[op].top_end[reach])
+				continue;
+			if (first)
+				fprintf(fp, "%s %s", any ? ";" : what,
+					report_dev_label(r, l->dev, name, sizeof(name)));
+			fprintf(fp, "%s %" PRIu64 " %s", first ? "" : ",", l->op[op].top_end[reach],
+				st_op_name(op));
+			first = false;
+			any = true;
+		}
+	}
+	if (any)
+		fputc('\n', fp);
+}
+
+/*
+ * The match rate per operation: top-level I/O whose data reached a disk
+ * through every layer, and where the rest stopped, per layer.
+ */
+static int print_reach(FILE *fp, const struct report *r, const size_t *order)
+{
+	static const char *const cols[] = {
+		"OP", "IOS", "DISK", "RATE", "SELF", "ENDED", "PARTIAL",
+	};
+	struct libscols_table *tb = new_table(fp, cols, sizeof(cols) / sizeof(cols[0]), -1);
+	int rows = 0;
+
+	if (!tb)
+		return -ENOMEM;
+	for (int op = 0; op < ST_OPS; op++) {
+		const struct st_e2e *e = &r->st->e2e[op];
+		struct libscols_line *ln;
+
+		if (!e->ios)
+			continue;
+		ln = scols_table_new_line(tb, NULL);
+		if (!ln)
+			break;
+		rows++;
+		scols_line_set_data(ln, 0, st_op_name(op));
+		set_u64(ln, 1, e->ios);
+		set_u64(ln, 2, e->reach[TK_REACH_DISK]);
+		set_f(ln, 3, "%.1f%%", 100.0 * e->reach[TK_REACH_DISK] / e->ios);
+		set_u64(ln, 4, e->reach[TK_REACH_SELF]);
+		set_u64(ln, 5, e->reach[TK_REACH_ENDED]);
+		set_u64(ln, 6, e->reach[TK_REACH_PARTIAL]);
+	}
+	if (rows) {
+		fprintf(fp, "\nMatch rate per operation (DISK: top-level I/Os whose data reached a "
+			    "disk through every layer; SELF: completed by a layer itself; ENDED: "
+			    "ended at a layer with devices below; PARTIAL: a step not seen):\n");
+		scols_print_table(tb);
+		print_reach_layers(fp, r, order, TK_REACH_SELF, "  completed by the layer itself:");
+		print_reach_layers(fp, r, order, TK_REACH_ENDED, "  ended at:");
+		print_reach_layers(fp, r, order, TK_REACH_PARTIAL, "  partly followed, lost at:");
+	}
+	scols_unref_table(tb);
 	return 0;
 }
 
@@ -525,7 +663,7 @@ static void print_tracking(FILE *fp, const struct report *r)
 	uint64_t lost = report_lost(r->src), all = tk_top_all(tk, lost);
 
 	fprintf(fp, "\nTracking: %" PRIu64 " block events taken; match rate %.1f%% (%" PRIu64 " of %s%" PRIu64
-		    " top-level I/Os followed through every layer)\n",
+		    " top-level I/Os reached a disk through every layer)\n",
 		tk->events, all ? 100.0 * tk->ios_top_matched / all : 100.0,
 		tk->ios_top_matched, lost ? "about " : "", all);
 	if (lost)
@@ -535,11 +673,13 @@ static void print_tracking(FILE *fp, const struct report *r)
 			    " %" PRIu64 "\n",
 			tk->lost_marks, tk->broken_lost, tk->broken_lost_top,
 			tk->unmatched_after_loss, tk_top_unseen(tk, lost));
-	fprintf(fp, "  top-level I/Os partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
-		    " for an I/O in flight, %" PRIu64 " on its own; expired %" PRIu64
-		    " (%" PRIu64 " top-level)\n",
-		tk->ios_top - tk->ios_top_matched, tk->ios_caused, tk->ios_layer, tk->expired,
-		tk->expired_top);
+	fprintf(fp, "  top-level I/Os completed by a layer itself %" PRIu64 ", ended at a layer "
+		    "%" PRIu64 ", partly followed %" PRIu64 "; I/Os issued by a layer: %" PRIu64
+		    " for a top-level I/O in flight, %" PRIu64 " on its own; unexplained %" PRIu64
+		    "; expired %" PRIu64 " (%" PRIu64 " top-level)\n",
+		tk->ios_top_reach[TK_REACH_SELF], tk->ios_top_reach[TK_REACH_ENDED],
+		tk->ios_top_reach[TK_REACH_PARTIAL], tk->ios_caused, tk->ios_layer,
+		tk->ios_unexplained, tk->expired, tk->expired_top);
 	fprintf(fp, "  completions with no match %" PRIu64
 		    ", remaps with no source %" PRIu64 ", request events with no request %" PRIu64
 		    "\n  not tracked (in-flight cap) %" PRIu64 ", most in flight %" PRIu64 "\n",
@@ -605,16 +745,20 @@ int out_report_text(FILE *fp, const struct report *r)
 		if (!ret)
 			ret = print_layers(fp, r, order);
 		if (!ret)
+			ret = print_classes(fp, r, order);
+		if (!ret)
 			ret = print_latency(fp, r, order);
 		if (!ret)
 			ret = print_btt(fp, r, order);
-		free(order);
 		if (!ret)
 			ret = print_e2e(fp, r);
 		if (!ret)
 			ret = print_procs(fp, r);
 		if (!ret && r->time)
 			ret = out_time_text(fp, r);
+		if (!ret)
+			ret = print_reach(fp, r, order);
+		free(order);
 	}
 	if (ret)
 		return ret;

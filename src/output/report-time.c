@@ -8,7 +8,10 @@
  * completing there): when it entered (seconds from the report's start in
  * text, trace-clock ns in JSON), its submission (down - Q), the time below
  * it (up - down: the lower layers, or the device at a disk), its
- * completion (C - up) and its total (C - Q).
+ * completion (C - up) and its total (C - Q), its requeues and the time its
+ * requests spent requeued. Under the layer that issued them, the I/Os a
+ * layer issued on its behalf (read-modify-write reads, parity writes,
+ * copy-on-write copies, flushes), each with its own layers.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,7 +35,7 @@ static void set_span(struct libscols_line *ln, size_t col, int64_t ns)
 
 static const char *const slow_cols[] = {
 	"LAYER", "KIND", "BIOS", "KiB", "Q_s", "SUB_us", "BELOW_us", "COMP_us", "TOTAL_us",
-	"SPLIT", "MERGE",
+	"SPLIT", "MERGE", "REQUEUE", "REQ_WAIT_us",
 };
 #define SLOW_NCOLS (sizeof(slow_cols) / sizeof(slow_cols[0]))
 
@@ -52,13 +55,22 @@ static struct libscols_table *slow_table(FILE *fp)
 	return tb;
 }
 
+int report_time_caused_row(const struct slow_caused *c, struct row *row)
+{
+	struct tk_io io = { .id = c->id, .cls = c->cls, .cause = c->cause, .issuer = c->issuer,
+			    .root = c->recs, .recs = c->recs, .nrecs = c->nrecs };
+
+	return row_build(row, &io);
+}
+
 int report_time_row(const struct slow_io *s, struct row *row)
 {
-	struct tk_io io = { .pid = s->pid, .top = true, .matched = s->matched, .root = s->recs,
-			    .recs = s->recs, .nrecs = s->nrecs };
+	struct tk_io io = { .id = s->id, .pid = s->pid, .top = true, .cls = TK_IO_TOP,
+			    .reach = s->reach, .end_dev = s->end_dev, .matched = s->matched,
+			    .root = s->recs, .recs = s->recs, .nrecs = s->nrecs };
 
 	memcpy(io.comm, s->comm, sizeof(io.comm));
-	return row_build(row, &io, s->seq);
+	return row_build(row, &io);
 }
 
 int report_time_parent(const struct row *row, size_t i)
@@ -69,6 +81,99 @@ int report_time_parent(const struct row *row, size_t i)
 		if (row->layers[j].dev == l->parent_dev && row->layers[j].depth + 1 == l->depth)
 			return (int)j;
 	return -1;
+}
+
+/* The cells of one layer of a row, its first named @label. */
+static void slow_layer_cells(struct libscols_line *ln, const struct report *r,
+			     const struct row_layer *l, const char *label)
+{
+	char buf[32];
+
+	scols_line_set_data(ln, 0, label);
+	scols_line_set_data(ln, 1, row_kind_name(l->kind));
+	snprintf(buf, sizeof(buf), "%u", l->bios);
+	scols_line_set_data(ln, 2, buf);
+	snprintf(buf, sizeof(buf), "%.1f", l->bytes / 1024.0);
+	scols_line_set_data(ln, 3, buf);
+	if (l->q)
+		snprintf(buf, sizeof(buf), "%.6f", (l->q - r->st->first_ts) / 1e9);
+	scols_line_set_data(ln, 4, l->q ? buf : "-");
+	set_span(ln, 5, row_sub(l));
+	set_span(ln, 6, row_span(l->down, l->up));
+	/* a disk or a partition completes with what is below: C - up is 0 by construction */
+	set_span(ln, 7, l->kind == TK_LAYER_BIO ? row_span(l->up, l->c) : -1);
+	set_span(ln, 8, row_span(l->q, l->c));
+	snprintf(buf, sizeof(buf), "%u", l->splits);
+	scols_line_set_data(ln, 9, buf);
+	snprintf(buf, sizeof(buf), "%u", l->merges);
+	scols_line_set_data(ln, 10, buf);
+	snprintf(buf, sizeof(buf), "%u", l->requeues);
+	scols_line_set_data(ln, 11, buf);
+	set_span(ln, 12, l->requeues ? (int64_t)l->requeue_ns : -1);
+}
+
+/*
+ * The layers of @row as lines of @tb under @under (NULL: at the top), each
+ * under the layer above it, the first labelled @first (NULL: its name);
+ * *@lines (reallocated) gets them, in the row's order. Returns 0 or -ENOMEM.
+ */
+static int slow_row_lines(struct libscols_table *tb, const struct report *r,
+			  const struct row *row, struct libscols_line *under, const char *first,
+			  struct libscols_line ***lines)
+{
+	struct libscols_line **ln;
+	char name[64];
+
+	ln = realloc(*lines, (row->nlayers ? row->nlayers : 1) * sizeof(**lines));
+	if (!ln)
+		return -ENOMEM;
+	*lines = ln;
+	for (size_t i = 0; i < row->nlayers; i++) {
+		const struct row_layer *l = &row->layers[i];
+		int parent = report_time_parent(row, i);
+
+		ln[i] = scols_table_new_line(tb, parent >= 0 ? ln[parent] : under);
+		if (!ln[i])
+			return -ENOMEM;
+		slow_layer_cells(ln[i], r, l, i || !first ? report_dev_label(r, l->dev, name,
+									  sizeof(name)) : first);
+	}
+	return 0;
+}
+
+/*
+ * The I/Os issued on behalf of a slow I/O, each under the line of the layer
+ * that issued it (under the top one when that layer is not on its path).
+ */
+static int print_caused(struct libscols_table *tb, const struct report *r,
+			const struct slow_io *s, const struct row *row,
+			struct libscols_line *const *lines)
+{
+	struct libscols_line **cl = NULL;
+	struct row crow = { 0 };
+	int ret = 0;
+
+	for (size_t k = 0; k < s->ncaused && !ret; k++) {
+		const struct slow_caused *c = &s->caused[k];
+		struct libscols_line *under = lines[0];
+		char label[128], name[64];
+
+		for (size_t i = 0; i < row->nlayers; i++)
+			if (row->layers[i].dev == c->issuer) {
+				under = lines[i];
+				break;
+			}
+		ret = report_time_caused_row(c, &crow);
+		if (ret)
+			break;
+		snprintf(label, sizeof(label), "%s [%s %s #%" PRIu64 "]",
+			 report_dev_label(r, crow.dev, name, sizeof(name)),
+			 row_class_name(crow.cls), row_op_name(crow.op), crow.io);
+		ret = slow_row_lines(tb, r, &crow, under, label, &cl);
+	}
+	free(cl);
+	row_release(&crow);
+	return ret;
 }
 
 /* One I/O: its heading line, then its layers as a tree under the top one. */
@@ -83,51 +188,28 @@ static int print_slow_io(FILE *fp, const struct report *r, const struct slow_io 
 	int ret;
 
 	ret = tb ? report_time_row(s, &row) : -ENOMEM;
-	if (!ret && !(lines = calloc(row.nlayers ? row.nlayers : 1, sizeof(*lines))))
-		ret = -ENOMEM;
 	if (ret)
 		goto out;
 	if (r->time->file && s->owner != SLOWEST_NO_OWNER)
 		fname = r->time->file(s->owner, file, sizeof(file), r->time->file_ctx);
 	report_fmt_us(us, sizeof(us), (double)s->lat);
 	fprintf(fp, "\n#%zu  %s us  %s %.1f KiB at %s sector %" PRIu64 ", queued at %.6f s by "
-		    "%d (%s)%s%s%s\n", rank, us, st_op_name(st_op_of_rec(root)),
+		    "%d (%s)%s%s, I/O #%" PRIu64, rank, us, st_op_name(st_op_of_rec(root)),
 		root->sectors / 2.0, report_dev_label(r, root->dev, name, sizeof(name)),
-		root->sector, (root->q - r->st->first_ts) / 1e9, s->pid,
-		s->comm[0] ? s->comm : "?", fname ? ", file " : "", fname ? fname : "",
-		s->matched ? "" : "  (not followed through every layer)");
-	for (size_t i = 0; i < row.nlayers; i++) {
-		const struct row_layer *l = &row.layers[i];
-		int parent = report_time_parent(&row, i);
-		struct libscols_line *ln = scols_table_new_line(tb, parent >= 0 ? lines[parent]
-									      : NULL);
-		char buf[32];
-
-		if (!ln) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		lines[i] = ln;
-		scols_line_set_data(ln, 0, report_dev_label(r, l->dev, name, sizeof(name)));
-		scols_line_set_data(ln, 1, row_kind_name(l->kind));
-		snprintf(buf, sizeof(buf), "%u", l->bios);
-		scols_line_set_data(ln, 2, buf);
-		snprintf(buf, sizeof(buf), "%.1f", l->bytes / 1024.0);
-		scols_line_set_data(ln, 3, buf);
-		if (l->q)
-			snprintf(buf, sizeof(buf), "%.6f", (l->q - r->st->first_ts) / 1e9);
-		scols_line_set_data(ln, 4, l->q ? buf : "-");
-		set_span(ln, 5, row_span(l->q, l->down));
-		set_span(ln, 6, row_span(l->down, l->up));
-		/* a disk or a partition completes with what is below: C - up is 0 by construction */
-		set_span(ln, 7, l->kind == TK_LAYER_BIO ? row_span(l->up, l->c) : -1);
-		set_span(ln, 8, row_span(l->q, l->c));
-		snprintf(buf, sizeof(buf), "%u", l->splits);
-		scols_line_set_data(ln, 9, buf);
-		snprintf(buf, sizeof(buf), "%u", l->merges);
-		scols_line_set_data(ln, 10, buf);
-	}
-	scols_print_table(tb);
+		root->sector, (row.q - r->st->first_ts) / 1e9, s->pid,
+		s->comm[0] ? s->comm : "?", fname ? ", file " : "", fname ? fname : "", s->id);
+	if (s->ncaused)
+		fprintf(fp, "; %zu I/O%s issued on its behalf", s->ncaused, s->ncaused > 1 ? "s" : "");
+	if (!s->matched)
+		fprintf(fp, "  (%s %s)", s->reach == TK_REACH_SELF ? "completed by" :
+			s->reach == TK_REACH_ENDED ? "ended at" : "partly followed, lost at",
+			report_dev_label(r, s->end_dev, name, sizeof(name)));
+	fputc('\n', fp);
+	ret = slow_row_lines(tb, r, &row, NULL, NULL, &lines);
+	if (!ret && row.nlayers)
+		ret = print_caused(tb, r, s, &row, lines);
+	if (!ret)
+		scols_print_table(tb);
 out:
 	free(lines);
 	row_release(&row);
@@ -142,8 +224,10 @@ static int print_slowest(FILE *fp, const struct report *r)
 	if (!t->slow)
 		return 0;
 	fprintf(fp, "\nSlowest top-level I/Os, %zu of %" PRIu64 " (end to end, root C - root Q; "
-		    "SUB = down - Q, BELOW = up - down, COMP = C - up, TOTAL = C - Q; Q_s from "
-		    "the start of the report):\n", t->nslow, t->slow_offered);
+		    "SUB = down - Q, BELOW = up - down, COMP = C - up, TOTAL = C - Q; REQ_WAIT: "
+		    "time requeued until issued again; Q_s from the start of the report; "
+		    "[caused ...] an I/O issued on its behalf, under the layer that issued it):\n",
+		t->nslow, t->slow_offered);
 	for (size_t i = 0; i < t->nslow; i++) {
 		int ret = print_slow_io(fp, r, &t->slow[i], i + 1);
 
@@ -367,32 +451,13 @@ static json_object *jns(int64_t ns)
 	return ns < 0 ? NULL : json_object_new_int64(ns);
 }
 
-static json_object *jslow(const struct report *r, const struct slow_io *s, size_t rank)
+/* A row's layers, as the slowest I/Os' JSON gives them. */
+static json_object *jslow_layers(const struct report *r, const struct row *row)
 {
-	json_object *o = json_object_new_object(), *layers = json_object_new_array();
-	const struct tk_rec *root = &s->recs[0];
-	struct row row = { 0 };
-	char file[4096];
-	const char *fname = NULL;
+	json_object *layers = json_object_new_array();
 
-	if (r->time->file && s->owner != SLOWEST_NO_OWNER)
-		fname = r->time->file(s->owner, file, sizeof(file), r->time->file_ctx);
-	json_object_object_add(o, "rank", json_object_new_uint64(rank));
-	json_object_object_add(o, "latency_ns", json_object_new_uint64(s->lat));
-	json_object_object_add(o, "op", json_object_new_string(row_op_name(root->op)));
-	report_json_dev(o, "dev", r, root->dev);
-	json_object_object_add(o, "sector", json_object_new_uint64(root->sector));
-	json_object_object_add(o, "bytes", json_object_new_uint64((uint64_t)root->sectors << 9));
-	json_object_object_add(o, "q_ns", json_object_new_uint64(root->q));
-	json_object_object_add(o, "c_ns", json_object_new_uint64(root->c));
-	json_object_object_add(o, "pid", json_object_new_int(s->pid));
-	json_object_object_add(o, "comm", json_object_new_string(s->comm));
-	json_object_object_add(o, "file", fname ? json_object_new_string(fname) : NULL);
-	json_object_object_add(o, "matched", json_object_new_boolean(s->matched));
-	if (report_time_row(s, &row) < 0)
-		row.nlayers = 0;
-	for (size_t i = 0; i < row.nlayers; i++) {
-		const struct row_layer *rl = &row.layers[i];
+	for (size_t i = 0; i < row->nlayers; i++) {
+		const struct row_layer *rl = &row->layers[i];
 		json_object *l = json_object_new_object();
 
 		report_json_dev(l, "dev", r, rl->dev);
@@ -404,16 +469,83 @@ static json_object *jslow(const struct report *r, const struct slow_io *s, size_
 		json_object_object_add(l, "bytes", json_object_new_uint64(rl->bytes));
 		json_object_object_add(l, "q_ns", jns(rl->q ? (int64_t)rl->q : -1));
 		json_object_object_add(l, "c_ns", jns(rl->c ? (int64_t)rl->c : -1));
-		json_object_object_add(l, "submission_ns", jns(row_span(rl->q, rl->down)));
+		json_object_object_add(l, "submission_ns", jns(row_sub(rl)));
 		json_object_object_add(l, "below_ns", jns(row_span(rl->down, rl->up)));
 		json_object_object_add(l, "completion_ns", jns(row_span(rl->up, rl->c)));
 		json_object_object_add(l, "total_ns", jns(row_span(rl->q, rl->c)));
 		json_object_object_add(l, "splits", json_object_new_uint64(rl->splits));
 		json_object_object_add(l, "merges", json_object_new_uint64(rl->merges));
+		json_object_object_add(l, "requeues", json_object_new_uint64(rl->requeues));
+		json_object_object_add(l, "requeue_ns", json_object_new_uint64(rl->requeue_ns));
 		json_object_array_add(layers, l);
 	}
+	return layers;
+}
+
+/* The I/Os issued on behalf of @s: each with its class, cause, issuer and layers. */
+static json_object *jcaused(const struct report *r, const struct slow_io *s)
+{
+	json_object *a = json_object_new_array();
+	struct row row = { 0 };
+
+	for (size_t k = 0; k < s->ncaused; k++) {
+		json_object *o;
+
+		if (report_time_caused_row(&s->caused[k], &row) < 0)
+			break;
+		o = json_object_new_object();
+		json_object_object_add(o, "io", json_object_new_uint64(row.io));
+		json_object_object_add(o, "class", json_object_new_string(row_class_name(row.cls)));
+		json_object_object_add(o, "cause", json_object_new_uint64(row.cause));
+		report_json_dev(o, "issuer", r, row.issuer);
+		json_object_object_add(o, "op", json_object_new_string(row_op_name(row.op)));
+		report_json_dev(o, "dev", r, row.dev);
+		json_object_object_add(o, "sector", row.sector == UINT64_MAX ? NULL :
+				       json_object_new_uint64(row.sector));
+		json_object_object_add(o, "bytes", json_object_new_uint64(row.bytes));
+		json_object_object_add(o, "q_ns", jns(row.q ? (int64_t)row.q : -1));
+		json_object_object_add(o, "c_ns", jns(row.c ? (int64_t)row.c : -1));
+		json_object_object_add(o, "latency_ns", jns(row_span(row.q, row.c)));
+		json_object_object_add(o, "layers", jslow_layers(r, &row));
+		json_object_array_add(a, o);
+	}
 	row_release(&row);
-	json_object_object_add(o, "layers", layers);
+	return a;
+}
+
+static json_object *jslow(const struct report *r, const struct slow_io *s, size_t rank)
+{
+	json_object *o = json_object_new_object();
+	const struct tk_rec *root = &s->recs[0];
+	struct row row = { 0 };
+	char file[4096];
+	const char *fname = NULL;
+
+	if (r->time->file && s->owner != SLOWEST_NO_OWNER)
+		fname = r->time->file(s->owner, file, sizeof(file), r->time->file_ctx);
+	json_object_object_add(o, "rank", json_object_new_uint64(rank));
+	json_object_object_add(o, "io", json_object_new_uint64(s->id));
+	json_object_object_add(o, "latency_ns", json_object_new_uint64(s->lat));
+	json_object_object_add(o, "op", json_object_new_string(row_op_name(root->op)));
+	report_json_dev(o, "dev", r, root->dev);
+	json_object_object_add(o, "sector", json_object_new_uint64(root->sector));
+	json_object_object_add(o, "bytes", json_object_new_uint64((uint64_t)root->sectors << 9));
+	json_object_object_add(o, "q_ns", json_object_new_uint64(root->q));
+	json_object_object_add(o, "c_ns", json_object_new_uint64(root->c));
+	json_object_object_add(o, "pid", json_object_new_int(s->pid));
+	json_object_object_add(o, "comm", json_object_new_string(s->comm));
+	json_object_object_add(o, "file", fname ? json_object_new_string(fname) : NULL);
+	json_object_object_add(o, "matched", json_object_new_boolean(s->matched));
+	json_object_object_add(o, "reach", json_object_new_string(row_reach_name(s->reach)));
+	if (s->end_dev)
+		report_json_dev(o, "ended_at", r, s->end_dev);
+	else
+		json_object_object_add(o, "ended_at", NULL);
+	if (report_time_row(s, &row) < 0)
+		row.nlayers = 0;
+	json_object_object_add(o, "layers", jslow_layers(r, &row));
+	row_release(&row);
+	json_object_object_add(o, "caused", jcaused(r, s));
 	return o;
 }
 

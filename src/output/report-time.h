@@ -115,6 +115,14 @@ void report_json_dev(json_object *o, const char *key, const struct report *r, ui
  */
 int report_time_row(const struct slow_io *s, struct row *row);
 
+/**
+ * report_time_caused_row - an I/O issued on behalf of a slow one, as
+ * convert's row
+ * @row: zeroed the first time; row_release() it after
+ * Returns 0 or -ENOMEM.
+ */
+int report_time_caused_row(const struct slow_caused *c, struct row *row);
+
 /** report_time_parent - the index of the layer above layer @i of @row, or -1 */
 int report_time_parent(const struct row *row, size_t i);
 

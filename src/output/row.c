@@ -40,6 +40,42 @@ const char *row_kind_name(uint8_t kind)
 	}
 }
 
+const char *row_class_name(uint8_t cls)
+{
+	static const char *const names[TK_CLASSES] = {
+		[TK_IO_TOP] = "top", [TK_IO_CAUSED] = "caused", [TK_IO_LAYER] = "own",
+		[TK_IO_UNEXPLAINED] = "unexplained",
+	};
+
+	return cls < TK_CLASSES ? names[cls] : "?";
+}
+
+const char *row_reach_name(uint8_t reach)
+{
+	static const char *const names[TK_REACHES] = {
+		[TK_REACH_DISK] = "disk", [TK_REACH_SELF] = "self", [TK_REACH_ENDED] = "ended",
+		[TK_REACH_PARTIAL] = "partial",
+	};
+
+	return reach < TK_REACHES ? names[reach] : "?";
+}
+
+const char *row_end_name(uint8_t end)
+{
+	switch (end) {
+	case TK_END_DISK:
+		return "disk";
+	case TK_END_SELF:
+		return "self";
+	case TK_END_LAYER:
+		return "ended";
+	case TK_END_LOST:
+		return "lost";
+	default:
+		return NULL;
+	}
+}
+
 void row_release(struct row *r)
 {
 	free(r->layers);
@@ -71,7 +107,7 @@ static struct row_layer *layer_of(struct row *r, const struct tk_rec *rec)
 	l = &r->layers[r->nlayers++];
 	*l = (struct row_layer){
 		.dev = rec->dev, .parent_dev = rec->parent_dev, .depth = rec->depth,
-		.kind = rec->kind,
+		.kind = rec->kind, .no_q = true,
 	};
 	return l;
 }
@@ -92,12 +128,19 @@ static void sort_layers(struct row *r)
 	}
 }
 
-int row_build(struct row *r, const struct tk_io *io, uint64_t seq)
+int row_build(struct row *r, const struct tk_io *io)
 {
 	const struct tk_rec *root = io->root;
 
-	r->io = seq;
+	r->io = io->id;
 	r->top = io->top;
+	r->cls = io->cls;
+	r->cause = io->cause;
+	r->cause_dev = io->cause_dev;
+	r->cause_q = io->cause_q;
+	r->issuer = io->issuer;
+	r->reach = io->reach;
+	r->end_dev = io->end_dev;
 	r->matched = io->matched;
 	/* an empty preflush bio is a flush, as the report counts it */
 	r->op = tk_rec_is_flush(root) ? BLK_OP_FLUSH : root->op;
@@ -107,13 +150,9 @@ int row_build(struct row *r, const struct tk_io *io, uint64_t seq)
 	r->pid = io->pid;
 	memcpy(r->comm, io->comm, sizeof(r->comm));
 	r->comm[sizeof(r->comm) - 1] = '\0';
-	r->q = root->q;
+	r->q = tk_rec_q(root);
 	r->c = root->c;
 	r->error = root->error;
-	r->cls = io->cls;
-	r->issuer = io->issuer;
-	r->cause_dev = io->cause_dev;
-	r->cause_q = io->cause_q;
 	r->nlayers = 0;
 	for (size_t i = 0; i < io->nrecs; i++) {
 		const struct tk_rec *rec = &io->recs[i];
@@ -127,12 +166,16 @@ int row_build(struct row *r, const struct tk_io *io, uint64_t seq)
 		}
 		l->bios++;
 		l->bytes += (uint64_t)rec->sectors << 9;
-		l->q = earliest(l->q, rec->q);
+		l->q = earliest(l->q, tk_rec_q(rec));
 		l->down = earliest(l->down, rec->down);
 		l->up = latest(l->up, rec->up);
 		l->c = latest(l->c, rec->c);
 		l->splits += rec->splits;
 		l->requeues += rec->requeues;
+		l->requeue_ns += rec->requeue_ns;
+		if (rec->end > l->end)
+			l->end = rec->end;
+		l->no_q &= rec->no_q;
 		if (rec->merge != TK_MERGE_NONE)
 			l->merges++;
 		if (rec->error && !l->error)

@@ -34,6 +34,11 @@
  * @c: the last completed at this device
  * @splits, @merges, @requeues: counts over its bios (merges: bios that
  *	joined a request already there)
+ * @requeue_ns: time its requests spent requeued (struct tk_rec)
+ * @end: where a path ended at this device, the worst of its bios' (enum
+ *	 tk_end; TK_END_NONE when every bio went further down)
+ * @no_q: every bio of it was a request the layer made itself (struct
+ *	  tk_rec): @q is an issue, there is no submission
  * @error: the first error a bio completed with (negative errno), 0 if none
  */
 struct row_layer {
@@ -45,15 +50,27 @@ struct row_layer {
 	uint64_t bytes;
 	uint64_t q, down, up, c;
 	uint32_t splits, merges, requeues;
+	uint64_t requeue_ns;
+	uint8_t end;
+	bool no_q;
 	int32_t error;
 };
 
 /**
  * struct row - one completed I/O
- * @io: its number, from 1, in the order I/Os completed
+ * @io: its number, from 1, in the order I/Os began (struct tk_io's id: a
+ *	caused I/O's @cause is the @io of the row it served)
  * @top: issued by a process to a top device; false for I/O a layer issued
  *	 itself (thin-pool zeroing, metadata, discards passed down)
- * @matched: every bio was followed from entry to completion
+ * @cls: enum tk_class
+ * @cause: the @io of the I/O it was issued for, 0 if none is known
+ * @cause_dev, @cause_q: and that I/O's @dev and @q, which name it when its
+ *			  row is not there (it expired)
+ * @issuer: the layer that issued it, 0 for top-level I/O
+ * @reach: enum tk_reach: how far it was followed
+ * @end_dev: where it ended, when @reach is not TK_REACH_DISK
+ * @matched: every bio was followed from entry to completion, and its data
+ *	     reached a disk (@reach is TK_REACH_DISK)
  * @op: enum blk_op
  * @dev: the device it was issued to
  * @sector: its first sector there
@@ -62,9 +79,6 @@ struct row_layer {
  *		the lower bios)
  * @q, @c: issued and completed; @c - @q is its latency
  * @error: completion error of the I/O (negative errno), 0 for success
- * @cls: enum tk_class; @issuer: the layer that issued it (0 for top-level)
- * @cause_dev, @cause_q: for a caused I/O, the root device and entry time of
- *			  the I/O it was issued for
  * @file: what it was for, by the page-cache attribution: a file's path (or
  *	  "MAJ:MIN:ino"), or "journal", "metadata", "swap", "raw",
  *	  "unattributed"; NULL without page-cache events. Set by the writer.
@@ -74,6 +88,13 @@ struct row_layer {
 struct row {
 	uint64_t io;
 	bool top;
+	uint8_t cls;
+	uint64_t cause;
+	uint32_t cause_dev;
+	uint64_t cause_q;
+	uint32_t issuer;
+	uint8_t reach;
+	uint32_t end_dev;
 	bool matched;
 	uint8_t op;
 	uint32_t dev;
@@ -83,10 +104,6 @@ struct row {
 	char comm[16];
 	uint64_t q, c;
 	int32_t error;
-	uint8_t cls;
-	uint32_t issuer;
-	uint32_t cause_dev;
-	uint64_t cause_q;
 	const char *file;
 	struct row_layer *layers;
 	size_t nlayers;
@@ -97,10 +114,9 @@ struct row {
  * row_build - fill @r from a completed tree
  * @r: a zeroed row the first time; its layers array is reused
  * @io: the tree, as the tracker hands it out
- * @seq: the I/O's number
  * Returns 0 or -ENOMEM.
  */
-int row_build(struct row *r, const struct tk_io *io, uint64_t seq);
+int row_build(struct row *r, const struct tk_io *io);
 
 /** row_release - free the layers array of @r */
 void row_release(struct row *r);
@@ -111,10 +127,28 @@ static inline int64_t row_span(uint64_t a, uint64_t b)
 	return a && b && b >= a ? (int64_t)(b - a) : -1;
 }
 
+/** row_sub - a layer's submission, down - Q; -1 when not seen or it had no Q */
+static inline int64_t row_sub(const struct row_layer *l)
+{
+	return l->no_q ? -1 : row_span(l->q, l->down);
+}
+
 /** row_op_name - "read", "write", "discard", "secure-erase", "flush", "other" */
 const char *row_op_name(uint8_t op);
 
 /** row_kind_name - "bio", "request", "remap" for an enum tk_layer_kind */
 const char *row_kind_name(uint8_t kind);
+
+/**
+ * row_class_name - "top", "caused", "own", "unexplained" for an enum
+ * tk_class: the words of every output
+ */
+const char *row_class_name(uint8_t cls);
+
+/** row_reach_name - "disk", "self", "ended", "partial" for an enum tk_reach */
+const char *row_reach_name(uint8_t reach);
+
+/** row_end_name - "disk", "self", "ended", "lost" for an enum tk_end; NULL for TK_END_NONE */
+const char *row_end_name(uint8_t end);
 
 #endif /* BLKSTACK_ROW_H */

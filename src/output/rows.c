@@ -50,6 +50,8 @@ static struct val val_span(uint64_t a, uint64_t b)
 struct texts {
 	char dev[24];
 	char parent[24];
+	char issuer[24];
+	char end_dev[24];
 	char comm[16];
 	char file[PATH_MAX];
 };
@@ -63,7 +65,8 @@ static const char *dev_text(uint32_t dev, char *buf, size_t len)
 /* ---- the field tables ---------------------------------------------------- */
 
 static const char *const io_names[] = {
-	"io", "top", "matched", "op", "dev", "sector", "bytes", "pid", "comm", "file",
+	"io", "top", "class", "cause", "issuer", "matched", "reach", "ended_at",
+	"op", "dev", "sector", "bytes", "pid", "comm", "file",
 	"q_ns", "c_ns", "latency_ns", "error", "nlayers",
 };
 #define IO_FIELDS (sizeof(io_names) / sizeof(io_names[0]))
@@ -74,7 +77,15 @@ static void io_values(const struct row *r, struct texts *t, struct val *v)
 
 	v[n++] = VAL_INT(r->io);
 	v[n++] = VAL_BOOL(r->top);
+	v[n++] = VAL_STR(row_class_name(r->cls));
+	v[n++] = r->cause ? VAL_INT(r->cause) : (struct val){ .t = V_NULL };
+	v[n++] = r->issuer ? VAL_STR(dev_text(r->issuer, t->issuer, sizeof(t->issuer)))
+			   : (struct val){ .t = V_NULL };
 	v[n++] = VAL_BOOL(r->matched);
+	v[n++] = VAL_STR(row_reach_name(r->reach));
+	/* where it was worst: a path ended, was completed by the layer, or was lost */
+	v[n++] = r->end_dev ? VAL_STR(dev_text(r->end_dev, t->end_dev, sizeof(t->end_dev)))
+			    : (struct val){ .t = V_NULL };
 	v[n++] = VAL_STR(row_op_name(r->op));
 	v[n++] = VAL_STR(dev_text(r->dev, t->dev, sizeof(t->dev)));
 	/* a flush has no position (the kernel's -1) */
@@ -95,36 +106,40 @@ static void io_values(const struct row *r, struct texts *t, struct val *v)
 
 /* Per layer; the first ones are also CSV columns. */
 static const char *const layer_names[] = {
-	"dev", "kind", "q_ns", "down_ns", "up_ns", "c_ns",
+	"dev", "kind", "bios", "bytes", "end", "q_ns", "down_ns", "up_ns", "c_ns",
 	"sub_ns", "below_ns", "comp_ns", "total_ns",
 	/* JSON only from here */
-	"parent", "depth", "bios", "bytes", "splits", "merges", "requeues", "error",
+	"parent", "depth", "splits", "merges", "requeues", "requeue_ns", "error",
 };
 #define LAYER_FIELDS (sizeof(layer_names) / sizeof(layer_names[0]))
-#define LAYER_CSV_FIELDS 10
+#define LAYER_CSV_FIELDS 13
 
 static void layer_values(const struct row_layer *l, struct texts *t, struct val *v)
 {
+	const char *end = row_end_name(l->end);
 	size_t n = 0;
 
 	v[n++] = VAL_STR(dev_text(l->dev, t->dev, sizeof(t->dev)));
 	v[n++] = VAL_STR(row_kind_name(l->kind));
+	v[n++] = VAL_INT(l->bios);
+	v[n++] = VAL_INT(l->bytes);
+	/* a path's end here: null where every bio went further down */
+	v[n++] = end ? VAL_STR(end) : (struct val){ .t = V_NULL };
 	v[n++] = val_time(l->q);
 	v[n++] = val_time(l->down);
 	v[n++] = val_time(l->up);
 	v[n++] = val_time(l->c);
-	v[n++] = val_span(l->q, l->down);
+	v[n++] = row_sub(l) >= 0 ? VAL_INT(row_sub(l)) : (struct val){ .t = V_NULL };
 	v[n++] = val_span(l->down, l->up);
 	v[n++] = val_span(l->up, l->c);
 	v[n++] = val_span(l->q, l->c);
 	v[n++] = l->parent_dev ? VAL_STR(dev_text(l->parent_dev, t->parent, sizeof(t->parent)))
 			       : (struct val){ .t = V_NULL };
 	v[n++] = VAL_INT(l->depth);
-	v[n++] = VAL_INT(l->bios);
-	v[n++] = VAL_INT(l->bytes);
 	v[n++] = VAL_INT(l->splits);
 	v[n++] = VAL_INT(l->merges);
 	v[n++] = VAL_INT(l->requeues);
+	v[n++] = VAL_INT(l->requeue_ns);
 	v[n++] = VAL_INT(l->error);
 }
 
@@ -227,27 +242,24 @@ static void json_fields(struct json_object *obj, const char *const *names, size_
 }
 
 /*
- * Who issued it: "top" (a user of the stack), "caused" (a layer, for the
- * I/O named by "cause": its root device and entry time) or "own" (a layer,
- * on its own), and for a layer's I/O, the layer.
+ * A JSON line's cause: the I/O it was issued for, by its number ("io", its
+ * row's) and by its row's device and Q, which still name it when it
+ * expired and has no row; null when none is known.
  */
-static void json_class(struct json_object *obj, const struct row *r, struct texts *t)
+static struct json_object *json_cause(const struct row *r, struct texts *t)
 {
-	static const char *const names[] = {
-		[TK_IO_TOP] = "top", [TK_IO_LAYER] = "own", [TK_IO_CAUSED] = "caused",
-	};
-	struct json_object *cause = NULL;
+	struct json_object *cause;
 
-	json_object_object_add(obj, "class", json_object_new_string(names[r->cls]));
-	json_object_object_add(obj, "issuer", r->issuer ? json_object_new_string(
-			       dev_text(r->issuer, t->parent, sizeof(t->parent))) : NULL);
-	if (r->cause_dev) {
-		cause = json_object_new_object();
-		json_object_object_add(cause, "dev", json_object_new_string(
-				       dev_text(r->cause_dev, t->dev, sizeof(t->dev))));
-		json_object_object_add(cause, "q_ns", json_object_new_int64((int64_t)r->cause_q));
-	}
-	json_object_object_add(obj, "cause", cause);
+	if (!r->cause)
+		return NULL;
+	cause = json_object_new_object();
+	if (!cause)
+		return NULL;
+	json_object_object_add(cause, "io", json_object_new_uint64(r->cause));
+	json_object_object_add(cause, "dev", json_object_new_string(
+			       dev_text(r->cause_dev, t->dev, sizeof(t->dev))));
+	json_object_object_add(cause, "q_ns", json_object_new_uint64(r->cause_q));
+	return cause;
 }
 
 int rows_jsonl_write(FILE *fp, const struct row *r)
@@ -264,6 +276,8 @@ int rows_jsonl_write(FILE *fp, const struct row *r)
 	}
 	io_values(r, &t, v);
 	json_fields(obj, io_names, IO_FIELDS, v);
+	/* in place of the number a CSV column holds */
+	json_object_object_add(obj, "cause", json_cause(r, &t));
 	for (size_t l = 0; l < r->nlayers; l++) {
 		struct json_object *lo = json_object_new_object();
 
@@ -272,7 +286,6 @@ int rows_jsonl_write(FILE *fp, const struct row *r)
 		json_object_array_add(layers, lo);
 	}
 	json_object_object_add(obj, "layers", layers);
-	json_class(obj, r, &t);
 	fputs(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
 						  JSON_C_TO_STRING_NOSLASHESCAPE), fp);
 	fputc('\n', fp);
@@ -329,7 +342,7 @@ void rows_out_io_file(struct rows_out *o, const struct tk_io *io, const char *fi
 		return;
 	header(o);
 	if (!o->err)
-		o->err = row_build(&o->row, io, o->count + 1);
+		o->err = row_build(&o->row, io);
 	o->row.file = file;
 	if (!o->err)
 		o->err = o->fmt == ROWS_CSV ? rows_csv_write(o->fp, &o->row)

@@ -171,17 +171,18 @@ int access_io(struct access *a, const struct tk_io *io)
 {
 	for (size_t i = 0; i < io->nrecs; i++) {
 		const struct tk_rec *r = &io->recs[i];
+		uint64_t q = tk_rec_q(r);
 		struct access_ev e;
 		int idx;
 
-		/* an interval needs both ends, in order */
-		if (!r->q || r->c < r->q)
+		/* an interval needs both ends, in order; from the layer's Q, as its total */
+		if (!q || r->c < q)
 			continue;
 		idx = layer_index(a, r->dev);
 		if (idx < 0)
 			return -ENOMEM;
 		e = (struct access_ev){
-			.ts = r->q, .sector = r->sector, .sectors = r->sectors,
+			.ts = q, .sector = r->sector, .sectors = r->sectors,
 			.layer = (uint16_t)idx, .kind = EV_ENTER,
 			/* an empty preflush write is a flush: it has no position */
 			.dir = tk_rec_is_flush(r) ? ACCESS_DIRS :

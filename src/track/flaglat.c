@@ -55,10 +55,12 @@ int flaglat_io(struct flaglat *f, const struct tk_io *io)
 {
 	for (size_t i = 0; i < io->nrecs; i++) {
 		const struct tk_rec *rec = &io->recs[i];
+		uint64_t q = tk_rec_q(rec);
 		struct flaglat_row *r;
 		bool leaf = true;
 
-		if (!rec->q || rec->c < rec->q)
+		/* C - Q at the layer, as the report's total */
+		if (!q || rec->c < q)
 			continue;
 		r = row_of(f, rec->dev, st_op_of_rec(rec), rec->flags & FLAGLAT_MASK);
 		if (!r) {
@@ -66,7 +68,7 @@ int flaglat_io(struct flaglat *f, const struct tk_io *io)
 				return -ENOMEM;
 			continue;
 		}
-		hist_add(&r->total, rec->c - rec->q);
+		hist_add(&r->total, rec->c - q);
 		/* children follow their parent in recs: a leaf has none after it */
 		for (size_t j = i + 1; j < io->nrecs; j++)
 			if (io->recs[j].parent == (int32_t)i) {
@@ -79,7 +81,7 @@ int flaglat_io(struct flaglat *f, const struct tk_io *io)
 			if (rec->d && rec->c >= rec->d)
 				hist_add(&r->device, rec->c - rec->d);
 		} else {
-			hist_add(&r->device, rec->c - rec->q);
+			hist_add(&r->device, rec->c - q);
 		}
 	}
 	return 0;

@@ -249,8 +249,13 @@ static void bio_event(const struct iostat *s, struct ios_dev *d, const struct bl
 		d->unmatched++;
 		return;
 	}
-	/* a split bio's pieces complete under the bio's end, the last one counts it */
-	d->grp[grp].sectors += ev->nr_sector;
+	/*
+	 * A split bio's pieces complete under the bio's end, the last one
+	 * counts it, with every sector queued: device-mapper completes a bio
+	 * it split under the remainder's start and size, not what was queued
+	 * (the kernel's diskstats count every piece's sectors).
+	 */
+	d->grp[grp].sectors += p->left;
 	done(s, d, p, ev->ts);
 }
 

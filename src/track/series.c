@@ -189,7 +189,7 @@ static uint64_t next_rand(struct series *s)
 static void sample(struct series *s, struct series_layer *l, const struct tk_rec *r)
 {
 	struct series_point p = {
-		.ts = r->q, .sector = r->sector, .sectors = r->sectors,
+		.ts = tk_rec_q(r), .sector = r->sector, .sectors = r->sectors,
 		.dir = series_dir_of_rec(r),
 	};
 	uint64_t j;
@@ -219,6 +219,7 @@ int series_io(struct series *s, const struct tk_io *io)
 		const struct tk_rec *r = &io->recs[i];
 		struct series_layer *l = layer_get(s, r->dev);
 		enum series_dir dir = series_dir_of_rec(r);
+		uint64_t q = tk_rec_q(r);
 		bool leaf = true;
 		size_t bin;
 
@@ -229,15 +230,16 @@ int series_io(struct series *s, const struct tk_io *io)
 		bin = bin_of(s, r->c);
 		l->ios[dir][bin]++;
 		l->bytes[dir][bin] += (uint64_t)r->sectors << 9;
-		if (!r->q || r->c < r->q)
+		/* from the layer's Q, as its total (C - Q) */
+		if (!q || r->c < q)
 			continue;
 		/* a remap may coarsen: the completion's bin is taken again after it */
-		add_busy(s, l, r->q, r->c);
+		add_busy(s, l, q, r->c);
 		bin = bin_of(s, r->c);
-		l->heat_total[dir][bin][series_lat_bucket(r->c - r->q)]++;
-		l->lat_sum_ns[dir][bin] += r->c - r->q;
-		if (r->c - r->q > l->lat_max_ns[dir][bin])
-			l->lat_max_ns[dir][bin] = r->c - r->q;
+		l->heat_total[dir][bin][series_lat_bucket(r->c - q)]++;
+		l->lat_sum_ns[dir][bin] += r->c - q;
+		if (r->c - q > l->lat_max_ns[dir][bin])
+			l->lat_max_ns[dir][bin] = r->c - q;
 		if (r->op != BLK_OP_FLUSH || r->sectors)
 			sample(s, l, r);
 		for (size_t j = i + 1; j < io->nrecs; j++)

@@ -48,7 +48,7 @@ struct stats *stats_alloc(void)
 
 	if (!st)
 		return NULL;
-	st->procs = calloc(ST_MAX_PROCS + 1, sizeof(*st->procs));
+	st->procs = calloc(ST_PROC_SLOTS, sizeof(*st->procs));
 	if (!st->procs) {
 		free(st);
 		errno = ENOMEM;
@@ -73,9 +73,10 @@ void stats_reset(struct stats *st)
 	memset(st->layers, 0, st->nlayers * sizeof(*st->layers));
 	st->nlayers = 0;
 	memset(st->e2e, 0, sizeof(st->e2e));
-	memset(st->procs, 0, (ST_MAX_PROCS + 1) * sizeof(*st->procs));
+	memset(st->procs, 0, ST_PROC_SLOTS * sizeof(*st->procs));
 	memset(st->proc_hint, 0, sizeof(st->proc_hint));
 	st->nprocs = 0;
+	st->nnames = 0;
 	st->first_ts = st->last_ts = 0;
 }
 
@@ -199,14 +200,17 @@ static void add_parent(struct st_layer *l, uint32_t dev, bool data)
  * that take the same value.
  */
 static __attribute__((noinline)) unsigned int account_op(struct st_layer_op *o,
-							 const struct tk_rec *r)
+							 const struct tk_rec *r, uint8_t cls)
 {
 	uint64_t bytes = (uint64_t)r->sectors << 9;
+	uint64_t q = tk_rec_q(r);
 	unsigned int total_b = UINT_MAX;
 	uint64_t total = 0;
 
 	o->ios++;
 	o->bytes += bytes;
+	o->cls_ios[cls]++;
+	o->cls_bytes[cls] += bytes;
 	o->splits += r->splits;
 	o->requeues += r->requeues;
 	if (r->error)
@@ -220,10 +224,12 @@ static __attribute__((noinline)) unsigned int account_op(struct st_layer_op *o,
 		o->size_last_b = hist_bucket_of(bytes);
 	}
 	hist_add_in(&o->size, bytes, o->size_last_b);
-	span(&o->sub, r->q, r->down);
+	/* a request the layer made itself (a flush of the flush machinery) was never queued */
+	if (!r->no_q)
+		span(&o->sub, q, r->down);
 	span(&o->comp, r->up, r->c);
-	if (r->q && r->c >= r->q) {
-		total = r->c - r->q;
+	if (q && r->c >= q) {
+		total = r->c - q;
 		total_b = hist_bucket_of(total);
 		hist_add_in(&o->total, total, total_b);
 	}
@@ -259,11 +265,9 @@ static __attribute__((noinline)) unsigned int account_op(struct st_layer_op *o,
 	 * flush machinery issues a flush request of its own) is not */
 	if (!r->splits && !r->split_rest && r->d) {
 		span(&o->d2c, r->d, r->c);
-		/* queued here, not remapped in: Q2C is the total, bucket and all */
-		if (r->qev == r->q && total_b != UINT_MAX)
+		/* the total is C - Q, from the queue event: Q2C, bucket and all */
+		if (total_b != UINT_MAX)
 			hist_add_in(&o->q2c, total, total_b);
-		else
-			span(&o->q2c, r->qev, r->c);
 	}
 	return total_b;
 }
@@ -284,7 +288,7 @@ account_rec(struct stats *st, const struct tk_io *io, const struct tk_rec *r, en
 	else if (!io->top && io->issuer && io->issuer != r->dev)
 		/* a layer's own I/O on a device it uses (its metadata) */
 		add_parent(l, io->issuer, r->sectors != 0);
-	return account_op(&l->op[op], r);
+	return account_op(&l->op[op], r, io->cls < TK_CLASSES ? io->cls : TK_IO_UNEXPLAINED);
 }
 
 /* The share of @dev under the share @parent (-1: at the top) on a path. */
@@ -305,8 +309,10 @@ static inline void account_leaf(struct st_share *s, const struct tk_rec *r)
 {
 	uint64_t start = r->down ? r->down : r->q;
 
-	if (r->down && r->down >= r->q)
+	if (r->down && r->down >= r->q) {
 		s->sub_ns += r->down - r->q;
+		s->sub_n++;
+	}
 	if (r->c >= start)
 		s->dev_ns += r->c - start;
 }
@@ -344,8 +350,10 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 			account_leaf(s, r);
 			return;
 		}
-		if (r->down && r->down >= r->q)
+		if (r->down && r->down >= r->q) {
 			s->sub_ns += r->down - r->q;
+			s->sub_n++;
+		}
 		if (r->up && r->c >= r->up)
 			s->comp_ns += r->c - r->up;
 		parent = s - e->shares;
@@ -353,52 +361,86 @@ static void account_path(struct st_e2e *e, const struct tk_io *io)
 	}
 }
 
+/* The entry of (@pid, @comm) among the procs, or NULL. */
+static struct st_proc *proc_find(struct stats *st, int32_t pid, const char *comm)
+{
+	for (size_t i = 0; i < st->nprocs; i++) {
+		if (st->procs[i].pid == pid && !strncmp(st->procs[i].comm, comm, 16))
+			return &st->procs[i];
+	}
+	return NULL;
+}
+
+static struct st_proc *proc_new(struct stats *st, int32_t pid, const char *comm)
+{
+	struct st_proc *p = &st->procs[st->nprocs++];
+	size_t n = strnlen(comm, sizeof(p->comm) - 1);
+
+	p->pid = pid;
+	memcpy(p->comm, comm, n);
+	p->comm[n] = '\0';
+	return p;
+}
+
+/*
+ * The entry of a process: its own up to ST_MAX_PROCS of them, then its
+ * command name's (pid -1), so that a process that comes late (fstrim
+ * after thousands of kworkers) is still named, then "other" (pid -2).
+ */
+static struct st_proc *proc_place(struct stats *st, int32_t pid, const char *comm)
+{
+	size_t own = st->nprocs - st->nnames;
+	struct st_proc *p;
+
+	p = proc_find(st, pid, comm);
+	if (p)
+		return p;
+	/* "other", when there, is after every entry of a process of its own */
+	if (own < ST_MAX_PROCS && !(st->nprocs && st->procs[st->nprocs - 1].pid == -2))
+		return proc_new(st, pid, comm);
+	p = proc_find(st, -1, comm);
+	if (p)
+		return p;
+	if (st->nnames < ST_MAX_COMMS) {
+		st->nnames++;
+		return proc_new(st, -1, comm);
+	}
+	p = proc_find(st, -2, "other");
+	return p ? p : proc_new(st, -2, "other");
+}
+
+/* proc_place(), looked up first where the task's I/O went last */
 static struct st_proc *proc_of(struct stats *st, int32_t pid, const char *comm)
 {
-	uint16_t *hint = &st->proc_hint[((uint32_t)pid * 0x9E3779B1U) >> 26];
-	struct st_proc *last = &st->procs[*hint ? *hint - 1 : 0];
+	struct st_proc_hint *h = &st->proc_hint[((uint32_t)pid * 0x9E3779B1U) >> 26];
+	struct st_proc *p;
 
 	_Static_assert(ST_PROC_HINTS == 1 << (32 - 26), "the hash takes 6 bits");
-	_Static_assert(ST_MAX_PROCS < UINT16_MAX, "a hint holds an index + 1");
+	_Static_assert(ST_PROC_SLOTS < UINT16_MAX, "a hint holds an index + 1");
 	/* the same 16 bytes are the same name: no strncmp for the common case */
-	if (*hint && last->pid == pid && !memcmp(last->comm, comm, 16))
-		return last;
-	for (size_t i = 0; i < st->nprocs; i++) {
-		if (st->procs[i].pid == pid && !strncmp(st->procs[i].comm, comm, 16)) {
-			*hint = i + 1;
-			return &st->procs[i];
-		}
-	}
-	if (st->nprocs < ST_MAX_PROCS) {
-		struct st_proc *p = &st->procs[st->nprocs++];
-
-		*hint = st->nprocs;
-		p->pid = pid;
-		memcpy(p->comm, comm, sizeof(p->comm));
-		p->comm[sizeof(p->comm) - 1] = '\0';
-		return p;
-	}
-	/* one more slot, pid -1, sums everything past the cap */
-	if (st->nprocs == ST_MAX_PROCS) {
-		st->procs[ST_MAX_PROCS].pid = -1;
-		strcpy(st->procs[ST_MAX_PROCS].comm, "other");
-		st->nprocs++;
-	}
-	return &st->procs[ST_MAX_PROCS];
+	if (h->idx && h->pid == pid && !memcmp(h->comm, comm, 16))
+		return &st->procs[h->idx - 1];
+	p = proc_place(st, pid, comm);
+	h->pid = pid;
+	h->idx = (uint16_t)(p - st->procs + 1);
+	memcpy(h->comm, comm, 16);
+	return p;
 }
 
 void stats_io(const struct tk_io *io, void *ctx)
 {
 	struct stats *st = ctx;
 	const struct tk_rec *root = io->root;
+	uint64_t q = tk_rec_q(root);
 	unsigned int total_b;
+	struct st_layer *l;
 	enum st_op op;
 
 	if (!io->nrecs)
 		return;
 	op = st_op_of_rec(root);
-	if (!st->first_ts || root->q < st->first_ts)
-		st->first_ts = root->q;
+	if (!st->first_ts || q < st->first_ts)
+		st->first_ts = q;
 	if (root->c > st->last_ts)
 		st->last_ts = root->c;
 	/* the root's total at its layer is the end-to-end latency: one bucket */
@@ -412,8 +454,7 @@ void stats_io(const struct tk_io *io, void *ctx)
 		account_rec(st, io, &io->recs[i], st_op_of_rec(&io->recs[i]));
 	if (!io->top) {
 		/* counted at the layer that issued it (md0 for its stripe I/O) */
-		struct st_layer *l = layer_of(st, io->issuer ? io->issuer : root->dev);
-
+		l = layer_of(st, io->issuer ? io->issuer : root->dev);
 		if (l)
 			l->op[op].issued++;
 	}
@@ -424,16 +465,22 @@ void stats_io(const struct tk_io *io, void *ctx)
 		e->ios++;
 		e->bytes += (uint64_t)root->sectors << 9;
 		e->matched += io->matched;
-		if (root->c >= root->q) {
+		if (io->reach < TK_REACHES) {
+			e->reach[io->reach]++;
+			/* where it was not followed to a disk, counted at that layer */
+			if (io->reach != TK_REACH_DISK && (l = layer_of(st, io->end_dev)))
+				l->op[op].top_end[io->reach]++;
+		}
+		if (root->c >= q) {
 			if (total_b == UINT_MAX)
-				total_b = hist_bucket_of(root->c - root->q);
-			hist_add_in(&e->total, root->c - root->q, total_b);
-			e->total_ns += root->c - root->q;
+				total_b = hist_bucket_of(root->c - q);
+			hist_add_in(&e->total, root->c - q, total_b);
+			e->total_ns += root->c - q;
 			account_path(e, io);
 		}
 		p->ios++;
 		p->bytes += (uint64_t)root->sectors << 9;
-		if (root->c >= root->q)
-			hist_add_in(&p->total, root->c - root->q, total_b);
+		if (root->c >= q)
+			hist_add_in(&p->total, root->c - q, total_b);
 	}
 }

@@ -49,11 +49,20 @@ const char *st_op_name(enum st_op op);
  *	    top-level: thin-pool zeroing, metadata, discards passed down,
  *	    md's stripe I/O to its members, counted here, not at the members)
  * @bytes: their bytes
+ * @cls_ios, @cls_bytes: @ios and @bytes by the class of the I/O each bio
+ *			 belongs to (enum tk_class: serving a top-level I/O,
+ *			 caused by one, issued by a layer on its own,
+ *			 unexplained); they add up to @ios and @bytes
+ * @top_end: top-level I/Os of this operation whose worst path ended at
+ *	     this layer, by enum tk_reach (TK_REACH_DISK unused): completed
+ *	     by the layer itself, ended here, or lost here
  * @splits, @merges_back, @merges_front, @requeues, @errors: counts
  * @size: bio size in bytes
- * @sub: submission latency (down - Q), ns, where the bio went down
+ * @sub: submission latency (down - Q), ns, where the bio went down and had
+ *	a Q (tk_rec_q(): a request the layer made itself, the flush
+ *	machinery's, has none)
  * @comp: completion latency (C - up), ns, where it had lower pieces
- * @total: C - Q, ns
+ * @total: C - Q, ns (from a request's issue where it had no Q)
  * @q2g, @g2i, @i2d, @d2c, @q2c, @q2m: btt phases at request-based layers
  * @g2d: get request to issue, for requests never inserted into a scheduler
  *	 (no scheduler, or dispatched directly): what G2I + I2D are otherwise
@@ -64,6 +73,9 @@ struct st_layer_op {
 	uint64_t ios;
 	uint64_t issued;
 	uint64_t bytes;
+	uint64_t cls_ios[TK_CLASSES];
+	uint64_t cls_bytes[TK_CLASSES];
+	uint64_t top_end[TK_REACHES];
 	uint64_t splits;
 	uint64_t merges_back;
 	uint64_t merges_front;
@@ -125,6 +137,8 @@ struct st_layer {
  * @parent: index in st_e2e.shares of the layer above on the path, -1 for
  *	    the top
  * @sub_ns: summed submission time (down - Q)
+ * @sub_n: how many of the I/Os went down at this layer (0: it has no
+ *	   submission on these paths, as at a layer that completed them)
  * @dev_ns: summed time in the device (D to completion) at request-based
  *	    leaves, or Q to C at a bio-based leaf
  * @comp_ns: summed completion time (C - up)
@@ -134,6 +148,7 @@ struct st_share {
 	uint8_t depth;
 	int16_t parent;
 	uint64_t sub_ns;
+	uint64_t sub_n;
 	uint64_t dev_ns;
 	uint64_t comp_ns;
 };
@@ -143,7 +158,10 @@ struct st_share {
 /**
  * struct st_e2e - end to end, per top-level operation
  * @ios, @bytes: completed top-level I/Os and their bytes
- * @matched: of those, followed through every layer
+ * @matched: of those, followed through every layer to a disk
+ * @reach: of those, by how far they were followed (enum tk_reach;
+ *	   [TK_REACH_DISK] is @matched); where, in struct st_layer_op's
+ *	   @top_end
  * @total: end-to-end latency (root C - root Q), ns
  * @total_ns: the sum of @total, the denominator of the shares
  * @shares: the waterfall, @nshares entries
@@ -152,6 +170,7 @@ struct st_e2e {
 	uint64_t ios;
 	uint64_t bytes;
 	uint64_t matched;
+	uint64_t reach[TK_REACHES];
 	struct hist total;
 	uint64_t total_ns;
 	struct st_share shares[ST_MAX_SHARES];
@@ -169,23 +188,41 @@ struct st_proc {
 	struct hist total;
 };
 
-/* Processes tracked individually at most; the rest are summed as "other". */
+/*
+ * Processes tracked individually at most; past them, the rest are summed
+ * by command name (pid -1), up to ST_MAX_COMMS names, and the rest of
+ * those as one entry, pid -2, "other".
+ */
 #define ST_MAX_PROCS 512
+#define ST_MAX_COMMS 512
+#define ST_PROC_SLOTS (ST_MAX_PROCS + ST_MAX_COMMS + 1)
 /* Slots of the table from a pid to where its process was last found. */
 #define ST_PROC_HINTS 64
+
+/*
+ * struct st_proc_hint - where the I/O of task @pid named @comm went last:
+ * @idx - 1 among the procs (0: none), its own entry or its name's
+ */
+struct st_proc_hint {
+	int32_t pid;
+	uint16_t idx;
+	char comm[16];
+};
 
 /**
  * struct stats - everything the report shows
  * @layers: every device seen, @nlayers of them
  * @e2e: per top-level operation
- * @procs: per originating process, @nprocs of them; past ST_MAX_PROCS one
- *	   more entry, pid -1 "other", sums the rest
+ * @procs: per originating process, @nprocs of them; past ST_MAX_PROCS
+ *	   per command name, pid -1; past ST_MAX_COMMS of those, one entry,
+ *	   pid -2 "other", sums the rest (ST_PROC_SLOTS in all)
+ * @nnames: entries by command name (pid -1) among @procs
  * @first_ts, @last_ts: span of the completed I/Os
  * @last_layer: the index found last (most trees are rooted where the
  *		previous one was)
- * @proc_hint: by a hash of the pid, 1 + the index of the process last found
- *	       with it (0: none): N threads of a load take turns, and a
- *	       search of the table per I/O cost tens of instructions
+ * @proc_hint: by a hash of the pid, the entry the task last found with it
+ *	       went to: N threads of a load take turns, and a search of the
+ *	       table per I/O cost tens of instructions
  */
 struct stats {
 	struct st_layer *layers;
@@ -194,10 +231,11 @@ struct stats {
 	struct st_e2e e2e[ST_OPS];
 	struct st_proc *procs;
 	size_t nprocs;
+	size_t nnames;
 	uint64_t first_ts;
 	uint64_t last_ts;
 	size_t last_layer;
-	uint16_t proc_hint[ST_PROC_HINTS];
+	struct st_proc_hint proc_hint[ST_PROC_HINTS];
 };
 
 /** stats_alloc - empty statistics; NULL with errno set on failure */

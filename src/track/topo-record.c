@@ -106,6 +106,11 @@ unsigned int topo_roles_of(const struct topo_dev_info *d)
 	if (d->kind == TOPO_MD && (!strcmp(d->md_level, "raid4") || !strcmp(d->md_level, "raid5") ||
 				   !strcmp(d->md_level, "raid6")))
 		roles |= TK_ROLE_PARITY;
+	/* dm targets that complete I/O with nothing sent down, by design */
+	if (!strcmp(d->target, "zero") || !strcmp(d->target, "error"))
+		roles |= TK_ROLE_COMPLETES;
+	if (!strcmp(d->target, "thin") || !strcmp(d->target, "thin-pool"))
+		roles |= TK_ROLE_THIN;
 	return roles;
 }
 

@@ -52,7 +52,13 @@
  *    caused by the oldest write in flight on its stripe.
  *  - The class of a tree (top-level, or issued by a layer) comes from the
  *    roles of its root's device (tracker_set_role()), so it never depends
- *    on which event came first.
+ *    on which event came first. A tree is numbered as it begins; one a
+ *    layer issues for a bio in flight names that bio's tree (its cause).
+ *  - When a tree completes, each path of it is classed by where it ended:
+ *    a disk (nothing below it), a layer that completes such I/O itself
+ *    (by its role, or having issued I/O for it), a layer with devices
+ *    below that sent nothing down, or a step not seen; the worst is the
+ *    I/O's reach, and only a reach of the disks is "matched".
  *
  * A tree is handed out when its root completes. Memory is bounded by the
  * cap on bios in flight and by the timeout: a tree older than the timeout
@@ -98,6 +104,7 @@ struct node {
 	struct node *rq_next;	/* next bio of the same request */
 	int vidx;		/* index in its device's vector, -1 when out */
 	uint32_t pending;	/* children not completed */
+	uint32_t ncaused;	/* trees issued for it (set_cause()) */
 	bool await_q;		/* brought by a remap, queue event not seen yet */
 	bool done;
 	bool lost_met;		/* its root entered before a stretch of lost events ended */
@@ -108,7 +115,9 @@ struct node {
 	int32_t pid;
 	char comm[16];
 	uint32_t issuer;	/* the layer that issued it, when not its own device */
-	uint32_t cause_dev;	/* TK_IO_CAUSED: the root of the I/O it was issued for */
+	uint64_t id;		/* the tree's number (struct tk_io) */
+	uint64_t cause;		/* the number of the tree it was issued for, 0 if none */
+	uint32_t cause_dev;	/* and that tree's root: its device and Q (set_cause()) */
 	uint64_t cause_q;
 	uint32_t nnodes;
 	uint64_t expired_at;
@@ -121,6 +130,7 @@ struct rq {
 	bool issued;
 	uint64_t start, end;
 	uint64_t g, i, d;
+	uint64_t requeued;	/* when it was last requeued, 0 once issued again */
 	uint16_t requeues;
 	bool lost_met;		/* in flight while events were lost */
 	struct node *bios;	/* bios in it, in order of arrival */
@@ -145,10 +155,13 @@ struct tdev {
 	/*
 	 * A FUA or preflush write whose data completed, while the flush
 	 * machinery may still send its post-flush (then completes the request
-	 * once more with + 0 at @seq_start): the I/O that flush is for.
+	 * once more with + 0 at @seq_start): the I/O that flush is for, as
+	 * set_cause() names it, and the class it gives.
 	 */
 	bool seq_open;
+	uint8_t seq_cause_cls;
 	uint64_t seq_start;
+	uint64_t seq_cause;
 	uint32_t seq_cause_dev;
 	uint64_t seq_cause_q;
 	/* that write's bio here, its parent and grandparent, with their
@@ -169,6 +182,7 @@ struct tracker {
 	void *ctx;
 	struct tk_counters cnt;
 	uint64_t seq;
+	uint64_t ntrees;	/* trees begun: the last tree's number */
 	uint64_t now;
 	/* no tree is due to expire or be freed before this (it may be earlier
 	 * than the first due time, never later): one compare per event */
@@ -400,6 +414,7 @@ node_new(struct tracker *t, struct tdev *d, const struct blk_event *ev,
 	n->rq = NULL;
 	n->rq_next = NULL;
 	n->pending = 0;
+	n->ncaused = 0;
 	n->await_q = false;
 	n->done = false;
 	if (dev_add_node(d, n)) {
@@ -496,6 +511,8 @@ root_new_at(struct tracker *t, struct tdev *d, const struct blk_event *ev, uint6
 	n->pid = ev->pid;
 	memcpy(n->comm, ev->comm, sizeof(n->comm));
 	n->issuer = 0;
+	n->id = ++t->ntrees;
+	n->cause = 0;
 	n->cause_dev = 0;
 	n->cause_q = 0;
 	n->nnodes = 1;
@@ -533,14 +550,6 @@ static struct node *child_new(struct tracker *t, struct tdev *d, struct node *pa
 	parent->last_child = n;
 	parent->pending++;
 	return n;
-}
-
-/* Root @n was issued by a layer for @cause (any bio of the I/O it serves). */
-static void set_cause(struct node *n, const struct node *cause)
-{
-	n->cls = TK_IO_CAUSED;
-	n->cause_dev = cause->root->r.dev;
-	n->cause_q = cause->root->r.q;
 }
 
 static int grow_recs(struct tracker *t, size_t need)
@@ -590,33 +599,78 @@ static inline bool remap_only(const struct tdev *d)
 }
 
 /*
- * Whether a path may end at @x: at a request-based device (the device
- * completed it), or at a bio-based device with no lower device (zram). A
- * path that ends at a layer that sends its I/O further down was lost there,
- * except an empty flush, which a layer may serve by its own means (dm-thin
- * commits its metadata, with flushes it issues itself).
+ * Whether the layer of @d completes a bio like @x by its own means, with
+ * nothing sent down (dm-zero and dm-error, with nothing below, are
+ * leaf_end()'s): dm-thin and its pool a read (of a block never
+ * provisioned), a discard (the pool discards the data device with pieces
+ * of its own) or a flush (a metadata commit); md raid4/5/6 a discard, of
+ * which it sends down whole stripes only.
  */
-static inline bool path_end_ok(struct tracker *t, const struct node *x)
+static bool completes_itself(const struct tdev *d, const struct node *x)
+{
+	if ((d->roles & (TK_ROLE_THIN | TK_ROLE_PARITY)) && x->r.op == BLK_OP_DISCARD)
+		return true;
+	return (d->roles & TK_ROLE_THIN) &&
+	       (x->r.op == BLK_OP_READ || x->r.op == BLK_OP_FLUSH || tk_rec_is_flush(&x->r));
+}
+
+/*
+ * Where the path that reaches @x, with nothing below it in its tree, ended
+ * (enum tk_end). A disk is a device with nothing below it in the stack:
+ * request-based or not (zram), it completed the I/O. A layer with devices
+ * below (a partition, a dm or md device, a request-based multipath device)
+ * that sent nothing down completed it itself when it does so by design,
+ * or when it issued I/O for it (md's flushes to its members); otherwise
+ * the path was not followed further.
+ */
+static enum tk_end leaf_end(struct tracker *t, const struct node *x)
 {
 	struct tdev *d;
 
-	if (x->r.kind == TK_LAYER_REQUEST)
-		return true;
+	if (!x->done)
+		return TK_END_LOST;
 	if (x->r.kind == TK_LAYER_REMAP)
-		return false;
-	if (!x->r.sectors && (x->r.flags & BLK_F_PREFLUSH))
-		return true;
+		return TK_END_LAYER;
 	d = get_dev(t, x->r.dev);
-	return d && !dev_upper(d);
+	/* dm-zero and dm-error have nothing below, and are no disk */
+	if (d && (d->roles & TK_ROLE_COMPLETES))
+		return TK_END_SELF;
+	if (!d || !dev_upper(d))
+		return TK_END_DISK;
+	if (x->ncaused || completes_itself(d, x))
+		return TK_END_SELF;
+	return TK_END_LAYER;
+}
+
+/*
+ * What a record's end makes of its tree's reach (the worst one counts).
+ * The empty flush that a preflush write with data becomes at a layer is
+ * the layer's to serve: served by the layer itself, it leaves the write's
+ * data, which reached the disks, followed (@data: the root has data).
+ */
+static void reach_add(struct tk_io *io, const struct tk_rec *r, bool data)
+{
+	static const uint8_t of_end[] = {
+		[TK_END_NONE] = TK_REACH_DISK, [TK_END_DISK] = TK_REACH_DISK,
+		[TK_END_SELF] = TK_REACH_SELF, [TK_END_LAYER] = TK_REACH_ENDED,
+		[TK_END_LOST] = TK_REACH_PARTIAL,
+	};
+	uint8_t reach = r->complete ? of_end[r->end] : TK_REACH_PARTIAL;
+
+	if (reach == TK_REACH_SELF && data && !r->sectors)
+		return;
+	if (reach > io->reach) {
+		io->reach = reach;
+		io->end_dev = r->dev;
+	}
 }
 
 /* Fill records breadth first, so that parents come before children. */
-static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
+static size_t tree_records(struct tracker *t, struct node *root, struct tk_io *io)
 {
 	size_t head = 0, tail = 0, n = root->nnodes;
 	struct node **queue;
 
-	*matched = !root->broken;
 	if (grow_recs(t, n))
 		return 0;
 	queue = t->order;
@@ -636,8 +690,8 @@ static size_t tree_records(struct tracker *t, struct node *root, bool *matched)
 		r->parent_dev = x->parent ? x->parent->r.dev : 0;
 		r->depth = parent < 0 ? 0 : t->recs[parent].depth + 1;
 		r->complete = x->done;
-		if (!r->complete || (!x->first_child && !path_end_ok(t, x)))
-			*matched = false;
+		r->end = x->first_child ? TK_END_NONE : leaf_end(t, x);
+		reach_add(io, r, root->r.sectors != 0);
 		head++;
 		for (struct node *c = x->first_child; c && tail < n; c = c->next_sibling)
 			queue[tail++] = c;
@@ -700,7 +754,6 @@ static inline __attribute__((always_inline)) void
 tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 {
 	struct tk_io io;
-	bool matched;
 	size_t n;
 
 	/* a root completed by its request is out of it and of its device */
@@ -722,33 +775,46 @@ tree_finish(struct tracker *t, struct node *root, const struct tdev *d)
 		tree_release(t, root);
 		return;
 	}
+	io.reach = TK_REACH_DISK;
+	io.end_dev = 0;
 	if (!root->first_child) {
 		/* a tree of one bio (most I/O at a plain disk): its record as it
 		 * is, a root's from node_new() (no parent, depth 0) */
 		root->r.complete = root->done;
-		matched = !root->broken && root->done && path_end_ok(t, root);
+		root->r.end = leaf_end(t, root);
+		reach_add(&io, &root->r, false);
 		io.recs = &root->r;
 		n = 1;
 	} else {
-		n = tree_records(t, root, &matched);
+		n = tree_records(t, root, &io);
 		io.recs = t->recs;
 	}
+	if (root->broken && io.reach < TK_REACH_PARTIAL) {
+		/* a piece of it was never tracked (the cap, a lost source) */
+		io.reach = TK_REACH_PARTIAL;
+		io.end_dev = root->r.dev;
+	}
+	io.id = root->id;
 	io.pid = root->pid;
 	memcpy(io.comm, root->comm, sizeof(io.comm));
 	io.cls = tree_class(root, d);
 	io.top = io.cls == TK_IO_TOP;
+	io.cause = root->cause;
 	io.issuer = io.top ? 0 : root->issuer ? root->issuer : root->r.dev;
-	io.cause_dev = io.cls == TK_IO_CAUSED ? root->cause_dev : 0;
-	io.cause_q = io.cls == TK_IO_CAUSED ? root->cause_q : 0;
-	io.matched = matched;
+	io.cause_dev = root->cause ? root->cause_dev : 0;
+	io.cause_q = root->cause ? root->cause_q : 0;
+	io.matched = io.reach == TK_REACH_DISK;
 	io.root = io.recs;
 	io.nrecs = n;
 	if (io.top) {
 		t->cnt.ios_top++;
-		if (matched)
+		t->cnt.ios_top_reach[io.reach]++;
+		if (io.matched)
 			t->cnt.ios_top_matched++;
 	} else if (io.cls == TK_IO_CAUSED) {
 		t->cnt.ios_caused++;
+	} else if (io.cls == TK_IO_UNEXPLAINED) {
+		t->cnt.ios_unexplained++;
 	} else {
 		t->cnt.ios_layer++;
 	}
@@ -1093,9 +1159,9 @@ static struct node *find_held(struct tracker *t, struct tdev *d, uint64_t start,
 }
 
 /*
- * Whether I/O a layer issued at @d serves a bio held above: the copy of the
- * chunk a held write covers (dm-snapshot's read), or a flush or FUA write
- * (md's superblock) while a bio above waits to be sent down.
+ * The bio held above that I/O a layer issued at @d serves, or NULL: the one
+ * whose chunk it copies (dm-snapshot's read), or for a flush or FUA write
+ * (md's superblock) one that waits to be sent down.
  */
 static inline struct node *held_for(struct tracker *t, struct tdev *d, const struct blk_event *ev)
 {
@@ -1109,6 +1175,36 @@ static inline struct node *held_for(struct tracker *t, struct tdev *d, const str
 	if (!(ev->flags & (BLK_F_PREFLUSH | BLK_F_FUA)))
 		return NULL;
 	return find_held(t, d, ev->sector, ev->nr_sector, ev->op, HELD_ANY);
+}
+
+/*
+ * The class of I/O a layer issues for a bio of tree @root: caused when that
+ * tree is top-level or caused by one (so through any chain), else I/O of
+ * the layers' own.
+ */
+static enum tk_class class_for(struct tracker *t, const struct node *root)
+{
+	enum tk_class cls = tree_class(root, get_dev(t, root->r.dev));
+
+	return cls == TK_IO_TOP || cls == TK_IO_CAUSED ? TK_IO_CAUSED : TK_IO_LAYER;
+}
+
+/*
+ * Tree @n was issued for @cause, a bio in flight (any bio of the I/O it
+ * serves): it names @cause's tree, by number and by its root's device and
+ * Q (as that tree's row gives them), and takes its class from it. @cause
+ * then has I/O issued for it: a path that ends at it was completed by its
+ * layer.
+ */
+static void set_cause(struct tracker *t, struct node *n, struct node *cause)
+{
+	struct node *root = cause->root;
+
+	n->cls = class_for(t, root);
+	n->cause = root->id;
+	n->cause_dev = root->r.dev;
+	n->cause_q = tk_rec_q(&root->r);
+	cause->ncaused++;
 }
 
 static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1155,7 +1251,7 @@ static void on_queue(struct tracker *t, struct tdev *d, const struct blk_event *
 	}
 	held = held_for(t, d, ev);
 	if (held)
-		set_cause(n, held);
+		set_cause(t, n, held);
 }
 
 /* The oldest bio in flight with @op whose range meets [start, start + sectors). */
@@ -1313,14 +1409,17 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		child = root_new(t, d, ev, ev->sector, ev->nr_sector);
 		if (!child)
 			return;
-		child->cls = TK_IO_LAYER;
-		if (cause)
-			set_cause(child, cause);
 		child->issuer = src_dev->dev;
 		child->await_q = true;
-		/* a parity RAID's stripe I/O has no source bio by design */
-		if (!cause && !(src_dev->roles & TK_ROLE_PARITY))
+		if (cause) {
+			set_cause(t, child, cause);
+		} else if (src_dev->roles & TK_ROLE_PARITY) {
+			/* a parity RAID's stripe I/O has no source bio by design */
+			child->cls = TK_IO_LAYER;
+		} else {
+			child->cls = TK_IO_UNEXPLAINED;
 			t->cnt.unmatched_remap++;
+		}
 		return;
 	}
 	if (!src) {
@@ -1337,11 +1436,12 @@ static void on_remap(struct tracker *t, struct tdev *d, const struct blk_event *
 		held = held_for(t, src_dev, ev);
 		if (held) {
 			/* md writes its superblock to each leg while the write waits */
-			set_cause(src, held);
+			set_cause(t, src, held);
 		} else if (dev_lower(src_dev) && !(src_dev->roles & TK_ROLE_REMAP_ONLY)) {
 			/* a partition under a layer: its source was lost */
 			t->cnt.unmatched_remap++;
 			src->broken = true;
+			src->cls = TK_IO_UNEXPLAINED;
 		}
 	}
 	if (!src->r.down)
@@ -1646,20 +1746,23 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 		n = root_new(t, d, ev, ev->sector, ev->nr_sector);
 		if (!n)
 			return;
-		n->cls = TK_IO_LAYER;
 		if (flushing) {
-			set_cause(n, flushing);
+			set_cause(t, n, flushing);
 		} else if (ev->op == BLK_OP_FLUSH && d->seq_open) {
 			/* the post-flush of a FUA write whose data completed */
-			n->cls = TK_IO_CAUSED;
+			n->cls = d->seq_cause_cls;
+			n->cause = d->seq_cause;
 			n->cause_dev = d->seq_cause_dev;
 			n->cause_q = d->seq_cause_q;
+		} else {
+			n->cls = TK_IO_LAYER;
 		}
 		r = rq_new(t, d, ev);
 		if (!r)
 			return;
 		place_bio(n, r, TK_MERGE_NONE, ev->ts);
 		n->r.g = 0;
+		n->r.no_q = true;
 	}
 	r->issued = true;
 	r->d = ev->ts;
@@ -1667,7 +1770,11 @@ static void on_issue(struct tracker *t, struct tdev *d, const struct blk_event *
 		b->r.d = ev->ts;
 		if (!b->r.down)
 			b->r.down = ev->ts;
+		/* issued again after a requeue: the wait counts */
+		if (r->requeued && ev->ts >= r->requeued)
+			b->r.requeue_ns += ev->ts - r->requeued;
 	}
+	r->requeued = 0;
 }
 
 static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event *ev)
@@ -1679,6 +1786,7 @@ static void on_requeue(struct tracker *t, struct tdev *d, const struct blk_event
 		return;
 	}
 	r->issued = false;
+	r->requeued = ev->ts;
 	r->requeues++;
 	for (struct node *b = r->bios; b; b = b->rq_next) {
 		b->r.requeues++;
@@ -1763,8 +1871,10 @@ static void on_rq_complete(struct tracker *t, struct tdev *d, const struct blk_e
 		if (ev->nr_sector && (b->r.flags & (BLK_F_PREFLUSH | BLK_F_FUA))) {
 			d->seq_open = true;
 			d->seq_start = r->start;
+			d->seq_cause_cls = class_for(t, b->root);
+			d->seq_cause = b->root->id;
 			d->seq_cause_dev = b->root->r.dev;
-			d->seq_cause_q = b->root->r.q;
+			d->seq_cause_q = tk_rec_q(&b->root->r);
 			d->seq_bio = b->parent ? b : NULL;
 			d->seq_seq[0] = b->seq;
 			d->seq_seq[1] = b->parent ? b->parent->seq : 0;

@@ -73,6 +73,12 @@ enum tk_layer_kind {
  *	    it (dm-snapshot's origin, until the chunk is copied) and released
  *	    it here; linked by device, sectors and operation
  * @flags: enum blk_flag bits as it entered the layer (PREFLUSH, FUA, ...)
+ * @no_q: a request the layer made itself (the flush machinery's flush):
+ *	  never queued nor remapped in; its @q is its issue
+ * @end: enum tk_end: where the path ended, for a record with no record
+ *	 below it in its tree (TK_END_NONE for the others)
+ * @requeue_ns: time its request spent requeued, from each requeue to the
+ *		issue that followed it (a request-based layer)
  */
 struct tk_rec {
 	uint32_t dev;
@@ -94,7 +100,52 @@ struct tk_rec {
 	bool split_rest;
 	bool rq_merged;
 	bool linked;
+	bool no_q;
 	uint8_t flags;
+	uint8_t end;
+	uint64_t requeue_ns;
+};
+
+/**
+ * tk_rec_q - the Q of a bio at its layer, where "total = C - Q" and
+ * "submission = down - Q" start: its queue event there, else its entry
+ * into the layer (a remap into a partition, which queues nothing; a bio
+ * whose queue event was not seen; a request no bio was queued for)
+ */
+static inline uint64_t tk_rec_q(const struct tk_rec *r)
+{
+	return r->qev ? r->qev : r->q;
+}
+
+/*
+ * Where one path of an I/O through the stack ended: at each record with
+ * nothing below it in its tree. A disk is a device with nothing below it
+ * in the stack (a whole disk or a partition of one, a zram device); a
+ * layer that has devices below it and sent nothing down either completed
+ * the I/O by its own means, which some layers do by design, or the path
+ * was not followed further.
+ */
+enum tk_end {
+	TK_END_NONE = 0,	/* not the end of a path: it went further down */
+	TK_END_DISK,		/* a disk completed it */
+	TK_END_SELF,		/* the layer completed it itself: dm-zero, dm-error,
+				 * dm-thin's reads of unprovisioned blocks, its discards
+				 * and flushes, or with I/O it issued for it */
+	TK_END_LAYER,		/* a layer with devices below, nothing sent down */
+	TK_END_LOST,		/* not seen completing at this layer */
+};
+
+/*
+ * How far a whole I/O was followed: the worst of its paths, in this order
+ * (TK_REACH_PARTIAL worst). Only TK_REACH_DISK is "followed": the I/O's
+ * data reached a disk through every layer, every step seen.
+ */
+enum tk_reach {
+	TK_REACH_DISK = 0,	/* every path reached a disk */
+	TK_REACH_SELF,		/* every path reached a disk or a layer that completed it */
+	TK_REACH_ENDED,		/* a path ended at a layer with devices below */
+	TK_REACH_PARTIAL,	/* a step of it was not seen (lost events, a lost piece) */
+	TK_REACHES
 };
 
 /**
@@ -113,44 +164,65 @@ static inline bool tk_rec_is_flush(const struct tk_rec *r)
  * thin-pool metadata, the flush machinery's flush requests), with the I/O
  * that caused it known where the events tell (a read-modify-write read of
  * a block a pending write covers, the flush a preflush write asked for).
- * The class depends on the stack's roles (tracker_set_role()), never on
- * which event happened to come first.
+ * I/O that came down from a layer where no I/O was in flight to send it,
+ * at a layer that issues none of its own by design, is unexplained: an
+ * event was lost, or the tracker does not know the layer's ways. The
+ * class depends on the stack's roles (tracker_set_role()), never on which
+ * event happened to come first.
  */
 enum tk_class {
 	TK_IO_TOP = 0,		/* queued by a user of the stack */
-	TK_IO_LAYER,		/* issued by a layer, cause unknown */
-	TK_IO_CAUSED,		/* issued by a layer for an I/O in flight */
+	TK_IO_LAYER,		/* issued by a layer on its own (or for its own I/O) */
+	TK_IO_CAUSED,		/* issued by a layer for a top-level I/O in flight, or
+				 * for I/O caused by one */
+	TK_IO_UNEXPLAINED,	/* came down from a layer with nothing in flight to send it */
+	TK_CLASSES
 };
 
 /**
  * struct tk_io - a completed I/O tree
+ * @id: the tree's number, from 1, in the order the trees began (an I/O
+ *	that expired keeps its number: the numbers handed out have gaps)
  * @pid: the task that queued the root bio (the originator, kept for every
  *	 layer even when a kworker or dm-crypt's thread submits below)
  * @comm: its name
  * @top: the root is top-level I/O (@cls is TK_IO_TOP); false for I/O a
  *	 layer issued itself (thin-pool zeroing, metadata, parity)
  * @cls: enum tk_class
+ * @cause: the @id of the I/O it was issued for, 0 when none is known
+ *	   (TK_IO_CAUSED always has one; TK_IO_LAYER has one when it was
+ *	   issued for I/O of a layer's own)
  * @issuer: for I/O issued by a layer, that layer's device (md0 for its
  *	    stripe I/O on a member disk, which the tree is rooted at; the
- *	    root's own device for I/O queued there); 0 for top-level I/O
- * @cause_dev, @cause_q: for TK_IO_CAUSED, the I/O it was issued for: the
- *			  device and entry time of that I/O's root; else 0
- * @matched: every layer on the tree's paths was followed from queue to
- *	     completion, and every path reaches a device that completed it (a
- *	     request-based device, or a bio-based one with no lower device)
+ *	    layer that held the I/O it served, for caused I/O; the layer
+ *	    above a device that got I/O with no remap from it, as a cache's
+ *	    metadata device; the root's own device for other I/O queued
+ *	    there); 0 for top-level I/O
+ * @cause_dev, @cause_q: when @cause is known, that I/O's root: its device
+ *			  and Q (tk_rec_q(), as its row gives them); else 0
+ * @reach: enum tk_reach, the worst of the records' @end
+ * @end_dev: where it was worst: the device of the first record (root
+ *	     first, then by depth) at which its @reach shows; 0 for
+ *	     TK_REACH_DISK
+ * @matched: @reach is TK_REACH_DISK: every layer on the tree's paths was
+ *	     followed from queue to completion and every path reached a disk
  * @root: the root record (recs[0])
  * @recs: every bio of the tree at every layer, root first, parents before
  *	  their children
  * @nrecs: how many
  */
 struct tk_io {
+	uint64_t id;
 	int32_t pid;
 	char comm[16];
 	bool top;
 	uint8_t cls;
+	uint64_t cause;
 	uint32_t issuer;
 	uint32_t cause_dev;
 	uint64_t cause_q;
+	uint8_t reach;
+	uint32_t end_dev;
 	bool matched;
 	const struct tk_rec *root;
 	const struct tk_rec *recs;
@@ -165,10 +237,13 @@ typedef void (*tk_io_fn)(const struct tk_io *io, void *ctx);
  * struct tk_counters - what the tracker followed, and what it could not
  * @events: events taken
  * @ios_top: top-level I/Os completed
- * @ios_top_matched: of those, matched (see struct tk_io); the rest were
- *		     partly followed: their path was lost below some layer
- * @ios_layer: I/Os a layer issued itself, with no known cause
- * @ios_caused: I/Os a layer issued for an I/O in flight (known cause)
+ * @ios_top_reach: of those, by how far they were followed (enum
+ *		   tk_reach): [TK_REACH_DISK] is the matched ones
+ * @ios_top_matched: of those, matched: ios_top_reach[TK_REACH_DISK]
+ * @ios_layer: I/Os a layer issued on its own (TK_IO_LAYER)
+ * @ios_caused: I/Os a layer issued for a top-level I/O in flight
+ * @ios_unexplained: I/Os that came down from a layer with nothing in
+ *		     flight to send them (TK_IO_UNEXPLAINED)
  * @expired: I/Os (trees) not completed within the timeout, or still in
  *	     flight when the trace ended; an expired I/O stays one I/O: its
  *	     later events are taken by it, never start new ones
@@ -191,9 +266,11 @@ typedef void (*tk_io_fn)(const struct tk_io *io, void *ctx);
 struct tk_counters {
 	uint64_t events;
 	uint64_t ios_top;
+	uint64_t ios_top_reach[TK_REACHES];
 	uint64_t ios_top_matched;
 	uint64_t ios_layer;
 	uint64_t ios_caused;
+	uint64_t ios_unexplained;
 	uint64_t expired;
 	uint64_t expired_top;
 	uint64_t dropped_cap;
@@ -318,6 +395,10 @@ enum tk_role {
 	TK_ROLE_REMAP_ONLY = 1 << 2,	/* a partition: remaps, no queue of its own */
 	TK_ROLE_PARITY = 1 << 3,	/* md raid4/5/6: stripe I/O of its own, remapped
 					 * with the array sector of a block, or 0 for parity */
+	TK_ROLE_COMPLETES = 1 << 4,	/* completes every I/O itself: dm-zero, dm-error */
+	TK_ROLE_THIN = 1 << 5,		/* dm-thin and its pool: complete reads of
+					 * unprovisioned blocks, discards (the pool's
+					 * pieces are its own) and flushes themselves */
 };
 
 /**

@@ -5,13 +5,16 @@ truth (oracle.py) of the same recording.
 
     agree.py ORACLE.jsonl BLKSTACK.jsonl [--min PERCENT] [--diff N]
 
-An I/O is the same in both when its root is: device, entry time and
-operation.  It agrees when both give it the same class (top, caused, own),
-the same cause for a caused I/O (the causing I/O's root device and entry
-time), and the same devices reached.  Rows of blkstack that the oracle does
-not have count against the agreement, as do the oracle's I/Os that blkstack
-lacks.  Times at each layer (first entry, last completion) are compared on
-the I/Os that agree and reported beside.
+An I/O is the same in both when its root is: device, queue time (q_ns)
+and operation.  It agrees when both give it the same class (top, caused,
+own, unexplained), the same cause where the oracle knows one (the causing
+I/O's root device and queue time: blkstack's "cause" object), and the same
+devices reached.  Rows of blkstack that the oracle does not have count
+against the agreement, as do the oracle's I/Os that blkstack lacks.  Times
+at each layer (first queue, last completion) are compared on the I/Os that
+agree and reported beside.  A cause of blkstack's names its I/O twice, by
+number ("io") and by device and queue time: where that row is there, the
+two must name the same row, or the file fails whatever its agreement.
 
 Prints "agree PERCENT N OF M", per-class counts of both, and the first N
 differences; exits 1 when the agreement is below --min (default 99.5).
@@ -67,6 +70,9 @@ def main():
     byid = collections.defaultdict(list)
     for r in ours:
         byid[ident(r)].append(r)
+    rows = {r['io']: r for r in ours}
+    wrong_io = [r for r in ours if r.get('cause') and r['cause']['io'] in rows and
+                (rows[r['cause']['io']]['dev'], rows[r['cause']['io']]['q_ns']) != cause(r)]
     agree = 0
     timed = 0
     diffs = collections.Counter()
@@ -91,8 +97,8 @@ def main():
         o = cand.pop(0)
         if o['class'] != t['class']:
             differ('class %s, blkstack %s' % (t['class'], o['class']), t, o)
-        elif t['class'] == 'caused' and cause(o) != (t['cause']['dev'], t['cause']['q_ns']):
-            differ('other cause', t, o)
+        elif t['cause'] and cause(o) != (t['cause']['dev'], t['cause']['q_ns']):
+            differ('other cause' if cause(o) else 'no cause', t, o)
         elif devices(o) != devices(t):
             differ('devices %s, blkstack %s' % (','.join(devices(t)), ','.join(devices(o))), t, o)
         else:
@@ -107,12 +113,20 @@ def main():
     total = len(truth) + len(extra)
     pct = 100.0 * agree / total if total else 100.0
     print('agree %.2f%% %d of %d (times equal at every layer: %d)' % (pct, agree, total, timed))
-    print('oracle   top %d caused %d own %d' % (count_t['top'], count_t['caused'], count_t['own']))
-    print('blkstack top %d caused %d own %d' % (count_o['top'], count_o['caused'], count_o['own']))
+    print('oracle   top %d caused %d own %d unexplained %d' % (
+        count_t['top'], count_t['caused'], count_t['own'], count_t['unexplained']))
+    print('blkstack top %d caused %d own %d unexplained %d' % (
+        count_o['top'], count_o['caused'], count_o['own'], count_o['unexplained']))
     for why, n in diffs.most_common():
         print('differ %d %s' % (n, why))
     for e in examples:
         print('example ' + e)
+    for r in wrong_io[:a.diff]:
+        print('cause names two rows: io %d (%s) / dev %s q_ns %d' % (
+            r['cause']['io'], rows[r['cause']['io']]['dev'], r['cause']['dev'], r['cause']['q_ns']))
+    if wrong_io:
+        print('differ %d causes whose io and dev, q_ns name different rows' % len(wrong_io))
+        return 1
     return 0 if pct >= a.min else 1
 
 

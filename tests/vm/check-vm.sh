@@ -39,8 +39,9 @@
 #   - I/O by I/O against an oracle that is not blkstack's tracker (oracle.py,
 #     on trace-cmd report's text of trace.dat, with full look-ahead): each
 #     I/O's class (top-level, caused by which I/O, issued by a layer on its
-#     own) and the devices it reached, in blkstack convert --to jsonl; at
-#     least 99.5% agree (agree.py)
+#     own, unexplained), the I/O it was issued for and the devices it
+#     reached, in blkstack convert --to jsonl; at least 99.5% agree
+#     (agree.py)
 #   - the page cache (guest/pagecache.sh, after the window): files read cold
 #     by read(2), mmap and O_DIRECT and one written with fsync, under blkstack
 #     report --by dir: each file's disk bytes within one readahead window of
@@ -189,9 +190,16 @@ action_counts() {
 
 # Sectors the top device TOP queued on behalf of COMM (dd, xfs_io) in a
 # blkparse-format log, data only (no metadata, no discard): "W n" and "R n".
-dd_sectors() { # LOG TOP COMM
-	awk -v top="$2" -v comm="[$3]" '
-	$1 == top && $6 == "Q" && $NF == comm && $9 == "+" {
+# With PIDS (the workload's own record of the processes it ran as COMM),
+# the events of those pids whatever their name: blkparse names a pid from
+# blktrace's notify records (BLK_TN_PROCESS, written once per task and
+# trace session), and on some boots names a program of the workload run
+# beside another (xfs_io beside dd, on md-raid1 and multipath) after
+# another task, for some of its events or all.
+dd_sectors() { # LOG TOP COMM [PIDS]
+	awk -v top="$2" -v comm="[$3]" -v pids=" ${4:-} " '
+	$1 == top && $6 == "Q" && $9 == "+" &&
+	    (pids == "  " ? $NF == comm : index(pids, " " $5 " ")) {
 		rwbs = $7
 		if (rwbs ~ /^F[RWDNE]/) rwbs = substr(rwbs, 2)
 		if (rwbs ~ /M/) next
@@ -204,7 +212,7 @@ dd_sectors() { # LOG TOP COMM
 # --- one stack -----------------------------------------------------------------
 
 check_stack() {
-	local RES=$1 DAT TOPO REPORT check line top ndm nstack dev name nq nc
+	local RES=$1 DAT TOPO REPORT check line top ndm nstack dev name nq nc pids
 	local exp_w exp_r got trimmed f a b c ok
 	STACK=$(basename "$RES")
 	STACK_ERRORS=0
@@ -537,8 +545,14 @@ check_stack() {
 	while read -r comm; do
 		exp_w=$(awk -v c="$comm" '$1 == "expect" && NF == 6 && $3 == c && $4 == "W" { n += $6 } END { print n * 2 }' "$TMP/expect")
 		exp_r=$(awk -v c="$comm" '$1 == "expect" && NF == 6 && $3 == c && $4 == "R" { n += $6 } END { print n * 2 }' "$TMP/expect")
+		pids=$(awk -v c="$comm" '$1 == "app" && $4 == c { printf "%s ", $5 }' "$RES/app.txt" 2>/dev/null)
 		for f in "$RES/blkparse.txt" "$RES/blkstack.txt" "$TMP/$STACK.parse"; do
-			got=$(dd_sectors "$f" "${top}" "$comm" | tr '\n' ' ')
+			# blkstack names every event's task: by name there
+			if [[ $f == "$RES/blkparse.txt" ]]; then
+				got=$(dd_sectors "$f" "${top}" "$comm" "${pids% }" | tr '\n' ' ')
+			else
+				got=$(dd_sectors "$f" "${top}" "$comm" | tr '\n' ' ')
+			fi
 			c=$(basename "$f"); c=${c/$STACK.parse/blkstack parse}
 			ok=0
 			[[ $got != "W $exp_w R $exp_r " ]] || ok=1
@@ -898,8 +912,8 @@ for dev, l in layers.items():
     if got != want:
         errors.append("%s (%s): report %d bytes, trace log %d" % (dev, l["kind"], got, want))
 t = report["tracking"]
-# reads and writes followed to the devices that completed them (dm-thin
-# completes discards itself: those are "partly followed", counted apart)
+# reads and writes followed to the disks (dm-thin completes discards
+# itself: those are "completed by a layer", counted apart)
 e2e = report["end_to_end"]
 rw = sum(e2e[op]["ios"] for op in ("read", "write") if op in e2e)
 rw_matched = sum(e2e[op]["matched"] for op in ("read", "write") if op in e2e)
@@ -919,11 +933,12 @@ for dev, l in layers.items():
             s += h.get("avg", 0) * h["count"]
         if n:
             print("btt %s %s %.0f %d" % (dev, phase.upper(), s / n, n))
-print("summary %d layers, %d/%d top-level I/Os matched (%d/%d reads and writes), %d partly "
-      "followed, %d+%d issued by a layer (caused, own), %d expired" %
+print("summary %d layers, %d/%d top-level I/Os matched (%d/%d reads and writes), %d completed "
+      "by a layer, %d ended at a layer, %d partly followed, %d+%d+%d issued by a layer (caused, "
+      "own, unexplained), %d expired" %
       (len(layers), t["top_level_matched"], t["top_level_ios"], rw_matched, rw,
-       t.get("top_level_partly_followed", 0), t.get("layer_caused_ios", 0),
-       t["layer_issued_ios"], t["expired"]))
+       t["top_level_completed_by_layer"], t["top_level_ended"], t["top_level_partly_followed"],
+       t["layer_caused_ios"], t["layer_issued_ios"], t["unexplained_ios"], t["expired"]))
 for e in errors:
     print("error " + e)
 sys.exit(1 if errors else 0)

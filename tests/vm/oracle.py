@@ -8,10 +8,13 @@ of its events (trace-cmd report -t), independent of blkstack's tracker.
 TOPO is the guest's topo.txt (which devices are stacked on which, md
 geometry), REPORT.txt the output of `trace-cmd report -t` of its trace.dat.
 Prints one JSON object per I/O: its root bio (device, sector, bytes, op,
-time it entered the stack), its class (top: queued by a user of a top device;
-caused: issued by a layer for an I/O in flight, named by "cause"; own: issued
-by a layer on its own), the devices it reached and each one's first entry
-and last completion, and for a top-level I/O how many I/Os it caused.
+time it was queued there: its queue event, else its entry), its class (top:
+queued by a user of a top device; caused: issued by a layer for a top-level
+I/O in flight, or for I/O caused by one; own: issued by a layer on its own,
+or for I/O of a layer's own; unexplained: came down from a layer with no
+bio there to send it), the I/O it was issued for ("cause", when known), the
+devices it reached and each one's first queue and last completion, and how
+many I/Os it caused.
 
 The whole recording is read before anything is decided (full look-ahead):
 a remap's source is the bio that holds its range, a completion goes to the
@@ -90,7 +93,7 @@ def load_topo(path):
 
 class Node:
     """One bio (or request clone) at one device."""
-    __slots__ = ('id', 'dev', 'sector', 'nr', 'op', 'pre', 'fua', 'q', 'c', 'parent', 'children',
+    __slots__ = ('id', 'dev', 'sector', 'nr', 'op', 'pre', 'fua', 'q', 'qev', 'c', 'parent', 'children',
                  'root', 'await_q', 'done', 'rq', 'sent', 'cls', 'cause', 'issuer', 'pid', 'comm',
                  'candidates', 'flush_for', 'whole', 'split')
 
@@ -103,6 +106,7 @@ class Node:
         self.pre = pre
         self.fua = fua
         self.q = ts
+        self.qev = None         # its queue event, where it had one
         self.c = None
         self.parent = parent
         self.children = []
@@ -207,6 +211,7 @@ class Oracle:
         for n in self.inflight(dev):
             if n.await_q and n.sector == s and n.nr == nr and n.op == op:
                 n.await_q = False
+                n.qev = ev['ts']
                 return
         # a bio held above and released here with no remap (dm-snapshot's
         # origin holds each piece of a write until its chunk is copied, then
@@ -219,9 +224,10 @@ class Oracle:
                             for c in n.children)]
             if held:
                 src = min(held, key=lambda n: n.id)
-                self.new_node(dev, s, nr, op, ev['pre'], ev['fua'], ev['ts'], src)
+                self.new_node(dev, s, nr, op, ev['pre'], ev['fua'], ev['ts'], src).qev = ev['ts']
                 return
         n = self.new_node(dev, s, nr, op, ev['pre'], ev['fua'], ev['ts'])
+        n.qev = ev['ts']
         n.pid, n.comm = ev['pid'], ev['comm']
         if self.is_top(dev):
             n.cls = 'top'
@@ -240,12 +246,14 @@ class Oracle:
     def held_candidates(self, dev, s, nr, ev):
         """Bios above @dev, not sent down yet, that I/O @dev gets now may be
         for: one whose sectors it covers (a copy), or any write when it is a
-        flush or FUA write (a superblock update); decided at the end, for the
-        one sent down only after it completed (look-ahead)."""
+        flush or FUA write (a superblock update: md marks the array dirty
+        for a discard as for a write, both being writes to it); decided at
+        the end, for the one sent down only after it completed
+        (look-ahead)."""
         return [u for up in self.uppers(dev) for u in self.inflight(up)
                 if not u.await_q and u.rq is None and all(c.nr == 0 for c in u.children) and
                 ((nr and u.sector < s + nr and s < u.end) or
-                 ((ev['pre'] or ev['fua']) and (u.op == 'W' or u.pre)))]
+                 ((ev['pre'] or ev['fua']) and (u.op in 'WD' or u.pre)))]
 
     def flush_source(self, dev):
         """The bio an empty flush remap out of @dev serves: an empty flush in
@@ -303,6 +311,7 @@ class Oracle:
             n.pid, n.comm = ev['pid'], ev['comm']
             n.issuer = old
             n.await_q = True
+            n.cls = 'unexplained'
             self.note('remap with no source at %s' % old)
             return
         child = self.new_node(dev, s, nr, op, ev['pre'], ev['fua'], ev['ts'], src)
@@ -407,6 +416,7 @@ class Oracle:
             return
         # the block layer: the remainder goes on as a bio of its own, no queue event
         rest = self.new_node(dev, cut, n.end - cut, n.op, n.pre, n.fua, n.q, n.parent)
+        rest.qev = n.qev
         if n.parent is None:
             rest.cls, rest.issuer, rest.pid, rest.comm = n.cls, n.issuer, n.pid, n.comm
             rest.cause = n.cause
@@ -642,6 +652,11 @@ class Oracle:
                 n.cause = min(c, key=lambda u: u.id).root
             else:
                 n.cls = 'own'
+        # I/O issued for a layer's own I/O is the layer's own too: caused
+        # is what serves a top-level I/O, through any chain of causes
+        for n in self.roots:
+            if n.cls == 'caused' and not serves_top(n):
+                n.cls = 'own'
 
     def walk(self, root):
         out = []
@@ -651,6 +666,20 @@ class Oracle:
             out.append(n)
             todo.extend(n.children)
         return out
+
+
+def serves_top(n):
+    """Whether the chain of causes from root @n leads to a top-level I/O."""
+    while n.cause is not None:
+        n = n.cause
+    return n.cls == 'top'
+
+
+def qtime(n):
+    """When @n was queued at its device: its queue event, else its entry
+    (a remap into a partition or a request clone, which queue nothing; a
+    request the flush machinery made)."""
+    return n.qev if n.qev is not None else n.q
 
 
 def data_sent(n):
@@ -714,7 +743,7 @@ def op_name(n):
 
 def key(n):
     return {'dev': dev_text(n.dev), 'sector': None if op_name(n) == 'flush' and n.op == 'F' else n.sector,
-            'bytes': n.nr * 512, 'op': op_name(n), 'q_ns': n.q}
+            'bytes': n.nr * 512, 'op': op_name(n), 'q_ns': qtime(n)}
 
 
 def main():
@@ -731,15 +760,15 @@ def main():
     o.resolve()
     caused = {}
     for n in o.roots:
-        if n.cls == 'caused':
+        if n.cause is not None:
             caused[n.cause.id] = caused.get(n.cause.id, 0) + 1
     out = sys.stdout if a.output == '-' else open(a.output, 'w')
     for n in o.roots:
         nodes = o.walk(n)
         layers = {}
         for x in nodes:
-            lay = layers.setdefault(dev_text(x.dev), [x.q, x.c])
-            lay[0] = min(lay[0], x.q)
+            lay = layers.setdefault(dev_text(x.dev), [qtime(x), x.c])
+            lay[0] = min(lay[0], qtime(x))
             if x.c is None or lay[1] is None:
                 lay[1] = None
             else:
