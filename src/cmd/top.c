@@ -351,7 +351,6 @@ static int close_interval(struct top *tp, uint64_t end)
 	return tp->p->has_count && tp->shown >= tp->p->count ? 1 : 0;
 }
 
-/* The first line, once the source is open: what the tables are. */
 /* The traced machine, once known: -x counts busy time as its kernel does. */
 static void set_host(struct top *tp, const struct trace_host *h)
 {
@@ -362,6 +361,7 @@ static void set_host(struct top *tp, const struct trace_host *h)
 	report_iostat_configure(tp->ios, &tp->basis);
 }
 
+/* The first line, once the source is open: what the tables are. */
 static void banner(const struct top *tp)
 {
 	if (tp->ios) {
@@ -449,16 +449,16 @@ static int run_file(struct top *tp)
 		return -1;
 	}
 	tracefile_host(tp->file, &host);
-	/*
-	 * as report -i: the stack given or recorded says which devices are
-	 * lower, else the remaps do; top prints as it reads: it cannot read
-	 * again at the first remap as report does, and looks for one first
-	 */
 	set_host(tp, &host);
 	if (tp->ios && tracefile_want_ticks(tp->file) < 0) {
 		err_msg("out of memory");
 		return -1;
 	}
+	/*
+	 * as report -i: the stack given or recorded says which devices are
+	 * lower, else the remaps do; top prints as it reads: it cannot read
+	 * again at the first remap as report does, and looks for one first
+	 */
 	stack = tp->stack.n ? &tp->stack : tracefile_topology(tp->file);
 	tp->r.names = stack;
 	if (roles_of_recording(p->input, tp->file, stack, tp->t, 1) < 0)
