@@ -22,7 +22,6 @@
  * A file made by "trace-cmd record -B NAME -e block" holds its events in a
  * buffer instance, not in the top-level buffer: every buffer is read.
  */
-#include <byteswap.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
