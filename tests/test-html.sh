@@ -151,6 +151,8 @@ wall = re.search(r'<script type="application/json" id="bs-data">\{"wall":([-0-9.
                  open(sys.argv[3]).read())
 if not wall or wall.group(1) == "null":
     errs.append("the live page does not know the wall clock")
+elif abs(float(wall.group(1)) + time.clock_gettime(time.CLOCK_MONOTONIC) - time.time()) > 60:
+    errs.append("wall clock offset %s s is not realtime - monotonic" % wall.group(1))
 # the workload's marker, written between t1 and t2 (trace time is CLOCK_MONOTONIC)
 data = json.loads(re.search(r'<script type="application/json" id="bs-data">(.*?)</script>',
                             open(sys.argv[3]).read(), re.S).group(1))
@@ -161,8 +163,6 @@ if not mark or not t[0] / 1e9 <= mark[0][0] <= t[1] / 1e9:
                 t[1] / 1e9))
 elif "bsk-phase slow" not in text:
     errs.append("the workload's marker is not in the page's text")
-elif abs(float(wall.group(1)) + time.clock_gettime(time.CLOCK_MONOTONIC) - time.time()) > 60:
-    errs.append("wall clock offset %s s is not realtime - monotonic" % wall.group(1))
 for l in doc["layers"]:
     g = dom.layers.get(l["dev"])
     if not g:
