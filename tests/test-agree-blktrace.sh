@@ -59,7 +59,9 @@ start_trace "$TMPD/bs.stdout" "$TMPD/bs.err" -d "$A_PDEV" --plugs -w 10 --no-sum
 # and trace-cmd, all three at once: none may disturb the others
 tc_inst=bstest-ab-$$
 _clean_instances+=("$tc_inst")
-trace-cmd record -B "$tc_inst" -d --no-filter -e block -o "$TMPD/tc.dat" \
+# 16 MiB a CPU (-b): trace-cmd records every device's block events, and a
+# reader starved of CPU beside other tests' I/O was seen to lose most of ours
+trace-cmd record -B "$tc_inst" -b 16384 -d --no-filter -e block -o "$TMPD/tc.dat" \
 	>"$TMPD/tc.log" 2>&1 &
 tc_pid=$!
 at_cleanup "kill -INT $tc_pid 2>/dev/null; wait $tc_pid 2>/dev/null"
@@ -145,5 +147,5 @@ diff -u "$TMPD/bp.fields" "$TMPD/bs.fields" >&2 ||
 one_unplug "$TMPD/tc.txt"
 count_actions "$TMPD/tc.txt.u" | awk -v d="$A_MM" '$1 == d' >"$TMPD/tc.counts"
 diff -u "$TMPD/bp.counts" "$TMPD/tc.counts" >&2 ||
-	fail "per (device, action) counts differ: blkparse (-) vs trace-cmd's recording (+)"
+	{ cat "$TMPD/tc.err" >&2; fail "per (device, action) counts differ: blkparse (-) vs trace-cmd's recording (+)"; }
 note "$(wc -l <"$TMPD/bs.fields") events agree with the blk tracer and with trace-cmd, all three at once: $(awk '{ printf "%s=%s ", $2, $3 }' "$TMPD/bs.counts")"

@@ -31,7 +31,7 @@ measure()
 	# --plugs: parse prints P and U (the file has every device's), so must trace
 	start_trace "$TMPD/bs.stdout" "$TMPD/bs.err" -d "$A_PDEV" --plugs -w 10 --no-summary -o "$TMPD/bs.txt"
 	# its exit code is lockdown's, not the recording's: the file is checked below
-	trace-cmd record -B "$tc_inst" -d --no-filter -e block -o "$dat" -- \
+	trace-cmd record -B "$tc_inst" -b 16384 -d --no-filter -e block -o "$dat" -- \
 		sh "$TMPD/work.sh" >"$TMPD/tc.log" 2>&1 || true
 	still_tracing "trace-cmd record"
 	remove_instance "$tc_inst" || fail "cannot remove trace-cmd's instance $tc_inst"
