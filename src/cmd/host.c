@@ -37,7 +37,11 @@ static unsigned int config_file_hz(const char *path)
 	return hz;
 }
 
-unsigned int host_config_hz(void)
+/*
+ * This kernel's CONFIG_HZ from /boot/config-RELEASE, else /proc/config.gz
+ * (CONFIG_IKCONFIG_PROC); 0 when neither can be read.
+ */
+static unsigned int host_config_hz(void)
 {
 	unsigned int hz;
 	struct utsname u;

@@ -11,12 +11,6 @@
 #include "format/host-marker.h"
 
 /**
- * host_config_hz - this kernel's CONFIG_HZ from /boot/config-RELEASE, else
- * /proc/config.gz (CONFIG_IKCONFIG_PROC); 0 when neither can be read
- */
-unsigned int host_config_hz(void);
-
-/**
  * host_live - this machine, for a live trace: its release, CONFIG_HZ (0
  * when unreadable) and the wall clock of the live trace clock
  * (CLOCK_MONOTONIC, capture/session.c), read side by side
