@@ -222,6 +222,45 @@ START_TEST(accounting_events)
 }
 END_TEST
 
+/*
+ * Two reads started at 10 and 11 ms (0+8, 8+8), the second merged into the
+ * first before either is issued (block_rq_merge of 8+8), the one request
+ * completing at 20 ms; another read from 100 to 110 ms. The kernel counts
+ * 2 reads (8 and 4 kB) and 1 merge; the merged request's in-flight count
+ * drops at the merge, so the gap from 20 to 100 ms is idle: busy 10 + 10 ms.
+ */
+START_TEST(request_merge)
+{
+	const struct ios_dev *d;
+	struct ios_row r;
+
+	iostat_count_started(s, true);
+	ev(10 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 0, 8);
+	ev(10 * MS, SDA, BLK_EV_IO_START, BLK_OP_READ, 0, 8);
+	ev(10 * MS, SDA, BLK_EV_RQ_INSERT, BLK_OP_READ, 0, 8);
+	ev(11 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 8, 8);
+	ev(11 * MS, SDA, BLK_EV_IO_START, BLK_OP_READ, 8, 8);
+	ev(11 * MS, SDA, BLK_EV_RQ_INSERT, BLK_OP_READ, 8, 8);
+	ev(12 * MS, SDA, BLK_EV_RQ_MERGE, BLK_OP_READ, 8, 8);
+	ev(13 * MS, SDA, BLK_EV_RQ_ISSUE, BLK_OP_READ, 0, 16);
+	ev(20 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 0, 16);
+	ev(20 * MS, SDA, BLK_EV_IO_DONE, BLK_OP_READ, 0, 16);
+	ev(100 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 64, 8);
+	ev(100 * MS, SDA, BLK_EV_IO_START, BLK_OP_READ, 64, 8);
+	ev(101 * MS, SDA, BLK_EV_RQ_ISSUE, BLK_OP_READ, 64, 8);
+	ev(110 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 64, 8);
+	ev(110 * MS, SDA, BLK_EV_IO_DONE, BLK_OP_READ, 64, 8);
+	d = iostat_dev(s, 0);
+	ck_assert_uint_eq(d->npending, 0);
+	iostat_row(d, 0, 1000 * MS, &r);
+	ck_assert_double_eq_tol(r.rs[IOS_READ], 2.0, 1e-9);
+	ck_assert_double_eq_tol(r.kbs[IOS_READ], 12.0, 1e-9);
+	ck_assert_double_eq_tol(r.rqms[IOS_READ], 1.0, 1e-9);
+	ck_assert_double_eq_tol(r.await[IOS_READ], 10.0, 1e-9);
+	ck_assert_double_eq_tol(r.util, 2.0, 1e-9);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("iostat");
@@ -235,6 +274,7 @@ int main(void)
 	tcase_add_test(tc, jiffies);
 	tcase_add_test(tc, tick_phase);
 	tcase_add_test(tc, accounting_events);
+	tcase_add_test(tc, request_merge);
 	suite_add_tcase(su, tc);
 	return check_run(su);
 }

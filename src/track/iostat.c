@@ -154,6 +154,13 @@ static struct ios_pending *find(struct ios_dev *d, uint64_t key, enum ios_grp gr
 	return NULL;
 }
 
+/* @p leaves @d's I/Os in flight, the order of the rest kept */
+static void forget(struct ios_dev *d, struct ios_pending *p)
+{
+	memmove(p, p + 1, (size_t)(d->pending + d->npending - (p + 1)) * sizeof(*p));
+	d->npending--;
+}
+
 static void done(const struct iostat *s, struct ios_dev *d, struct ios_pending *p, uint64_t ts)
 {
 	struct ios_grp_stat *g = &d->grp[p->grp];
@@ -164,9 +171,36 @@ static void done(const struct iostat *s, struct ios_dev *d, struct ios_pending *
 		io_ticks(s, d, ts, true);
 	if (p->issued && d->issued)
 		d->issued--;
-	/* keep the order of the rest: the oldest of equal keys comes first */
-	memmove(p, p + 1, (size_t)(d->pending + d->npending - (p + 1)) * sizeof(*p));
-	d->npending--;
+	/* the oldest of equal keys stays first */
+	forget(d, p);
+}
+
+/*
+ * A request merged into the one before it (attempt_merge(), event "M" of
+ * the request merged away): the kernel counts a merge and frees it with no
+ * completion, its sectors now the other's; since 6.16 its in-flight count
+ * drops there too (blk_account_io_merge_request()).
+ */
+static void rq_merged(struct ios_dev *d, const struct blk_event *ev, enum ios_grp grp)
+{
+	struct ios_pending *p = find(d, ev->sector, grp);
+
+	d->grp[grp].merges++;
+	if (d->acct && d->acct_inflight)
+		d->acct_inflight--;
+	if (!p)
+		return;
+	for (size_t i = 0; i < d->npending; i++) {
+		struct ios_pending *into = &d->pending[i];
+
+		if (into->grp == grp && into->key + into->left == ev->sector) {
+			into->left += p->left;
+			break;
+		}
+	}
+	if (p->issued && d->issued)
+		d->issued--;
+	forget(d, p);
 }
 
 static void rq_event(const struct iostat *s, struct ios_dev *d, const struct blk_event *ev,
@@ -187,6 +221,9 @@ static void rq_event(const struct iostat *s, struct ios_dev *d, const struct blk
 		return;
 	case BLK_EV_BIO_BACKMERGE:
 		d->grp[grp].merges++;
+		return;
+	case BLK_EV_RQ_MERGE:
+		rq_merged(d, ev, grp);
 		return;
 	case BLK_EV_RQ_INSERT:
 	case BLK_EV_RQ_ISSUE:
@@ -339,6 +376,7 @@ int iostat_event(const struct blk_event *ev, void *ctx)
 		return 0;
 	case BLK_EV_BIO_BACKMERGE:
 	case BLK_EV_BIO_FRONTMERGE:
+	case BLK_EV_RQ_MERGE:
 		d = dev_of(s, ev->dev);
 		if (d && d->rq_based)
 			rq_event(s, d, ev, grp);
