@@ -191,6 +191,33 @@ START_TEST(tick_phase)
 END_TEST
 
 /*
+ * The phase is the best over the whole trace. Ticks at 2.003 ms + 4 ms * n:
+ * a timer on time at the first tick; later only timers 30 us late, in the
+ * next seconds. A request from 10 to 40 us after a tick crosses none (the
+ * kernel's jiffies do not change under it): no busy time; placed by the
+ * late timers, a tick would fall inside it (4 ms busy). A request before
+ * it gives the stamp.
+ */
+START_TEST(tick_phase_late_timers)
+{
+	const uint64_t tick0 = 2 * MS + 3 * US;
+	struct ios_row r;
+
+	iostat_free(s);
+	s = iostat_alloc(250);
+	ev(tick0, 0, TICK_EV_TIMER, BLK_OP_OTHER, 1000, 0);
+	for (uint64_t j = 1250; j <= 1600; j += 50)
+		ev(tick0 + (j - 1000) * 4 * MS + 30 * US, 0, TICK_EV_TIMER, BLK_OP_OTHER, j, 0);
+	ev(tick0 + 600 * 4 * MS + 1 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 0, 8);
+	ev(tick0 + 600 * 4 * MS + 2 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 0, 8);
+	ev(tick0 + 601 * 4 * MS + 10 * US, SDA, BLK_EV_GETRQ, BLK_OP_READ, 8, 8);
+	ev(tick0 + 601 * 4 * MS + 40 * US, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 8, 8);
+	iostat_row(iostat_dev(s, 0), 0, 100 * MS, &r);
+	ck_assert_double_eq_tol(r.util, 0.0, 1e-9);
+}
+END_TEST
+
+/*
  * block_io_start and block_io_done time the busy jiffies where a kernel
  * has them: G at 3.9 ms and C at 7.99 ms cross the tick at 4 ms only, the
  * kernel's own start at 3.95 ms and its done at 8.01 ms cross 4 and 8 ms:
@@ -273,6 +300,7 @@ int main(void)
 	tcase_add_test(tc, bio_split_counts_what_was_queued);
 	tcase_add_test(tc, jiffies);
 	tcase_add_test(tc, tick_phase);
+	tcase_add_test(tc, tick_phase_late_timers);
 	tcase_add_test(tc, accounting_events);
 	tcase_add_test(tc, request_merge);
 	suite_add_tcase(su, tc);

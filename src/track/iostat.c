@@ -24,19 +24,19 @@
  * jiffies J at time t, so tick J came at or before t, a few microseconds
  * before when the timer ran straight after it. The ticks are then at
  * tick_off + J * tick_ns for the smallest t - J * tick_ns seen (modulo
- * 2^64: only differences are compared). The smallest is taken over a
- * second at a time, so that a trace clock that drifts against the tick
- * is followed.
+ * 2^64: only differences are compared), over the whole trace: the kernel
+ * advances jiffies on CLOCK_MONOTONIC in whole ticks, and blkstack traces
+ * on that clock, so the phase does not drift. (The smallest of each
+ * second was taken once: in a quiet second every timer ran late, the
+ * ticks were placed late, inside requests that the kernel saw start just
+ * after a tick, and %util came out 1.1 s busy where the kernel had 20 ms.)
  */
-#define TICK_WINDOW_NS	1000000000ULL
 
 struct iostat {
 	struct ios_dev *devs;
 	size_t ndevs, cap;
 	uint64_t tick_ns;
 	uint64_t tick_off;	/* the ticks' phase: 0 (unknown) until a tick is seen */
-	uint64_t win_start;	/* this window's first tick event */
-	uint64_t win_off;	/* this window's smallest offset */
 	uint64_t nticks;	/* tick events seen */
 	bool inflight_started;	/* see iostat_count_started() */
 };
@@ -315,20 +315,7 @@ static void tick_seen(struct iostat *s, uint64_t ts, uint64_t jiffies)
 {
 	uint64_t off = ts - jiffies * s->tick_ns;
 
-	if (!s->nticks++) {
-		s->tick_off = s->win_off = off;
-		s->win_start = ts;
-		return;
-	}
-	if (ts - s->win_start >= TICK_WINDOW_NS) {
-		/* the last window's best, then this one's as it tightens */
-		s->tick_off = s->win_off;
-		s->win_off = off;
-		s->win_start = ts;
-	} else if ((int64_t)(off - s->win_off) < 0) {
-		s->win_off = off;
-	}
-	if ((int64_t)(off - s->tick_off) < 0)
+	if (!s->nticks++ || (int64_t)(off - s->tick_off) < 0)
 		s->tick_off = off;
 }
 
