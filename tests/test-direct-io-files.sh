@@ -55,6 +55,10 @@ if c["raw"]["read_bytes"] >= rd or c["raw"]["write_bytes"] >= wr:
                 % (c["raw"]["read_bytes"], c["raw"]["write_bytes"]))
 if errs:
     print("\n".join(errs))
+    # where the bytes went instead
+    print("  not files: %s" % {k: (v["read_bytes"], v["write_bytes"]) for k, v in c.items()})
+    for f in sorted(doc["files"], key=lambda f: -(f.get("read_bytes") or 0))[:5]:
+        print("  file %s: %s read, %s written" % (f.get("name"), f.get("read_bytes"), f.get("write_bytes")))
     sys.exit(1)
 PY
 	fail "direct I/O of a recording without iomap events (see above)"
