@@ -191,6 +191,33 @@ START_TEST(tick_phase)
 END_TEST
 
 /*
+ * The phase is the best over the whole trace. Ticks at 2.003 ms + 4 ms * n:
+ * a timer on time at the first tick; later only timers 30 us late, in the
+ * next seconds. A request from 10 to 40 us after a tick crosses none (the
+ * kernel's jiffies do not change under it): no busy time; placed by the
+ * late timers, a tick would fall inside it (4 ms busy). A request before
+ * it gives the stamp.
+ */
+START_TEST(tick_phase_late_timers)
+{
+	const uint64_t tick0 = 2 * MS + 3 * US;
+	struct ios_row r;
+
+	iostat_free(s);
+	s = iostat_alloc(250);
+	ev(tick0, 0, TICK_EV_TIMER, BLK_OP_OTHER, 1000, 0);
+	for (uint64_t j = 1250; j <= 1600; j += 50)
+		ev(tick0 + (j - 1000) * 4 * MS + 30 * US, 0, TICK_EV_TIMER, BLK_OP_OTHER, j, 0);
+	ev(tick0 + 600 * 4 * MS + 1 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 0, 8);
+	ev(tick0 + 600 * 4 * MS + 2 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 0, 8);
+	ev(tick0 + 601 * 4 * MS + 10 * US, SDA, BLK_EV_GETRQ, BLK_OP_READ, 8, 8);
+	ev(tick0 + 601 * 4 * MS + 40 * US, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 8, 8);
+	iostat_row(iostat_dev(s, 0), 0, 100 * MS, &r);
+	ck_assert_double_eq_tol(r.util, 0.0, 1e-9);
+}
+END_TEST
+
+/*
  * block_io_start and block_io_done time the busy jiffies where a kernel
  * has them: G at 3.9 ms and C at 7.99 ms cross the tick at 4 ms only, the
  * kernel's own start at 3.95 ms and its done at 8.01 ms cross 4 and 8 ms:
@@ -222,6 +249,45 @@ START_TEST(accounting_events)
 }
 END_TEST
 
+/*
+ * Two reads started at 10 and 11 ms (0+8, 8+8), the second merged into the
+ * first before either is issued (block_rq_merge of 8+8), the one request
+ * completing at 20 ms; another read from 100 to 110 ms. The kernel counts
+ * 2 reads (8 and 4 kB) and 1 merge; the merged request's in-flight count
+ * drops at the merge, so the gap from 20 to 100 ms is idle: busy 10 + 10 ms.
+ */
+START_TEST(request_merge)
+{
+	const struct ios_dev *d;
+	struct ios_row r;
+
+	iostat_count_started(s, true);
+	ev(10 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 0, 8);
+	ev(10 * MS, SDA, BLK_EV_IO_START, BLK_OP_READ, 0, 8);
+	ev(10 * MS, SDA, BLK_EV_RQ_INSERT, BLK_OP_READ, 0, 8);
+	ev(11 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 8, 8);
+	ev(11 * MS, SDA, BLK_EV_IO_START, BLK_OP_READ, 8, 8);
+	ev(11 * MS, SDA, BLK_EV_RQ_INSERT, BLK_OP_READ, 8, 8);
+	ev(12 * MS, SDA, BLK_EV_RQ_MERGE, BLK_OP_READ, 8, 8);
+	ev(13 * MS, SDA, BLK_EV_RQ_ISSUE, BLK_OP_READ, 0, 16);
+	ev(20 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 0, 16);
+	ev(20 * MS, SDA, BLK_EV_IO_DONE, BLK_OP_READ, 0, 16);
+	ev(100 * MS, SDA, BLK_EV_GETRQ, BLK_OP_READ, 64, 8);
+	ev(100 * MS, SDA, BLK_EV_IO_START, BLK_OP_READ, 64, 8);
+	ev(101 * MS, SDA, BLK_EV_RQ_ISSUE, BLK_OP_READ, 64, 8);
+	ev(110 * MS, SDA, BLK_EV_RQ_COMPLETE, BLK_OP_READ, 64, 8);
+	ev(110 * MS, SDA, BLK_EV_IO_DONE, BLK_OP_READ, 64, 8);
+	d = iostat_dev(s, 0);
+	ck_assert_uint_eq(d->npending, 0);
+	iostat_row(d, 0, 1000 * MS, &r);
+	ck_assert_double_eq_tol(r.rs[IOS_READ], 2.0, 1e-9);
+	ck_assert_double_eq_tol(r.kbs[IOS_READ], 12.0, 1e-9);
+	ck_assert_double_eq_tol(r.rqms[IOS_READ], 1.0, 1e-9);
+	ck_assert_double_eq_tol(r.await[IOS_READ], 10.0, 1e-9);
+	ck_assert_double_eq_tol(r.util, 2.0, 1e-9);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *su = suite_create("iostat");
@@ -234,7 +300,9 @@ int main(void)
 	tcase_add_test(tc, bio_split_counts_what_was_queued);
 	tcase_add_test(tc, jiffies);
 	tcase_add_test(tc, tick_phase);
+	tcase_add_test(tc, tick_phase_late_timers);
 	tcase_add_test(tc, accounting_events);
+	tcase_add_test(tc, request_merge);
 	suite_add_tcase(su, tc);
 	return check_run(su);
 }

@@ -539,6 +539,25 @@ START_TEST(recording_devices_not_raw)
 END_TEST
 
 /*
+ * Without iomap's events, a direct read that follows a read of filesystem
+ * metadata through the block device's page cache (ext4 reads a file's
+ * extent block so, first): the metadata read takes the page it inserted,
+ * the direct read after it is direct, not metadata.
+ */
+START_TEST(direct_read_after_metadata_read)
+{
+	const uint32_t bdevfs = MKDEV(0, 3);
+
+	pagecache_set_source(pc, true, false);
+	pcev(PC_EV_ADD, 820, bdevfs, MKDEV(7, 0), 10, 1);
+	queue(820, "dd", MKDEV(7, 0), 80, 8, BLK_OP_READ, 0);
+	queue(820, "dd", MKDEV(7, 0), 4096, 128, BLK_OP_READ, BLK_F_SYNC);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_METADATA)->read_bytes, 4096);
+	ck_assert_uint_eq(pagecache_cat(pc, PC_CAT_DIRECT)->read_bytes, 128 * 512);
+}
+END_TEST
+
+/*
  * A block device's own page cache (superblock "bdev", mounted nowhere,
  * inode number = the device's dev_t): dd from a bare device is raw access,
  * a filesystem's buffers on its device are metadata. Neither is a file.
@@ -726,6 +745,7 @@ int main(void)
 	tcase_add_test(tc, stacked_device_counted_once);
 	tcase_add_test(tc, categories);
 	tcase_add_test(tc, block_device_page_cache);
+	tcase_add_test(tc, direct_read_after_metadata_read);
 	tcase_add_test(tc, evictions_and_intervals);
 	tcase_add_test(tc, log_runs);
 	tcase_add_test(tc, lookups_counted_once);

@@ -57,10 +57,16 @@
 #   of sqrt(N * W / tick) jiffies, and the bound is one jiffy (the kernel's
 #   own phase at the readings) plus four of those. For the slow workload
 #   that is about 1% of its io_ticks; a wrong tick length (HZ 300 for 250)
-#   or no jiffies at all is 1.5-3% and fails. For the fast one, where
-#   nearly every request starts and ends within one tick, it is a quarter
-#   of the figure: the kernel's own %util of 30 us requests is decided by
-#   which of them straddle a tick.
+#   or no jiffies at all is 1.5-3% and fails. The fast workload's busy
+#   time is printed, not compared: the kernel's own %util of 30 us
+#   requests is decided by which of them straddle a tick, and fio's
+#   submissions, woken by timers, come in clusters just after the ticks,
+#   so that which side of a tick they fall on depends on microseconds
+#   that the traced times cannot resolve (a tick is placed by the timer
+#   that runs after it). The misplacements are not independent, as the
+#   bound above assumes: 49 jiffies apart (4 of its standard deviations)
+#   was seen on a quiet machine, and 4 to 2,368 ms of busy time in the
+#   kernel's own count from one run to the next.
 #
 # The submitters run on one CPU (taskset), because the kernel's own
 # io_ticks race between CPUs: update_io_ticks() moves the stamp to now
@@ -142,11 +148,12 @@ record()
 		fail "report -i $name.dat --iostat failed"
 }
 
-# agree NAME DEV [merges]: the kernel's deltas and blkstack's totals, column by
-# column; fails when they disagree beyond the bounds above
+# agree NAME DEV [merges] [util]: the kernel's deltas and blkstack's totals,
+# column by column; fails when they disagree beyond the bounds above (busy
+# time only with "util")
 agree()
 {
-	python3 - "$TMPD/$1" "$2" "$hz" "${3:-}" <<'PY'
+	python3 - "$TMPD/$1" "$2" "$hz" "${3:-}" "${4:-}" <<'PY'
 import json, math, sys
 
 base, dev, hz = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -195,7 +202,11 @@ check("time_in_queue", k[10], row["aqu-sz"] * secs * 1000, -4, 4 + n_all * U_MS,
 # io_ticks: one jiffy, and four standard deviations of the misplaced jiffies
 lam = 2 * n_all * W_MS / tick_ms
 bound = tick_ms * (1 + 4 * math.sqrt(lam))
-check("io_ticks", k[9], row["%util"] / 100.0 * secs * 1000, -bound, bound, " ms")
+if sys.argv[5] == "util":
+    check("io_ticks", k[9], row["%util"] / 100.0 * secs * 1000, -bound, bound, " ms")
+else:
+    print("  %-14s kernel %12.3f  blkstack %12.3f  (not compared: see the comment of test-agree-iostat.sh)"
+          % ("io_ticks", k[9], row["%util"] / 100.0 * secs * 1000))
 # the same as iostat prints them, for the reader
 print("  as iostat -x: r_await %.4f/%.4f  w_await %.4f/%.4f  (kernel/blkstack, ms)"
       % (k[3] / max(k[0], 1), row["r_await"], k[7] / max(k[4], 1), row["w_await"]))
@@ -225,7 +236,7 @@ measure fast "$A_NAME" --name=rand --filename="$A_DEV" --direct=1 --rw=randread 
 	--name=seq --filename="$A_DEV" --direct=1 --rw=write --bs=4k --iodepth=8 \
 	--iodepth_batch_submit=8 --ioengine=libaio --rate_iops=2000 --offset=128m \
 	--time_based --runtime=8
-agree fast "$A_NAME" merges || fail "report --iostat and the kernel's statistics disagree (fast workload)"
+agree fast "$A_NAME" merges "" || fail "report --iostat and the kernel's statistics disagree (fast workload)"
 note "fast workload: the kernel's counts and times agree: ok"
 
 # slow: loop S (direct I/O) over loop T, T throttled to 200 I/Os a second
@@ -249,7 +260,7 @@ measure slow "$S_NAME" --name=r --filename="$S_DEV" --direct=1 --rw=randread --b
 	--name=q --filename="$S_DEV" --direct=1 --rw=randread --bs=4k --iodepth=160 \
 	--ioengine=libaio --runtime=8 --time_based --thinktime=1s --thinktime_blocks=160 \
 	--offset=192m --size=64m
-agree slow "$S_NAME" || fail "report --iostat and the kernel's statistics disagree (slow workload)"
+agree slow "$S_NAME" "" util || fail "report --iostat and the kernel's statistics disagree (slow workload)"
 note "slow workload: the kernel's counts and times agree: ok"
 
 # the slow workload recorded, and read back: %util counts in the recorded
@@ -263,6 +274,6 @@ record slow-rec "$S_NAME" --name=r --filename="$S_DEV" --direct=1 --rw=randread 
 	--name=q --filename="$S_DEV" --direct=1 --rw=randread --bs=4k --iodepth=160 \
 	--ioengine=libaio --runtime=8 --time_based --thinktime=1s --thinktime_blocks=160 \
 	--offset=192m --size=64m
-agree slow-rec "$S_NAME" ||
+agree slow-rec "$S_NAME" "" util ||
 	fail "report -i --iostat of a recording and the kernel's statistics disagree (slow workload)"
 note "slow workload, recorded: the kernel's counts and times agree: ok"

@@ -37,7 +37,7 @@ record() {
 	# rather than blame us
 	for attempt in 1 2 3; do
 		rm -f "$out"
-		trace-cmd record -B "$tc_inst" -d --no-filter --file-version 6 -e block -o "$out" \
+		trace-cmd record -B "$tc_inst" -b 16384 -d --no-filter --file-version 6 -e block -o "$out" \
 			-- sh -c "$2" >"$TMPD/tc.log" 2>&1 || true # lockdown fails its reset
 		remove_instance "$tc_inst" || fail "cannot remove trace-cmd's instance $tc_inst"
 		[ -s "$out" ] || { cat "$TMPD/tc.log" >&2; fail "trace-cmd record wrote no '$out'"; }

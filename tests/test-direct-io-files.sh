@@ -28,10 +28,11 @@ printf '%s\n' "set -e" \
 want_read=$((16 * 65536))
 want_write=$((8 * 65536))
 
-# (1) no iomap events in the recording (see test-agree-tracecmd.sh for -B)
+# (1) no iomap events in the recording (see test-agree-tracecmd.sh for -B,
+# test-agree-blktrace.sh for -b: every device's events, other tests' too)
 tc_inst=bstest-dio-$$
 _clean_instances+=("$tc_inst")
-trace-cmd record -B "$tc_inst" -d --no-filter -e block -e filemap -o "$TMPD/noiomap.dat" -- \
+trace-cmd record -B "$tc_inst" -b 16384 -d --no-filter -e block -e filemap -o "$TMPD/noiomap.dat" -- \
 	sh "$TMPD/work.sh" >"$TMPD/tc.log" 2>&1 || true
 remove_instance "$tc_inst" || fail "cannot remove trace-cmd's instance $tc_inst"
 [ -s "$TMPD/noiomap.dat" ] || { cat "$TMPD/tc.log" >&2; fail "trace-cmd record wrote no recording"; }
@@ -54,6 +55,10 @@ if c["raw"]["read_bytes"] >= rd or c["raw"]["write_bytes"] >= wr:
                 % (c["raw"]["read_bytes"], c["raw"]["write_bytes"]))
 if errs:
     print("\n".join(errs))
+    # where the bytes went instead
+    print("  not files: %s" % {k: (v["read_bytes"], v["write_bytes"]) for k, v in c.items()})
+    for f in sorted(doc["files"], key=lambda f: -(f.get("read_bytes") or 0))[:5]:
+        print("  file %s: %s read, %s written" % (f.get("name"), f.get("read_bytes"), f.get("write_bytes")))
     sys.exit(1)
 PY
 	fail "direct I/O of a recording without iomap events (see above)"

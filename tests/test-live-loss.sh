@@ -16,12 +16,16 @@
 #    whose queue came before the end of a stretch of lost events (the
 #    next event of its CPU) and whose completion came after its start
 #    (the last event its CPU kept). The oracle pairs a completion with the
-#    queue of the same task at its sector: zram ends a bio in the task that
-#    submitted it, and a psync job has one I/O in flight. (Pairing the
-#    oldest queue at a sector, as the tracker does with no loss, would hand
-#    a queue whose completion was lost the next I/O's there, and so on.)
-#    No I/O it hands out lasts longer than the longest the oracle finds
-#    among those no stretch met. The same at -j 1 and -j 2.
+#    queue of the same task, if that queue was of the same sector, length
+#    and direction: zram ends a bio in the task that submitted it, and a
+#    psync job has one I/O in flight, so a task's next queue means that its
+#    previous I/O's completion was lost. (Pairing the oldest queue of the
+#    same sector, length and direction, as the tracker does with no loss,
+#    would hand a queue whose completion was lost the next such I/O's, and
+#    so on; the tracker does not, since a queue that met a stretch matches
+#    after those that did not.) No I/O it hands out lasts longer than the
+#    longest the oracle finds among those no stretch met. The same at -j 1
+#    and -j 2.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -108,12 +112,14 @@ t = doc["tracking"]
 dev = sys.argv[3]
 ev = re.compile(r"^\s*.*?-(\d+)\s+\[(\d+)\]\s+(\d+\.\d+):\s+(\w+):\s+(\S+)\s+(\S+)\s+(\d+) \+ (\d+)")
 any_ev = re.compile(r"^\s*.*?\[(\d+)\]\s+(\d+\.\d+):")
-drop = re.compile(r"^CPU:(\d+) \[(\d+) EVENTS DROPPED\]")
+# the count is left out where the page had no room for it
+drop = re.compile(r"^CPU:(\d+) \[(?:\d+ )?EVENTS DROPPED\]")
 last = {}          # per CPU, the last event's time (ns)
 pending = {}       # CPU -> start of its stretch, until its next event
 stretches = []     # (from, until)
-queued = {}        # (task, sector) -> its Q time and operation
+queued = {}        # task -> its queue in flight: time, sector, length, operation
 ios = []           # (q, c, operation)
+unended = 0        # queues whose completion was lost (the task queued again)
 for line in open(sys.argv[2]):
     m = drop.match(line)
     if m:
@@ -132,12 +138,14 @@ for line in open(sys.argv[2]):
     m = ev.match(line)
     if not m or m.group(5) != dev:
         continue
-    key = (m.group(1), m.group(7))
+    rwbs = m.group(6)
+    op = "discard" if "D" in rwbs else "write" if "W" in rwbs else "read" if "R" in rwbs else rwbs
+    task, io = m.group(1), (m.group(7), m.group(8), op)
     if m.group(4) == "block_bio_queue":
-        queued[key] = (ts, "write" if "W" in m.group(6) else "read")
-    elif m.group(4) == "block_bio_complete" and key in queued:
-        q, op = queued.pop(key)
-        ios.append((q, ts, op))
+        unended += task in queued
+        queued[task] = (ts, io)
+    elif m.group(4) == "block_bio_complete" and queued.get(task, (0, None))[1] == io:
+        ios.append((queued.pop(task)[0], ts, op))
 # a stretch starts after the last event its CPU kept: the completion that
 # is that event lost nothing
 broken, longest = 0, {}
@@ -147,8 +155,9 @@ for q, c, op in ios:
     else:
         longest[op] = max(longest.get(op, 0), c - q)
 got = t.get("broken_by_lost_events_top_level", 0)
-print("  oracle: %d stretches, %d I/Os, %d broken; report -i: %d stretches, %d broken"
-      % (len(stretches), len(ios), broken, t.get("lost_stretches", 0), got))
+print("  oracle: %d stretches, %d I/Os, %d broken, %d whose completion was lost; "
+      "report -i: %d stretches, %d broken"
+      % (len(stretches), len(ios), broken, unended, t.get("lost_stretches", 0), got))
 errs = 0
 # an I/O given another's completion lasts as long as the time between them
 for op, most in sorted(longest.items()):

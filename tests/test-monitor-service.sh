@@ -42,6 +42,9 @@ for key in ProtectSystem=strict ProtectHome= PrivateTmp=yes NoNewPrivileges=yes 
 done
 
 # --- the sandbox, by hand ----------------------------------------------------
+# its read-only remounts need / to be a mount point, as it is on a machine or
+# in a container; a plain chroot's root is not
+mountpoint -q / || skip "/ is not a mount point (a chroot?): the unit's read-only sandbox cannot be made here; bind the root onto itself (mount --bind DIR DIR) before chroot"
 make_loop A 64
 TEXTDIR=$TMPD/textfile
 REC=$TMPD/rec

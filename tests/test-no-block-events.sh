@@ -28,7 +28,7 @@ tc_record()
 	local out=$1
 
 	shift
-	trace-cmd record -B "$tc_inst" -d --no-filter "$@" -o "$out" -- \
+	trace-cmd record -B "$tc_inst" -b 16384 -d --no-filter "$@" -o "$out" -- \
 		sh -c 'for i in 1 2 3 4 5; do /bin/true; sleep 0.05; done' >"$TMPD/tc.log" 2>&1 || true
 	remove_instance "$tc_inst" || fail "cannot remove trace-cmd's instance $tc_inst"
 	[ -s "$out" ] || { cat "$TMPD/tc.log" >&2; fail "trace-cmd record wrote no '$out'"; }

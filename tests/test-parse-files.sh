@@ -60,7 +60,7 @@ good=$TMPD/good.dat
 # recording has come out unreadable once; record again rather than blame parse
 for attempt in 1 2 3; do
 	rm -f "$good"
-	trace-cmd record -B "$tc_inst" -d --no-filter -e block -o "$good" -- \
+	trace-cmd record -B "$tc_inst" -b 16384 -d --no-filter -e block -o "$good" -- \
 		dd status=none if=/dev/zero of="$A_PDEV" bs=64k count=16 oflag=direct \
 		>"$TMPD/tc.log" 2>&1 || true # lockdown makes its reset fail: see the file
 	remove_instance "$tc_inst" || fail "cannot remove trace-cmd's instance $tc_inst"

@@ -710,7 +710,7 @@ static int cpu_pass(struct ring_thread *th, struct ring_cpu *rc, bool partial, b
  * CPUs that had no full one; @flush: of every CPU, up to now;
  * @draining: read each to its end and end it.
  * Returns how many of its CPUs are left to read, or a negative errno;
- * *@stalled when none of them could be read for want of a batch, *@full
+ * *@stalled when none of them could be read for want of a batch, *@full_some
  * when some could not.
  */
 static int thread_pass(struct ring_thread *th, bool partial, bool flush, bool draining,

@@ -39,6 +39,7 @@ struct task {
 	uint32_t ctx_sdev;
 	uint32_t ctx_file;	/* index + 1 in files, 0 none */
 	uint64_t ctx_ino;
+	uint64_t ctx_bdev_left;	/* sectors of the block device's pages inserted, not yet read */
 	uint32_t ra_sdev;
 	uint64_t ra_ino;
 	uint32_t rm_old, rm_dev;
@@ -599,8 +600,15 @@ static int on_pagecache(struct pagecache *pc, const struct blk_event *ev)
 		    t->ctx_ino == pc_ev_ino(ev)) {
 			f = &pc->files[t->ctx_file - 1];
 		} else if (bdev_inode(pc, ev->dev, pc_ev_ino(ev))) {
-			/* not a file: its reads are raw access or filesystem metadata */
+			/*
+			 * not a file: its reads are raw access or filesystem
+			 * metadata, as many as it inserted (see on_queue)
+			 */
+			if (t->ctx != CTX_READ || !t->ctx_bdev || t->ctx_sdev != ev->dev ||
+			    t->ctx_ino != pc_ev_ino(ev))
+				t->ctx_bdev_left = 0;
 			set_ctx(t, CTX_READ, ev->dev, pc_ev_ino(ev), pc, ev->pid, true);
+			t->ctx_bdev_left += (uint64_t)pages * 8;
 			dio_insert(t, ev, pages);
 			break;
 		} else {
@@ -840,6 +848,19 @@ static int on_queue(struct pagecache *pc, const struct blk_event *ev)
 	owner = owner_of(pc, t, ev, dev);
 	direct = (owner >= 0 && t->dio && (uint32_t)owner + 1 == t->dio_file &&
 		  (ev->op == BLK_OP_WRITE || !t->dio_ins)) || owner == -(PC_CAT_DIRECT + 1);
+	/*
+	 * the reads of a block device's pages end its context once they have
+	 * read them all: a direct read that follows (ext4 reads the file's
+	 * extents through them first) is no metadata (4 KiB pages: where
+	 * pages are larger, the context ends sooner)
+	 */
+	if (ev->op == BLK_OP_READ && t->ctx == CTX_READ && t->ctx_bdev) {
+		uint64_t sectors = bytes >> 9;
+
+		t->ctx_bdev_left = sectors >= t->ctx_bdev_left ? 0 : t->ctx_bdev_left - sectors;
+		if (!t->ctx_bdev_left)
+			t->ctx = CTX_NONE;
+	}
 	/*
 	 * a read of pages inserted within a direct I/O uses up that many
 	 * (4 KiB pages: where pages are larger, a read uses up its page sooner)

@@ -25,19 +25,19 @@
  * jiffies J at time t, so tick J came at or before t, a few microseconds
  * before when the timer ran straight after it. The ticks are then at
  * tick_off + J * tick_ns for the smallest t - J * tick_ns seen (modulo
- * 2^64: only differences are compared). The smallest is taken over a
- * second at a time, so that a trace clock that drifts against the tick
- * is followed.
+ * 2^64: only differences are compared), over the whole trace: the kernel
+ * advances jiffies on CLOCK_MONOTONIC in whole ticks, and blkstack traces
+ * on that clock, so the phase does not drift. (The smallest of each
+ * second was taken once: in a quiet second every timer ran late, the
+ * ticks were placed late, inside requests that the kernel saw start just
+ * after a tick, and %util came out 1.1 s busy where the kernel had 20 ms.)
  */
-#define TICK_WINDOW_NS	1000000000ULL
 
 struct iostat {
 	struct ios_dev *devs;
 	size_t ndevs, cap;
 	uint64_t tick_ns;
 	uint64_t tick_off;	/* the ticks' phase: 0 (unknown) until a tick is seen */
-	uint64_t win_start;	/* this window's first tick event */
-	uint64_t win_off;	/* this window's smallest offset */
 	uint64_t nticks;	/* tick events seen */
 	bool inflight_started;	/* see iostat_count_started() */
 };
@@ -160,6 +160,13 @@ static struct ios_pending *find(struct ios_dev *d, uint64_t key, enum ios_grp gr
 	return NULL;
 }
 
+/* @p leaves @d's I/Os in flight, the order of the rest kept */
+static void forget(struct ios_dev *d, struct ios_pending *p)
+{
+	memmove(p, p + 1, (size_t)(d->pending + d->npending - (p + 1)) * sizeof(*p));
+	d->npending--;
+}
+
 static void done(const struct iostat *s, struct ios_dev *d, struct ios_pending *p, uint64_t ts)
 {
 	struct ios_grp_stat *g = &d->grp[p->grp];
@@ -170,9 +177,36 @@ static void done(const struct iostat *s, struct ios_dev *d, struct ios_pending *
 		io_ticks(s, d, ts, true);
 	if (p->issued && d->issued)
 		d->issued--;
-	/* keep the order of the rest: the oldest of equal keys comes first */
-	memmove(p, p + 1, (size_t)(d->pending + d->npending - (p + 1)) * sizeof(*p));
-	d->npending--;
+	/* the oldest of equal keys stays first */
+	forget(d, p);
+}
+
+/*
+ * A request merged into the one before it (attempt_merge(), event "M" of
+ * the request merged away): the kernel counts a merge and frees it with no
+ * completion, its sectors now the other's; since 6.16 its in-flight count
+ * drops there too (blk_account_io_merge_request()).
+ */
+static void rq_merged(struct ios_dev *d, const struct blk_event *ev, enum ios_grp grp)
+{
+	struct ios_pending *p = find(d, ev->sector, grp);
+
+	d->grp[grp].merges++;
+	if (d->acct && d->acct_inflight)
+		d->acct_inflight--;
+	if (!p)
+		return;
+	for (size_t i = 0; i < d->npending; i++) {
+		struct ios_pending *into = &d->pending[i];
+
+		if (into->grp == grp && into->key + into->left == ev->sector) {
+			into->left += p->left;
+			break;
+		}
+	}
+	if (p->issued && d->issued)
+		d->issued--;
+	forget(d, p);
 }
 
 static void rq_event(const struct iostat *s, struct ios_dev *d, const struct blk_event *ev,
@@ -193,6 +227,9 @@ static void rq_event(const struct iostat *s, struct ios_dev *d, const struct blk
 		return;
 	case BLK_EV_BIO_BACKMERGE:
 		d->grp[grp].merges++;
+		return;
+	case BLK_EV_RQ_MERGE:
+		rq_merged(d, ev, grp);
 		return;
 	case BLK_EV_RQ_INSERT:
 	case BLK_EV_RQ_ISSUE:
@@ -284,20 +321,7 @@ static void tick_seen(struct iostat *s, uint64_t ts, uint64_t jiffies)
 {
 	uint64_t off = ts - jiffies * s->tick_ns;
 
-	if (!s->nticks++) {
-		s->tick_off = s->win_off = off;
-		s->win_start = ts;
-		return;
-	}
-	if (ts - s->win_start >= TICK_WINDOW_NS) {
-		/* the last window's best, then this one's as it tightens */
-		s->tick_off = s->win_off;
-		s->win_off = off;
-		s->win_start = ts;
-	} else if ((int64_t)(off - s->win_off) < 0) {
-		s->win_off = off;
-	}
-	if ((int64_t)(off - s->tick_off) < 0)
+	if (!s->nticks++ || (int64_t)(off - s->tick_off) < 0)
 		s->tick_off = off;
 }
 
@@ -356,6 +380,7 @@ int iostat_event(const struct blk_event *ev, void *ctx)
 		return 0;
 	case BLK_EV_BIO_BACKMERGE:
 	case BLK_EV_BIO_FRONTMERGE:
+	case BLK_EV_RQ_MERGE:
 		d = dev_of(s, ev->dev);
 		if (d && d->rq_based)
 			rq_event(s, d, ev, grp);
