@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * report-btt.c - the glue of "blkstack report --btt": source events ->
- * plugdev -> time order -> btt's statistics -> btt's report (output/btt-*.c).
+ * plugdev -> time order -> ties in blkparse's order -> btt's statistics ->
+ * btt's report (output/btt-*.c).
  */
 #include <errno.h>
 
 #include "base/pcevent.h"
 #include "cmd/report-btt.h"
+#include "format/btrec.h"
 #include "output/btt.h"
+
+/* what convert --to blktrace writes a record of, for blkparse to merge */
+static bool has_record(const struct blk_event *ev, uint32_t dev, bool timer)
+{
+	return dev && btrec_action(ev, timer);
+}
 
 int report_btt_init(struct report_btt *rb)
 {
 	rb->b = btt_alloc();
-	rb->order = rb->b ? timeorder_alloc(btt_event, rb->b) : NULL;
+	rb->ties = rb->b ? tieorder_alloc(btt_event, rb->b, has_record) : NULL;
+	rb->order = rb->ties ? timeorder_alloc(tieorder_event, rb->ties) : NULL;
 	rb->pd = rb->order ? plugdev_alloc(timeorder_event, rb->order) : NULL;
 	if (rb->pd)
 		timeorder_watch(rb->order, rb->pd);
@@ -23,9 +32,11 @@ void report_btt_destroy(struct report_btt *rb)
 {
 	plugdev_free(rb->pd);
 	timeorder_free(rb->order);
+	tieorder_free(rb->ties);
 	btt_free(rb->b);
 	rb->pd = NULL;
 	rb->order = NULL;
+	rb->ties = NULL;
 	rb->b = NULL;
 }
 
@@ -44,7 +55,9 @@ int report_btt_finish(struct report_btt *rb)
 {
 	int ret = plugdev_finish(rb->pd);
 
-	return ret ? ret : timeorder_release(rb->order, UINT64_MAX);
+	if (!ret)
+		ret = timeorder_release(rb->order, UINT64_MAX);
+	return ret ? ret : tieorder_finish(rb->ties);
 }
 
 int report_btt_output(FILE *fp, struct report_btt *rb, bool json)

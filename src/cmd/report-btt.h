@@ -13,17 +13,20 @@
 #include "base/event.h"
 #include "track/btt.h"
 #include "track/plugdev.h"
+#include "track/tieorder.h"
 #include "track/timeorder.h"
 
 /**
  * struct report_btt - the consumer of report --btt
  * @pd: names the device of plugs and unplugs
  * @order: puts plugdev's stream back in time order, as btt reads it
+ * @ties: puts the events of one time in the order btt reads them
  * @b: btt's statistics
  */
 struct report_btt {
 	struct plugdev *pd;
 	struct timeorder *order;
+	struct tieorder *ties;
 	struct btt *b;
 };
 
@@ -38,7 +41,7 @@ void report_btt_destroy(struct report_btt *rb);
 int report_btt_event(const struct blk_event *ev, void *ctx);
 
 /** report_btt_finish - end of the stream: hand on what plugdev and the
- * time order still hold. Returns 0 or -errno. */
+ * time and tie orders still hold. Returns 0 or -errno. */
 int report_btt_finish(struct report_btt *rb);
 /** report_btt_output - end of the stream: btt's report as text or JSON.
  * Returns 0 or -errno. */

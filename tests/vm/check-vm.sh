@@ -227,7 +227,9 @@ check_stack() {
 	STACK_KVER=$(awk '$1 == "kernel" { print $2 }' "$RES/host.txt" 2>/dev/null || true)
 	[[ -z $STACK_KVER || $STACK != "$STACK_KVER"-* ]] || STACK_NAME=${STACK#"$STACK_KVER"-}
 	if [[ ! -s $RES/status ]]; then
-		fail "no results in $RES; console tail:"
+		# vm.sh's reason: a timeout, qemu's exit, an empty results disk
+		fail "no results in $RES ($(cat "$RES/boot-failure" 2>/dev/null ||
+			echo 'vm.sh gave no reason')); console tail:"
 		tail -n 5 "$RES/console.log" >&2 2>/dev/null || true
 		return
 	fi

@@ -419,16 +419,19 @@ run_stack() {
 	if ((rc == 124 || rc == 137)); then
 		say "$id: console log tail:"
 		tail -n 30 "$dir/console.log" >&2 || true
-		say "$id: FAIL: guest did not power off within ${VM_TIMEOUT}s"
+		echo "guest did not power off within ${VM_TIMEOUT}s" >"$dest/boot-failure"
+		say "$id: FAIL: $(<"$dest/boot-failure")"
 		return 1
 	elif ((rc != 0)); then
 		cat "$dir/qemu.log" >&2
-		say "$id: FAIL: qemu exited with status $rc"
+		echo "qemu exited with status $rc" >"$dest/boot-failure"
+		say "$id: FAIL: $(<"$dest/boot-failure")"
 		return 1
 	fi
 	if ! tar -xf "$dir/out.img" -C "$dest" 2>/dev/null || [[ ! -s $dest/status ]]; then
 		tail -n 30 "$dir/console.log" >&2 || true
-		say "$id: FAIL: the guest wrote no results"
+		echo "the guest wrote no results" >"$dest/boot-failure"
+		say "$id: FAIL: $(<"$dest/boot-failure")"
 		return 1
 	fi
 	rm -f "$dir"/*.img
