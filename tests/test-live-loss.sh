@@ -16,10 +16,10 @@
 #    whose queue came before the end of a stretch of lost events (the
 #    next event of its CPU) and whose completion came after its start
 #    (the last event its CPU kept). The same at -j 1 and -j 2.
-#    A completion ends the oldest I/O in flight of its sector, length and
-#    direction: where a stretch took an I/O's completion, its queue stays
-#    and is paired with the next completion of that kind, as blkstack and
-#    btt pair them (by sector alone, a read would end a write).
+#    A completion ends the oldest I/O in flight of its own sector, length
+#    and direction (a read's completion cannot end a write): where a
+#    stretch took an I/O's completion, its queue stays and is paired with
+#    the next completion of that kind.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
