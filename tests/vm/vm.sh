@@ -430,7 +430,11 @@ run_stack() {
 	fi
 	if ! tar -xf "$dir/out.img" -C "$dest" 2>/dev/null || [[ ! -s $dest/status ]]; then
 		tail -n 30 "$dir/console.log" >&2 || true
-		echo "the guest wrote no results" >"$dest/boot-failure"
+		# a guest kernel's oops says more (seen under tcg: an int3 oops
+		# in __schedule, right after the workload's tracing started)
+		oops=$(grep -a -m1 -E 'Oops:|BUG:|Kernel panic' "$dir/console.log" 2>/dev/null |
+			sed 's/^\[ *[0-9.]*\] //' || true)
+		echo "the guest wrote no results${oops:+; its kernel: $oops}" >"$dest/boot-failure"
 		say "$id: FAIL: $(<"$dest/boot-failure")"
 		return 1
 	fi
