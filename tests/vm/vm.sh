@@ -343,7 +343,7 @@ write_mbr() {
 # Boot stack STACK on kernel KVER; results in OUT/KVER-STACK.  Run in a
 # subshell of its own (several may run at once): TERM kills its qemu.
 run_stack() {
-	local kver=$1 stack=$2 id=$1-$2 dest dir bus d name size start dbus idx=0 sata=0 img rc t0 t1 lock
+	local kver=$1 stack=$2 id=$1-$2 dest dir bus d name size start dbus idx=0 sata=0 img rc t0 t1 lock oops
 	local -a STACK_DISKS=() qemu=()
 	local STACK_BUS='' qemu_pid=''
 	dest=$OUT/$id
