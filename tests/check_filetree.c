@@ -195,6 +195,19 @@ START_TEST(build_from_attribution)
 }
 END_TEST
 
+/* An unnamed file is MAJ:MIN:ino; inode 1 is said to be the filesystem's own. */
+START_TEST(unnamed_files)
+{
+	char buf[64];
+
+	filetree_file_name(NULL, KDEV_MKDEV(259, 0), 12, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "259:0:12");
+	/* ext4's allocator cache, as the demo's per-file report met it */
+	filetree_file_name(NULL, KDEV_MKDEV(259, 0), 1, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "259:0:1 (the filesystem's own)");
+}
+END_TEST
+
 static int count(const char *s, const char *what)
 {
 	int n = 0;
@@ -275,6 +288,7 @@ int main(void)
 	tcase_add_test(tc, folded_format);
 	tcase_add_test(tc, paths);
 	tcase_add_test(tc, build_from_attribution);
+	tcase_add_test(tc, unnamed_files);
 	tcase_add_test(tc, flame_svg);
 	tcase_add_test(tc, flame_empty);
 	tcase_add_test(tc, wide_directory);

@@ -17,15 +17,15 @@
 #    next event of its CPU) and whose completion came after its start
 #    (the last event its CPU kept). The oracle pairs a completion with the
 #    queue of the same task, if that queue was of the same sector, length
-#    and direction: zram ends a bio in the task that submitted it, and a
-#    psync job has one I/O in flight, so a task's next queue means that its
-#    previous I/O's completion was lost. (Pairing the oldest queue of the
-#    same sector, length and direction, as the tracker does with no loss,
-#    would hand a queue whose completion was lost the next such I/O's, and
-#    so on; the tracker does not, since a queue that met a stretch matches
-#    after those that did not.) No I/O it hands out lasts longer than the
-#    longest the oracle finds among those no stretch met. The same at -j 1
-#    and -j 2.
+#    and direction (a read's completion cannot end a write): zram ends a
+#    bio in the task that submitted it, and a psync job has one I/O in
+#    flight, so a task's next queue means that its previous I/O's
+#    completion was lost. (Pairing the oldest queue of the same sector,
+#    length and direction, as the tracker does with no loss, would hand a
+#    queue whose completion was lost the next such I/O's, and so on; the
+#    tracker does not, since a queue that met a stretch matches after those
+#    that did not.) No I/O it hands out lasts longer than the longest the
+#    oracle finds among those no stretch met. The same at -j 1 and -j 2.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -179,6 +179,14 @@ void filetree_file_name(const struct pathres *pr, uint32_t sdev, uint64_t ino, c
 
 	if (path)
 		snprintf(buf, len, "%s", path);
+	else if (ino == 1)
+		/*
+		 * no user's file: ext4's allocator cache (in memory, on the
+		 * bad-blocks inode's number), btrfs's metadata btree, f2fs's
+		 * nodes; the root directory of tmpfs and FUSE
+		 */
+		snprintf(buf, len, "%u:%u:1 (the filesystem's own)", KDEV_MAJOR(sdev),
+			 KDEV_MINOR(sdev));
 	else
 		snprintf(buf, len, "%u:%u:%" PRIu64, KDEV_MAJOR(sdev), KDEV_MINOR(sdev), ino);
 }

@@ -93,7 +93,8 @@ int filetree_build(struct filetree *t, const struct pagecache *pc, const struct 
 
 /**
  * filetree_file_name - how a file is shown: its path, or "MAJ:MIN:ino" when
- * its name is unknown (the tree adds " (deleted)" to an unlinked file's)
+ * its name is unknown ("MAJ:MIN:1 (the filesystem's own)" for inode 1, no
+ * user's file); the tree adds " (deleted)" to an unlinked file's
  */
 void filetree_file_name(const struct pathres *pr, uint32_t sdev, uint64_t ino, char *buf,
 			size_t len);

@@ -343,7 +343,7 @@ write_mbr() {
 # Boot stack STACK on kernel KVER; results in OUT/KVER-STACK.  Run in a
 # subshell of its own (several may run at once): TERM kills its qemu.
 run_stack() {
-	local kver=$1 stack=$2 id=$1-$2 dest dir bus d name size start dbus idx=0 sata=0 img rc t0 t1 lock
+	local kver=$1 stack=$2 id=$1-$2 dest dir bus d name size start dbus idx=0 sata=0 img rc t0 t1 lock oops
 	local -a STACK_DISKS=() qemu=()
 	local STACK_BUS='' qemu_pid=''
 	dest=$OUT/$id
@@ -430,7 +430,11 @@ run_stack() {
 	fi
 	if ! tar -xf "$dir/out.img" -C "$dest" 2>/dev/null || [[ ! -s $dest/status ]]; then
 		tail -n 30 "$dir/console.log" >&2 || true
-		echo "the guest wrote no results" >"$dest/boot-failure"
+		# a guest kernel's oops says more (seen under tcg: an int3 oops
+		# in __schedule, right after the workload's tracing started)
+		oops=$(grep -a -m1 -E 'Oops:|BUG:|Kernel panic' "$dir/console.log" 2>/dev/null |
+			sed 's/^\[ *[0-9.]*\] //' || true)
+		echo "the guest wrote no results${oops:+; its kernel: $oops}" >"$dest/boot-failure"
 		say "$id: FAIL: $(<"$dest/boot-failure")"
 		return 1
 	fi
