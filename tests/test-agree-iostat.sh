@@ -251,29 +251,23 @@ throttle_cgroup "$(cat "/sys/class/block/${T_DEV#/dev/}/dev")" 200
 # a scheduler, whose requests wait for one of the loop's 128 tags
 echo mq-deadline >"/sys/block/$S_NAME/queue/scheduler" ||
 	fail "cannot set mq-deadline on $S_NAME"
-measure slow "$S_NAME" --name=r --filename="$S_DEV" --direct=1 --rw=randread --bs=4k \
-	--iodepth=4 --ioengine=libaio --runtime=8 --time_based --thinktime=15ms \
-	--thinktime_blocks=8 \
-	--name=w --filename="$S_DEV" --direct=1 --rw=randwrite --bs=4k --iodepth=4 \
-	--ioengine=libaio --runtime=8 --time_based --thinktime=15ms --thinktime_blocks=8 \
-	--offset=128m --size=64m \
-	--name=q --filename="$S_DEV" --direct=1 --rw=randread --bs=4k --iodepth=160 \
-	--ioengine=libaio --runtime=8 --time_based --thinktime=1s --thinktime_blocks=160 \
-	--offset=192m --size=64m
+# the slow workload's jobs, measured live and then recorded
+slow_jobs=(--name=r --filename="$S_DEV" --direct=1 --rw=randread --bs=4k
+	--iodepth=4 --ioengine=libaio --runtime=8 --time_based --thinktime=15ms
+	--thinktime_blocks=8
+	--name=w --filename="$S_DEV" --direct=1 --rw=randwrite --bs=4k --iodepth=4
+	--ioengine=libaio --runtime=8 --time_based --thinktime=15ms --thinktime_blocks=8
+	--offset=128m --size=64m
+	--name=q --filename="$S_DEV" --direct=1 --rw=randread --bs=4k --iodepth=160
+	--ioengine=libaio --runtime=8 --time_based --thinktime=1s --thinktime_blocks=160
+	--offset=192m --size=64m)
+measure slow "$S_NAME" "${slow_jobs[@]}"
 agree slow "$S_NAME" "" util || fail "report --iostat and the kernel's statistics disagree (slow workload)"
 note "slow workload: the kernel's counts and times agree: ok"
 
 # the slow workload recorded, and read back: %util counts in the recorded
 # kernel's jiffies, at its CONFIG_HZ (see the top)
-record slow-rec "$S_NAME" --name=r --filename="$S_DEV" --direct=1 --rw=randread --bs=4k \
-	--iodepth=4 --ioengine=libaio --runtime=8 --time_based --thinktime=15ms \
-	--thinktime_blocks=8 \
-	--name=w --filename="$S_DEV" --direct=1 --rw=randwrite --bs=4k --iodepth=4 \
-	--ioengine=libaio --runtime=8 --time_based --thinktime=15ms --thinktime_blocks=8 \
-	--offset=128m --size=64m \
-	--name=q --filename="$S_DEV" --direct=1 --rw=randread --bs=4k --iodepth=160 \
-	--ioengine=libaio --runtime=8 --time_based --thinktime=1s --thinktime_blocks=160 \
-	--offset=192m --size=64m
+record slow-rec "$S_NAME" "${slow_jobs[@]}"
 agree slow-rec "$S_NAME" "" util ||
 	fail "report -i --iostat of a recording and the kernel's statistics disagree (slow workload)"
 note "slow workload, recorded: the kernel's counts and times agree: ok"
