@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "format/markers.h"
 
 int markscan_init(struct markscan *ms, struct tep_handle *tep, int long_size, bool big_endian,
@@ -66,16 +67,9 @@ void marker_set_add(void *set, uint64_t ts, const char *text, size_t len)
 		s->dropped++;
 		return;
 	}
-	if (s->n == s->cap) {
-		size_t c = s->cap ? s->cap * 2 : 32;
-		struct tracefile_marker *t = realloc(s->marks, c * sizeof(*t));
-
-		if (!t) {
-			s->err = -ENOMEM;
-			return;
-		}
-		s->marks = t;
-		s->cap = c;
+	if (ARRAY_ROOM(s->marks, s->n, s->cap, 32)) {
+		s->err = -ENOMEM;
+		return;
 	}
 	mk = &s->marks[s->n];
 	mk->ts = ts;

@@ -35,6 +35,7 @@
 #include <trace-cmd.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "base/lostevent.h"
 #include "base/pcevent.h"
 #include "base/tickevent.h"
@@ -452,16 +453,9 @@ static void add_file_name(struct tracefile *f, struct markers *m, const char *s,
 	const char *path;
 	size_t pathlen;
 
-	if (f->nnames == f->names_cap) {
-		size_t c = f->names_cap ? f->names_cap * 2 : 64;
-		struct tracefile_name *t = realloc(f->names, c * sizeof(*t));
-
-		if (!t) {
-			m->err = -ENOMEM;
-			return;
-		}
-		f->names = t;
-		f->names_cap = c;
+	if (ARRAY_ROOM(f->names, f->nnames, f->names_cap, 64)) {
+		m->err = -ENOMEM;
+		return;
 	}
 	nm = &f->names[f->nnames];
 	if (name_marker_parse(s, n, &nm->sdev, &nm->ino, &nm->deleted, &path, &pathlen) < 0)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "base/array.h"
 #include "track/tieorder.h"
 
 struct kept {
@@ -200,17 +201,10 @@ int tieorder_event(const struct blk_event *ev, uint32_t dev, bool timer, void *c
 		t->cpu[ev->cpu].opened = true;
 		t->cpu[ev->cpu].first_ts = ev->ts;
 	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct kept *g = realloc(t->group, cap * sizeof(*g));
-
-		/* no room to wait: the group on as ordered so far, this one after */
-		if (!g) {
-			ret = flush(t);
-			return ret ? ret : hand_on(t, &k);
-		}
-		t->group = g;
-		t->cap = cap;
+	/* no room to wait: the group on as ordered so far, this one after */
+	if (ARRAY_ROOM(t->group, t->n, t->cap, 64)) {
+		ret = flush(t);
+		return ret ? ret : hand_on(t, &k);
 	}
 	k.at = (uint32_t)t->n;
 	t->group[t->n++] = k;
